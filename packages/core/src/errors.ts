@@ -1,0 +1,55 @@
+import type { ErrorCode } from './types.js'
+
+const brand = Symbol.for('nestor.error')
+
+/**
+ * The one error class of Nestor. Branch on `code`; `NestorError.isInstance` works across
+ * duplicated package copies, where `instanceof` would not.
+ */
+export class NestorError extends Error {
+  readonly code: ErrorCode
+  readonly status?: number
+  readonly provider?: string
+  readonly retryable?: boolean
+  readonly [brand] = true
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    extra: { status?: number; provider?: string; retryable?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause })
+    this.name = 'NestorError'
+    this.code = code
+    if (extra.status !== undefined) this.status = extra.status
+    if (extra.provider !== undefined) this.provider = extra.provider
+    if (extra.retryable !== undefined) this.retryable = extra.retryable
+  }
+
+  static isInstance(value: unknown): value is NestorError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+
+  toJSON() {
+    return { name: this.name, code: this.code, message: this.message, status: this.status, provider: this.provider, retryable: this.retryable }
+  }
+}
+
+export const invalidOption = (option: string, allowed: string, got: unknown): NestorError =>
+  new NestorError('invalid_options', `invalid option ${option}: expected ${allowed}, got ${describe(got)}`)
+
+function describe(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined || value === null) return String(value)
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return typeof value
+  }
+}
+
+/** Anything thrown, as a message string (for error results and provider errors). */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message
+  if (typeof error === 'string') return error
+  return describe(error)
+}

@@ -1,0 +1,396 @@
+// Every public type of @nestor/core, each with the contract a caller may rely on.
+// Names follow ../shared/DESIGN.md: they are public API.
+
+// ─── Messages ────────────────────────────────────────────────────────────────
+
+export type TextContent = { type: 'text'; text: string }
+/** Model reasoning. `signature` is opaque provider data that must be replayed unmodified. */
+export type ThinkingContent = { type: 'thinking'; thinking: string; signature?: string; redacted?: boolean }
+/** `data` is base64 without a data: prefix. */
+export type ImageContent = { type: 'image'; data: string; mimeType: string }
+/**
+ * A call the model asked for. `id` is unique and non-empty (generated if the provider sent none).
+ * `providerData` carries opaque per-call data a provider must get back on replay
+ * (Gemini thought signatures, OpenAI Responses item ids).
+ */
+export type ToolCall = {
+  type: 'toolCall'
+  id: string
+  name: string
+  arguments: Record<string, unknown>
+  providerData?: Record<string, unknown>
+  /** Set when the streamed arguments were not a JSON object: the raw text. The call is never run. */
+  invalidArguments?: string
+}
+
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
+
+export type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
+
+export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent)[] }
+export type AssistantMessage = {
+  role: 'assistant'
+  content: (TextContent | ThinkingContent | ToolCall)[]
+  stopReason: StopReason
+  usage: Usage
+  provider: string
+  model: string
+  errorMessage?: string
+  /** Opaque provider data for the whole message (e.g. OpenAI Responses reasoning items), replayed as is. */
+  providerData?: Record<string, unknown>
+}
+export type ToolResultMessage = {
+  role: 'toolResult'
+  toolCallId: string
+  toolName: string
+  content: (TextContent | ImageContent)[]
+  isError: boolean
+  /** For events and UIs only; never sent to the model. */
+  details?: unknown
+}
+export type Message = UserMessage | AssistantMessage | ToolResultMessage
+
+// ─── JSON Schema and tools ───────────────────────────────────────────────────
+
+/** A JSON Schema object (draft 2020-12 or 07). Kept loose on purpose: schemas are data. */
+export type JSONSchema = { [key: string]: unknown }
+
+/** What the model sees of a tool. */
+export type ToolSpec = { name: string; description: string; parameters: JSONSchema }
+
+export type ToolContext = {
+  /** Aborted when the exec is aborted or the tool's timeout fires. */
+  signal: AbortSignal
+  toolCallId: string
+  execId: string
+  depth: number
+  /** Emits a `tool_update` event with `partial`. */
+  update(partial: unknown): void
+}
+
+/** `{ content, details? }`: content goes to the model, details only to events and UIs. */
+export type ToolOutput = { content: (TextContent | ImageContent)[]; details?: unknown }
+
+export type ApprovalPredicate<A> = (args: A, ctx: ToolContext) => boolean | Promise<boolean>
+
+/** A validation outcome: parsed arguments, or human-readable issues. */
+export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string[] }
+
+/**
+ * A tool in its normalised form: what the registry holds and the loop runs.
+ * `validate` checks arguments against `spec.parameters` (zod or a JSON Schema validator).
+ */
+export type Tool<A = Record<string, unknown>, R = unknown> = {
+  spec: ToolSpec
+  execute(args: A, ctx: ToolContext): R | Promise<R>
+  validate?(args: unknown): Validation<A>
+  /** Gate on results: a result failing it becomes an error result. */
+  validateOutput?(result: unknown): Validation<unknown>
+  needsApproval?: boolean | ApprovalPredicate<A>
+  timeoutMs?: number
+  retries?: number
+  cacheable?: boolean
+}
+
+/** Anything with `.spec` and `.execute`: what `exec({ tools })` accepts besides agents and methods. */
+export type ToolLike = { spec: ToolSpec; execute(args: never, ctx: ToolContext): unknown }
+
+/**
+ * Something that expands into tools: an Agent instance or a decorated method reference.
+ * Packages outside core (agents) mark such values with this symbol, keeping core free of them.
+ */
+export const toolSource: unique symbol = Symbol.for('nestor.toolSource')
+export type ToolSource = { [toolSource](): Tool[] }
+
+export type ToolInput = ToolLike | ToolSource | Tool
+
+export type ToolChoice = 'auto' | 'required' | 'none' | { type: 'function'; name: string }
+
+// ─── Providers ───────────────────────────────────────────────────────────────
+
+/** One model call, provider-neutral. Providers map it onto their own protocol. */
+export type ModelRequest = {
+  model: string
+  system?: string
+  messages: Message[]
+  tools: ToolSpec[]
+  toolChoice?: ToolChoice
+  parallelToolCalls?: boolean
+  /** Provider-specific knobs (maxTokens, temperature, thinking budget…), passed through. */
+  options?: Record<string, unknown>
+  /** The runtime's retry budget for this call (retryable failures before any content). Default 2. */
+  maxRetries?: number
+  /** A stream silent this long fails as retryable. */
+  streamIdleTimeoutMs?: number
+}
+
+/**
+ * Stream events of one model call. A stream ends with exactly one `done` or `error` carrying the
+ * final AssistantMessage (partial content kept on error/abort). A provider never throws mid-stream.
+ */
+export type ModelEvent =
+  | { type: 'start'; message: AssistantMessage }
+  | { type: 'text_delta'; delta: string }
+  | { type: 'thinking_delta'; delta: string }
+  | { type: 'toolcall_start'; id: string; name: string }
+  | { type: 'toolcall_delta'; id: string; delta: string }
+  | { type: 'toolcall_end'; toolCall: ToolCall }
+  /** A retryable failure before any content: the provider waits `delayMs` and tries again. */
+  | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }
+  | { type: 'done'; message: AssistantMessage }
+  | { type: 'error'; message: AssistantMessage; error: NestorErrorLike }
+
+/** The shape of a NestorError as plain data (what crosses the provider boundary). */
+export type NestorErrorLike = Error & {
+  code: ErrorCode
+  status?: number
+  provider?: string
+  retryable?: boolean
+}
+
+export type Capabilities = { tools: boolean; thinking: boolean; contextWindow?: number }
+
+export interface Provider {
+  name: string
+  stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent>
+  capabilities?(model: string): Promise<Capabilities>
+  /** Strings the redactor must hide (the API key). Never logged or emitted. */
+  secrets?(): string[]
+}
+
+// ─── Errors ──────────────────────────────────────────────────────────────────
+
+export type ErrorCode =
+  | 'invalid_options'
+  | 'no_runtime'
+  | 'iteration_limit'
+  | 'circuit_breaker'
+  | 'max_depth'
+  | 'budget_exceeded'
+  | 'provider_error'
+  | 'aborted'
+  | 'invalid_state'
+  | 'replay_miss'
+
+export type ReceiptStatus =
+  | 'ok'
+  | 'tool_error'
+  | 'timeout'
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'duplicate_call'
+  | 'rejected'
+  | 'skipped'
+  | 'aborted'
+
+export type ToolReceipt = {
+  toolCallId: string
+  toolName: string
+  execId: string
+  depth: number
+  /** Canonical signature: name + JSON of the arguments with sorted keys. */
+  signature: string
+  status: ReceiptStatus
+  attempts: number
+  cached: boolean
+  startedAt: number
+  durationMs: number
+  batchId?: string
+  itemKey?: string
+  callKey?: string
+}
+
+// ─── Approvals and resumable state ───────────────────────────────────────────
+
+export type ApprovalRequest = {
+  toolCallId: string
+  toolName: string
+  args: Record<string, unknown>
+  execId: string
+  depth: number
+  /** execIds from the root exec down to the one asking. */
+  path: string[]
+}
+export type ApprovalDecision =
+  | { approved: true; args?: Record<string, unknown> }
+  | { approved: false; reason?: string }
+  | boolean
+
+export type ResumeDecisions = {
+  approve?: string[]
+  reject?: { toolCallId: string; reason?: string }[]
+  edit?: { toolCallId: string; args: Record<string, unknown> }[]
+}
+
+/** A paused exec as plain JSON. Versioned; optionally HMAC-signed with the runtime's `stateSecret`. */
+export type RunState = {
+  version: 1
+  execId: string
+  model: string
+  system?: string
+  history: Message[]
+  /** Index in `history` where this exec's own messages start. */
+  startIndex: number
+  toolNames: string[]
+  toolChoice?: ToolChoice
+  parallelToolCalls?: boolean
+  iterationsUsed: number
+  iterationBudget: number
+  usage: Usage
+  totalUsage: Usage
+  /** Signatures of calls that already succeeded (duplicate-call rejection survives a pause). */
+  succeeded: string[]
+  /** Tool call ids of the paused assistant message still waiting for a decision. */
+  pending: ApprovalRequest[]
+  receipts: ToolReceipt[]
+  signature?: string
+}
+
+// ─── Exec ────────────────────────────────────────────────────────────────────
+
+export type ExecInput = string | Message | Message[]
+
+export type ExecStatus = 'completed' | 'paused' | 'failed' | 'aborted'
+
+export type ExecResult = {
+  status: ExecStatus
+  /** Final assistant text ('' if none). */
+  text: string
+  /** Messages this exec added. */
+  messages: Message[]
+  /** The whole context after this exec. */
+  history: Message[]
+  iterationsUsed: number
+  iterationBudget: number
+  usage: Usage
+  /** This exec plus its nested children. */
+  totalUsage: Usage
+  receipts: ToolReceipt[]
+  error?: NestorErrorLike
+  pending?: { state: RunState; approvals: ApprovalRequest[] }
+  execId: string
+}
+
+export type PrepareTurnInfo = {
+  iteration: number
+  messages: Message[]
+  tools: ToolSpec[]
+  toolChoice: ToolChoice | undefined
+}
+export type PrepareTurnChanges = {
+  model?: string
+  /** Names of the tools visible this round (a subset of the exec's tools). */
+  tools?: string[]
+  toolChoice?: ToolChoice
+  messages?: Message[]
+}
+export type ToolCallHookContext = { execId: string; depth: number; iteration: number }
+export type BeforeToolCallOutcome = void | undefined | { block: true; reason: string }
+export type LoopHooks = {
+  prepareTurn?(info: PrepareTurnInfo): PrepareTurnChanges | void | Promise<PrepareTurnChanges | void>
+  beforeToolCall?(call: ToolCall, ctx: ToolCallHookContext): BeforeToolCallOutcome | Promise<BeforeToolCallOutcome>
+  afterToolCall?(
+    call: ToolCall,
+    result: ToolResultMessage,
+  ): ToolResultMessage | void | Promise<ToolResultMessage | void>
+}
+
+export type QueueMode = 'all' | 'one'
+export type SteeringMode = 'interrupt' | 'after-turn'
+
+export type RuntimeOptions = {
+  provider: Provider
+  model: string
+  system?: string
+  registry?: import('./registry.js').ToolRegistry
+  /** Default 20; an integer in 1..10000, or Infinity. */
+  maxIterations?: number
+  /** Default 8. */
+  maxDepth?: number
+  maxTotalIterations?: number
+  toolExecution?: 'sequential' | 'parallel'
+  duplicateCalls?: 'reject' | 'allow'
+  /** Default 2. */
+  breakerThreshold?: number
+  toolTimeoutMs?: number
+  maxRetries?: number
+  secrets?: string[]
+  queueMode?: QueueMode
+  steering?: SteeringMode
+  maxToolConcurrency?: number
+  maxTotalTokens?: number
+  deadlineMs?: number
+  streamIdleTimeoutMs?: number
+  /** Default true. */
+  resetToolChoice?: boolean
+  stopAtTools?: string[]
+  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision
+  hooks?: LoopHooks
+  /** HMAC-SHA256 key for RunState signatures. */
+  stateSecret?: string
+  /** Provider-specific request knobs for every call (maxTokens…). */
+  providerOptions?: Record<string, unknown>
+}
+
+export type ExecOptions = {
+  tools?: ToolInput[]
+  toolset?: 'all' | 'none'
+  toolsAllow?: string[]
+  toolsDeny?: string[]
+  toolChoice?: ToolChoice
+  parallelToolCalls?: boolean
+  maxIterations?: number
+  model?: string
+  provider?: Provider
+  system?: string
+  history?: Message[]
+  signal?: AbortSignal
+  providerOptions?: Record<string, unknown>
+}
+
+export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
+export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
+export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }
+export type BatchResult = { batchId: string; results: BatchCallResult[]; receipts: ToolReceipt[] }
+export type ParallelBatchResult = {
+  batchId: string
+  lanes: { itemKey: string; results: BatchCallResult[] }[]
+  receipts: ToolReceipt[]
+}
+
+// ─── Events ──────────────────────────────────────────────────────────────────
+
+export type MessageDelta =
+  | { kind: 'text' | 'thinking'; text: string }
+  | { kind: 'toolCall'; id: string; name: string; argumentsDelta: string }
+
+/** Fields on every event. `seq` is total within one exec; `depth` 0 is the root. */
+export type EventBase = { execId: string; parentExecId?: string; depth: number; seq: number; timestamp: number }
+
+type EventBody =
+  | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }
+  | { type: 'turn_start'; iteration: number; iterationBudget: number }
+  | { type: 'message_start'; message: Message }
+  | { type: 'message_delta'; delta: MessageDelta; message: AssistantMessage }
+  | { type: 'message_end'; message: Message }
+  | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  | { type: 'tool_update'; toolCallId: string; update: unknown }
+  | {
+      type: 'tool_end'
+      toolCallId: string
+      toolName: string
+      result: ToolResultMessage
+      isError: boolean
+      durationMs: number
+      receipt: ToolReceipt
+    }
+  | { type: 'approval_required'; approvals: ApprovalRequest[] }
+  | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }
+  | { type: 'turn_end'; iteration: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  | { type: 'agent_end'; result: ExecResult }
+
+export type AgentEvent = EventBase & EventBody
+export type AgentEventType = AgentEvent['type']
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>
+/** An event as the loop builds it, before the emitter stamps the common fields. */
+export type EventPayload = EventBody

@@ -1,0 +1,5 @@
+export { scripted } from './scripted/scripted.js'
+export type { ScriptedTurn, ScriptedToolCall, ScriptedOptions, ScriptedProvider } from './scripted/scripted.js'
+export { AssistantBuilder, generateToolCallId, parseArguments } from './shared/assistant-builder.js'
+export { streamWithRetries, backoff, retryAfterFromHeaders, isRetryableStatus } from './shared/retry-stream.js'
+export type { RetryStreamOptions, ClassifiedError } from './shared/retry-stream.js'

@@ -1,0 +1,121 @@
+import type { ModelEvent, ModelRequest, Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import { AssistantBuilder } from '../shared/assistant-builder.js'
+
+export type ScriptedToolCall = { type: 'toolCall'; id?: string; name: string; arguments: Record<string, unknown> | string }
+/** One assistant turn: plain text, a message body, or a provider failure. */
+export type ScriptedTurn =
+  | string
+  | { content: (TextContent | ThinkingContent | ScriptedToolCall)[]; stopReason?: StopReason; usage?: Partial<Usage> }
+  | { error: string; status?: number; retryable?: boolean }
+
+export type ScriptedOptions = {
+  name?: string
+  /** Wait this long before each delta, so tests can abort mid-stream. */
+  delayMs?: number
+  /** Characters per text/argument delta. Default 8. */
+  chunkSize?: number
+}
+
+export type ScriptedProvider = Provider & {
+  /** Every request the loop sent, in order. */
+  readonly requests: ModelRequest[]
+}
+
+/**
+ * A deterministic provider for tests and offline demos: plays `turns` in order, or asks a function
+ * of the request. It streams through the same builder as the real adapters, so event shapes match.
+ */
+export function scripted(
+  turns: ScriptedTurn[] | ((request: ModelRequest, index: number) => ScriptedTurn | Promise<ScriptedTurn>),
+  options: ScriptedOptions = {},
+): ScriptedProvider {
+  const name = options.name ?? 'scripted'
+  const chunk = Math.max(1, options.chunkSize ?? 8)
+  const requests: ModelRequest[] = []
+  return {
+    name,
+    requests,
+    async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelEvent> {
+      const index = requests.push(structuredClone(request)) - 1
+      const builder = new AssistantBuilder(name, request.model)
+      yield builder.start()
+      const aborted = () => {
+        builder.closeAll()
+        builder.message.stopReason = 'aborted'
+        builder.message.errorMessage = 'aborted'
+        return { type: 'error', message: builder.message, error: new NestorError('aborted', 'aborted') } as const
+      }
+      const pause = async () => {
+        if (options.delayMs) await delay(options.delayMs, signal)
+        return signal?.aborted ?? false
+      }
+      let turn: ScriptedTurn | undefined
+      try {
+        turn = typeof turns === 'function' ? await turns(request, index) : turns[index]
+      } catch (error) {
+        turn = { error: error instanceof Error ? error.message : String(error) }
+      }
+      if (turn === undefined) turn = { error: `scripted provider has no turn ${index + 1}` }
+      if (typeof turn === 'string') turn = { content: [{ type: 'text', text: turn }] }
+      if ('error' in turn) {
+        builder.message.stopReason = 'error'
+        builder.message.errorMessage = turn.error
+        const extra: { provider: string; status?: number; retryable: boolean } = { provider: name, retryable: turn.retryable ?? false }
+        if (turn.status !== undefined) extra.status = turn.status
+        yield { type: 'error', message: builder.message, error: new NestorError('provider_error', turn.error, extra) }
+        return
+      }
+      for (const [i, block] of turn.content.entries()) {
+        if (block.type === 'text') {
+          for (const piece of pieces(block.text, chunk)) {
+            if (await pause()) return yield aborted()
+            yield builder.text(piece)
+          }
+        } else if (block.type === 'thinking') {
+          for (const piece of pieces(block.thinking, chunk)) {
+            if (await pause()) return yield aborted()
+            yield builder.thinking(piece)
+          }
+          if (block.signature) builder.thinkingSignature(block.signature)
+        } else {
+          if (await pause()) return yield aborted()
+          yield builder.toolCallStart(i, block.id, block.name)
+          const json = typeof block.arguments === 'string' ? block.arguments : JSON.stringify(block.arguments)
+          for (const piece of pieces(json, chunk)) {
+            if (await pause()) return yield aborted()
+            const event = builder.toolCallDelta(i, piece)
+            if (event) yield event
+          }
+          if (turn.stopReason !== 'length') {
+            const end = builder.toolCallEnd(i)
+            if (end) yield end
+          }
+        }
+      }
+      if (await pause()) return yield aborted()
+      builder.setUsage({ input: 10, output: 5, ...turn.usage })
+      yield builder.done(turn.stopReason ?? 'stop')
+    },
+  }
+}
+
+function* pieces(text: string, size: number): Generator<string> {
+  if (text.length === 0) return
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size)
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const onAbort = () => {
+      clearTimeout(timer)
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}

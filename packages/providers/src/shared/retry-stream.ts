@@ -1,0 +1,167 @@
+import type { ModelEvent } from '@nestor/core'
+import { NestorError, messageOf } from '@nestor/core'
+import { AssistantBuilder } from './assistant-builder.js'
+import { redactString } from '@nestor/core'
+
+/** A provider failure, classified: whether to retry, and how long the server asked us to wait. */
+export type ClassifiedError = { error: NestorError; retryAfterMs?: number }
+
+export type RetryStreamOptions = {
+  provider: string
+  model: string
+  /** Attempts after the first. Default 2. */
+  maxRetries?: number
+  /** Cap on a server-requested wait (retry-after), so a header cannot stall the loop for an hour. */
+  maxRetryDelayMs?: number
+  /** Base for exponential backoff. Default 500 ms. */
+  baseDelayMs?: number
+  /** A stream silent this long is aborted and fails as retryable. */
+  idleTimeoutMs?: number
+  signal?: AbortSignal
+  /** Strings never to appear in an error message (the API key). */
+  secrets: string[]
+  /** One attempt: yields ModelEvents through `builder`, throws on failure. */
+  attempt(builder: AssistantBuilder, signal: AbortSignal): AsyncIterable<ModelEvent>
+  classify(error: unknown): ClassifiedError
+}
+
+/**
+ * Runs attempts until one completes. Retries only failures that happened before any content was
+ * streamed (a retry after partial output would duplicate it). Always ends with exactly one `done`
+ * or `error` event; never throws.
+ */
+export async function* streamWithRetries(options: RetryStreamOptions): AsyncGenerator<ModelEvent> {
+  const maxRetries = options.maxRetries ?? 2
+  const baseDelay = options.baseDelayMs ?? 500
+  const maxDelay = options.maxRetryDelayMs ?? 30_000
+  let builder = new AssistantBuilder(options.provider, options.model)
+  let started = false
+  for (let attempt = 0; ; attempt++) {
+    builder = new AssistantBuilder(options.provider, options.model)
+    const controller = new AbortController()
+    const onAbort = () => controller.abort(options.signal?.reason)
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    if (options.signal?.aborted) controller.abort(options.signal.reason)
+    const idle = options.idleTimeoutMs ? watchIdle(options.idleTimeoutMs, controller) : undefined
+    try {
+      for await (const event of options.attempt(builder, controller.signal)) {
+        if (idle) idle.last = Date.now()
+        if (event.type === 'start') {
+          if (started) continue
+          started = true
+        }
+        yield event
+        if (event.type === 'done' || event.type === 'error') return
+      }
+      // An attempt that ended without a terminal event is a malformed stream.
+      throw new NestorError('provider_error', 'stream ended without a final message', { provider: options.provider, retryable: false })
+    } catch (thrown) {
+      if (options.signal?.aborted) {
+        builder.message.stopReason = 'aborted'
+        builder.message.errorMessage = 'aborted'
+        if (!started) yield builder.start()
+        yield { type: 'error', message: builder.message, error: new NestorError('aborted', 'aborted', { provider: options.provider }) }
+        return
+      }
+      const classified: ClassifiedError = idle?.fired
+        ? { error: new NestorError('provider_error', `stream idle for ${options.idleTimeoutMs} ms`, { provider: options.provider, retryable: true }) }
+        : safeClassify(options, thrown)
+      const error = redacted(classified.error, options.secrets)
+      if (error.retryable && !builder.hasContent && attempt < maxRetries) {
+        const delayMs = backoff(attempt, baseDelay, maxDelay, classified.retryAfterMs)
+        yield { type: 'retry', attempt: attempt + 1, delayMs, error }
+        if (await sleep(delayMs, options.signal)) continue
+        builder.message.stopReason = 'aborted'
+        builder.message.errorMessage = 'aborted'
+        if (!started) yield builder.start()
+        yield { type: 'error', message: builder.message, error: new NestorError('aborted', 'aborted', { provider: options.provider }) }
+        return
+      }
+      builder.closeAll()
+      builder.message.stopReason = 'error'
+      builder.message.errorMessage = error.message
+      if (!started) yield builder.start()
+      yield { type: 'error', message: builder.message, error }
+      return
+    } finally {
+      idle?.stop()
+      options.signal?.removeEventListener('abort', onAbort)
+    }
+  }
+}
+
+function safeClassify(options: RetryStreamOptions, thrown: unknown): ClassifiedError {
+  try {
+    return options.classify(thrown)
+  } catch {
+    return { error: new NestorError('provider_error', messageOf(thrown), { provider: options.provider, retryable: false }) }
+  }
+}
+
+function redacted(error: NestorError, secrets: string[]): NestorError {
+  const message = redactString(error.message, secrets)
+  if (message === error.message) return error
+  const extra: { status?: number; provider?: string; retryable?: boolean } = {}
+  if (error.status !== undefined) extra.status = error.status
+  if (error.provider !== undefined) extra.provider = error.provider
+  if (error.retryable !== undefined) extra.retryable = error.retryable
+  return new NestorError(error.code, message, extra)
+}
+
+/** Exponential backoff with full jitter; a server's retry-after wins, capped. */
+export function backoff(attempt: number, baseMs: number, maxMs: number, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, maxMs)
+  const ceiling = Math.min(maxMs, baseMs * 2 ** attempt)
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2)
+}
+
+/** Resolves true after `ms`, false if `signal` aborts first. Leaves no timer behind. */
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false)
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve(true)
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      resolve(false)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** One interval per attempt, not a timer per chunk: chunks only stamp `last`. */
+function watchIdle(timeoutMs: number, controller: AbortController) {
+  const state = {
+    last: Date.now(),
+    fired: false,
+    stop: () => clearInterval(timer),
+  }
+  const timer = setInterval(() => {
+    if (Date.now() - state.last >= timeoutMs) {
+      state.fired = true
+      clearInterval(timer)
+      controller.abort(new Error('stream idle'))
+    }
+  }, Math.max(5, Math.min(1000, Math.floor(timeoutMs / 4))))
+  timer.unref?.()
+  return state
+}
+
+/** Parses `retry-after-ms` / `retry-after` (seconds or an HTTP date) from response headers. */
+export function retryAfterFromHeaders(headers: { get(name: string): string | null } | undefined): number | undefined {
+  if (!headers) return undefined
+  const ms = headers.get('retry-after-ms')
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Number(ms)
+  const value = headers.get('retry-after')
+  if (value === null || value.trim() === '') return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return seconds * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}
+
+/** Status codes every provider retries: 408, 409, 429, 5xx (Anthropic's 529 included). */
+export const isRetryableStatus = (status: number | undefined): boolean =>
+  status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500)

@@ -1,0 +1,76 @@
+import type Anthropic from '@anthropic-ai/sdk'
+import type { AssistantMessage, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+
+type Block = Anthropic.ContentBlockParam
+type Turn = { role: 'user' | 'assistant'; content: Block[] }
+
+/**
+ * Nestor history → Anthropic `messages`.
+ *
+ * - Tool results become `tool_result` blocks in a user turn; consecutive same-role turns are merged,
+ *   so every result answering one assistant turn lands in ONE user message (the API requires it).
+ * - Assistant thinking is replayed unmodified and in its original position (before the tool_use it
+ *   led to): a changed or reordered signed block is a 400. Redacted thinking is stored as
+ *   `ThinkingContent { redacted: true, signature: <data> }` and replayed as `redacted_thinking`.
+ * - Thinking without a signature, or produced by another provider, cannot be verified by the API and
+ *   is dropped rather than sent as fake reasoning.
+ * - Empty text blocks are dropped (the API rejects them); an assistant turn left empty is skipped.
+ *
+ * `providerName` identifies messages this provider produced (their signatures are replayable).
+ */
+export function toAnthropicMessages(messages: readonly Message[], providerName: string): Anthropic.MessageParam[] {
+  const turns: Turn[] = []
+  const push = (role: Turn['role'], content: Block[]) => {
+    if (content.length === 0) return
+    const last = turns.at(-1)
+    if (last && last.role === role) last.content.push(...content)
+    else turns.push({ role, content })
+  }
+  for (const message of messages) {
+    if (message.role === 'user') push('user', userBlocks(message.content))
+    else if (message.role === 'toolResult') push('user', [toolResultBlock(message)])
+    else push('assistant', assistantBlocks(message, providerName))
+  }
+  return turns
+}
+
+function userBlocks(content: string | (TextContent | ImageContent)[]): Block[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }]
+  return content.flatMap((part) => partBlock(part))
+}
+
+function partBlock(part: TextContent | ImageContent): (Anthropic.TextBlockParam | Anthropic.ImageBlockParam)[] {
+  if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }]
+  return [{ type: 'image', source: { type: 'base64', media_type: part.mimeType as Anthropic.Base64ImageSource['media_type'], data: part.data } }]
+}
+
+/** Text-only results go as a plain string (what the API docs and recordings use); images need blocks. */
+function toolResultBlock(message: ToolResultMessage): Anthropic.ToolResultBlockParam {
+  const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: message.toolCallId }
+  const onlyText = message.content.every((part) => part.type === 'text')
+  if (onlyText) {
+    const text = message.content.map((part) => (part as TextContent).text).join('\n')
+    if (text !== '') block.content = text
+  } else {
+    block.content = message.content.flatMap((part) => partBlock(part))
+  }
+  if (message.isError) block.is_error = true
+  return block
+}
+
+function assistantBlocks(message: AssistantMessage, providerName: string): Block[] {
+  const own = message.provider === providerName
+  const blocks: Block[] = []
+  for (const part of message.content) {
+    if (part.type === 'text') {
+      if (part.text !== '') blocks.push({ type: 'text', text: part.text })
+    } else if (part.type === 'thinking') {
+      if (!own || !part.signature) continue
+      if (part.redacted) blocks.push({ type: 'redacted_thinking', data: part.signature })
+      else blocks.push({ type: 'thinking', thinking: part.thinking, signature: part.signature })
+    } else {
+      blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: part.arguments })
+    }
+  }
+  return blocks
+}

@@ -1,0 +1,48 @@
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
+import { NestorError, messageOf } from '@nestor/core'
+import type { ClassifiedError } from '../shared/retry-stream.js'
+import { isRetryableStatus, retryAfterFromHeaders } from '../shared/retry-stream.js'
+
+/** Error types an in-stream `event: error` (HTTP status unknown) may carry that are worth a retry. */
+const retryableStreamTypes = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'])
+
+/**
+ * Any failure of one Anthropic attempt → a NestorError and the server's requested delay.
+ * The SDK error is never attached as `cause`: it holds the response body and headers, which can
+ * echo credentials; only its (later redacted) message crosses the boundary.
+ */
+export function classifyAnthropicError(error: unknown, provider: string): ClassifiedError {
+  if (NestorError.isInstance(error)) return { error }
+  if (error instanceof APIUserAbortError) return { error: new NestorError('aborted', 'aborted', { provider }) }
+  if (error instanceof APIConnectionError) {
+    return { error: new NestorError('provider_error', `connection error: ${error.message}`, { provider, retryable: true }) }
+  }
+  if (error instanceof APIError) {
+    const status = typeof error.status === 'number' ? error.status : undefined
+    const shouldRetry = error.headers?.get('x-should-retry')
+    let retryable = status === undefined ? retryableStreamTypes.has(String(error.type ?? '')) : isRetryableStatus(status)
+    // The server's own verdict wins, as it does in the SDK's retry loop.
+    if (shouldRetry === 'true') retryable = true
+    if (shouldRetry === 'false') retryable = false
+    const extra: { status?: number; provider: string; retryable: boolean } = { provider, retryable }
+    if (status !== undefined) extra.status = status
+    const classified: ClassifiedError = { error: new NestorError('provider_error', error.message, extra) }
+    const retryAfterMs = retryAfterFromHeaders(error.headers ?? undefined)
+    if (retryAfterMs !== undefined) classified.retryAfterMs = retryAfterMs
+    return classified
+  }
+  if (error instanceof SyntaxError) {
+    return { error: new NestorError('provider_error', `malformed stream event from ${provider}: ${error.message}`, { provider, retryable: false }) }
+  }
+  // A body that dies mid-read surfaces from fetch as a bare TypeError ("terminated") or a socket
+  // error with a code; those are network failures. Anything else is a bug and is not retried.
+  return { error: new NestorError('provider_error', messageOf(error), { provider, retryable: isNetworkFailure(error) }) }
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const cause = (error as { cause?: unknown }).cause
+  const code = (cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code
+  if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+)$/.test(code)) return true
+  return error.name === 'TypeError' && /terminated|fetch failed|socket|network/i.test(error.message)
+}

@@ -1,0 +1,94 @@
+import Anthropic from '@anthropic-ai/sdk'
+import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import { streamWithRetries } from '../shared/retry-stream.js'
+import { anthropicCapabilities } from './capabilities.js'
+import { classifyAnthropicError } from './errors.js'
+import { buildAnthropicParams } from './request.js'
+import { readAnthropicStream } from './stream.js'
+
+export type AnthropicOptions = {
+  /** Default: `process.env.ANTHROPIC_API_KEY`. Ignored when `client` is given. */
+  apiKey?: string
+  baseURL?: string
+  /** A ready SDK client (proxies, custom fetch). Its own retries are bypassed per request. */
+  client?: Anthropic
+  /** Nestor's retries of a failure before any content. Default 2; `request.maxRetries` wins. */
+  maxRetries?: number
+  /** Cap on a server-requested `retry-after`. Default 30 s. */
+  maxRetryDelayMs?: number
+  /** A stream silent this long fails as retryable; `request.streamIdleTimeoutMs` wins. */
+  streamIdleTimeoutMs?: number
+  /** `max_tokens` when the request gives none. Default 4096. */
+  maxTokens?: number
+  /** Extended thinking for every request (a request's `options.thinking` wins; `false` turns it off). */
+  thinking?: { budgetTokens: number }
+  /** Provider name on messages and errors. Default 'anthropic'. */
+  name?: string
+}
+
+/**
+ * The Anthropic Messages API over the official SDK's RAW event stream (`messages.create({ stream:
+ * true })`), not its aggregating helpers: the helpers hide the events a tool call is built from and
+ * return partially parsed input for truncated calls. SDK retries are off (`maxRetries: 0` on every
+ * request), so each attempt is one HTTP request and every retry is one Nestor `retry` event.
+ */
+export function anthropic(options: AnthropicOptions = {}): Provider {
+  const name = options.name ?? 'anthropic'
+  const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY
+  const defaults = { maxTokens: options.maxTokens ?? 4096, ...(options.thinking ? { thinking: options.thinking } : {}) }
+  let client = options.client
+  // Built on first use, so a missing key is an `error` event of the first call, not a throw here.
+  const getClient = (): Anthropic => {
+    if (client) return client
+    if (!apiKey) {
+      throw new NestorError('invalid_options', `${name}: no API key (pass apiKey or set ANTHROPIC_API_KEY)`, { provider: name, retryable: false })
+    }
+    client = new Anthropic({ apiKey, maxRetries: 0, ...(options.baseURL ? { baseURL: options.baseURL } : {}) })
+    return client
+  }
+  const secrets = (): string[] => {
+    const keys = [apiKey, options.client?.apiKey].filter((k): k is string => typeof k === 'string' && k !== '')
+    return [...new Set(keys)]
+  }
+
+  return {
+    name,
+    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
+      // The builder of the attempt in flight: a failure after visible content must not be reported
+      // as retryable, since retrying would duplicate what the caller already streamed.
+      let current: AssistantBuilder | undefined
+      return streamWithRetries({
+        provider: name,
+        model: request.model,
+        maxRetries: request.maxRetries ?? options.maxRetries,
+        maxRetryDelayMs: options.maxRetryDelayMs,
+        idleTimeoutMs: request.streamIdleTimeoutMs ?? options.streamIdleTimeoutMs,
+        signal,
+        secrets: secrets(),
+        attempt: (builder, attemptSignal) => {
+          current = builder
+          return attempt(request, builder, attemptSignal)
+        },
+        classify: (error) => {
+          const classified = classifyAnthropicError(error, name)
+          if (current?.hasContent && classified.error.retryable) {
+            const { status, provider } = classified.error
+            const extra = { retryable: false, ...(status === undefined ? {} : { status }), ...(provider === undefined ? {} : { provider }) }
+            return { error: new NestorError(classified.error.code, classified.error.message, extra) }
+          }
+          return classified
+        },
+      })
+    },
+    capabilities: async (model: string) => anthropicCapabilities(model),
+    secrets,
+  }
+
+  async function* attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    const params = buildAnthropicParams(request, defaults, name)
+    const events = await getClient().messages.create(params, { signal, maxRetries: 0 })
+    yield* readAnthropicStream(events, builder, name)
+  }
+}

@@ -1,0 +1,92 @@
+import type Anthropic from '@anthropic-ai/sdk'
+import type { ModelRequest } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import { toAnthropicMessages } from './convert-messages.js'
+import { toAnthropicTools } from './convert-tools.js'
+import { toAnthropicToolChoice } from './tool-choice.js'
+
+export type AnthropicRequestDefaults = { maxTokens: number; thinking?: { budgetTokens: number } }
+
+/** The body sent to `POST /v1/messages` (the SDK's streaming params, plus knobs its types dropped). */
+export type AnthropicStreamParams = Anthropic.MessageCreateParamsStreaming & {
+  temperature?: number
+  top_p?: number
+  top_k?: number
+}
+
+/**
+ * ModelRequest → the Messages API body.
+ *
+ * `request.options` keys understood (camelCase or the wire's snake_case): `maxTokens`, `thinking`
+ * (`{ budgetTokens }`, an Anthropic thinking object, or `false` to switch the default off),
+ * `stopSequences`, `metadata`, and `temperature` / `topP` / `topK`. The last three are sent ONLY when
+ * given: API version 2026-10-21 (SDK 1.x) rejects them, so no default is ever added.
+ * With thinking on, `max_tokens` must exceed the budget; a smaller value is raised to
+ * `budget + maxTokens` so the answer keeps its own allowance.
+ * Tools and `tool_choice` are omitted when no tool is offered (the API rejects a choice without tools).
+ */
+export function buildAnthropicParams(request: ModelRequest, defaults: AnthropicRequestDefaults, providerName: string): AnthropicStreamParams {
+  const options = request.options ?? {}
+  const pick = (camel: string, snake: string): unknown => options[camel] ?? options[snake]
+  const maxTokens = pick('maxTokens', 'max_tokens') ?? defaults.maxTokens
+  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) {
+    throw invalidOption('maxTokens', 'a positive integer', maxTokens)
+  }
+  const params: AnthropicStreamParams = {
+    model: request.model,
+    max_tokens: maxTokens,
+    messages: toAnthropicMessages(request.messages, providerName),
+    stream: true,
+  }
+  if (request.system) params.system = request.system
+  if (request.tools.length > 0) {
+    params.tools = toAnthropicTools(request.tools)
+    const choice = toAnthropicToolChoice(request.toolChoice, { parallelToolCalls: request.parallelToolCalls })
+    if (choice.tool_choice) params.tool_choice = choice.tool_choice as Anthropic.ToolChoice
+  }
+  const thinking = thinkingConfig(options.thinking, defaults.thinking)
+  if (thinking) {
+    params.thinking = thinking
+    if (thinking.type === 'enabled' && params.max_tokens <= thinking.budget_tokens) params.max_tokens = thinking.budget_tokens + maxTokens
+  }
+  const numeric = (camel: string, snake: string, key: 'temperature' | 'top_p' | 'top_k') => {
+    const value = pick(camel, snake)
+    if (value === undefined) return
+    if (typeof value !== 'number') throw invalidOption(camel, 'a number', value)
+    params[key] = value
+  }
+  numeric('temperature', 'temperature', 'temperature')
+  numeric('topP', 'top_p', 'top_p')
+  numeric('topK', 'top_k', 'top_k')
+  const stop = pick('stopSequences', 'stop_sequences')
+  if (stop !== undefined) {
+    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string')) throw invalidOption('stopSequences', 'an array of strings', stop)
+    params.stop_sequences = stop
+  }
+  if (options.metadata !== undefined) params.metadata = options.metadata as Anthropic.Metadata
+  return params
+}
+
+function thinkingConfig(option: unknown, fallback: { budgetTokens: number } | undefined): Anthropic.ThinkingConfigParam | undefined {
+  if (option === false || option === null) return undefined
+  const chosen = option ?? fallback
+  if (chosen === undefined) return undefined
+  if (typeof chosen === 'object' && 'budgetTokens' in chosen) {
+    const budget = (chosen as { budgetTokens: unknown }).budgetTokens
+    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) throw invalidOption('thinking.budgetTokens', 'a positive integer', budget)
+    return { type: 'enabled', budget_tokens: budget }
+  }
+  if (typeof chosen === 'object' && 'type' in chosen) return chosen as Anthropic.ThinkingConfigParam
+  throw invalidOption('thinking', '{ budgetTokens } or an Anthropic thinking object', chosen)
+}
+
+/** core's own helper is not exported from the package; same message shape. */
+function invalidOption(option: string, allowed: string, got: unknown): NestorError {
+  let shown: string
+  try {
+    shown = typeof got === 'string' ? JSON.stringify(got) : String(JSON.stringify(got) ?? got)
+  } catch {
+    shown = typeof got
+  }
+  return new NestorError('invalid_options', `invalid option ${option}: expected ${allowed}, got ${shown}`)
+}

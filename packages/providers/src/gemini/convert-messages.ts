@@ -1,0 +1,78 @@
+import type { AssistantMessage, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+import { textSignatures } from './signatures.js'
+import type { GeminiContent, GeminiPart } from './wire-types.js'
+
+/**
+ * Converts Nestor history to Gemini `contents`.
+ * - assistant → role `model`; tool calls become `functionCall {name, args, id}` parts carrying the
+ *   exact `thoughtSignature` string they arrived with (Gemini 3 answers 400 without it).
+ * - consecutive tool results → ONE content of role `user` holding every `functionResponse` of the
+ *   turn, in order. `user` is what the live API was recorded accepting; the SDK's `function` role
+ *   exists only for ChatSession's validator, which generateContentStream does not run.
+ * - images → `inlineData`.
+ * `providerName` decides whether thinking signatures are ours: another provider's signatures are
+ * meaningless to Gemini, so foreign thinking blocks are dropped.
+ */
+export function toGeminiContents(messages: readonly Message[], providerName: string): GeminiContent[] {
+  const contents: GeminiContent[] = []
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!
+    if (message.role === 'user') {
+      const parts = typeof message.content === 'string' ? [{ text: message.content }] : message.content.map(userPart)
+      contents.push({ role: 'user', parts })
+    } else if (message.role === 'assistant') {
+      const parts = modelParts(message, providerName)
+      if (parts.length > 0) contents.push({ role: 'model', parts })
+    } else {
+      const results: ToolResultMessage[] = [message]
+      while (messages[i + 1]?.role === 'toolResult') results.push(messages[++i] as ToolResultMessage)
+      contents.push({ role: 'user', parts: functionResponseParts(results) })
+    }
+  }
+  return contents
+}
+
+function userPart(part: TextContent | ImageContent): GeminiPart {
+  return part.type === 'text' ? { text: part.text } : { inlineData: { mimeType: part.mimeType, data: part.data } }
+}
+
+function modelParts(message: AssistantMessage, providerName: string): GeminiPart[] {
+  const signatures = textSignatures(message)
+  const ours = message.provider === providerName
+  const parts: GeminiPart[] = []
+  message.content.forEach((block, index) => {
+    if (block.type === 'text') {
+      const signature = signatures[String(index)]
+      if (block.text === '' && signature === undefined) return
+      parts.push(signature === undefined ? { text: block.text } : { text: block.text, thoughtSignature: signature })
+    } else if (block.type === 'thinking') {
+      // Unsigned thought summaries carry no state the model needs back; signed ones are replayed
+      // as thought parts so the signature stays on the part it came on.
+      if (!ours || block.signature === undefined || block.redacted) return
+      parts.push({ text: block.thinking, thought: true, thoughtSignature: block.signature })
+    } else {
+      const part: GeminiPart = { functionCall: { name: block.name, args: block.arguments, id: block.id } }
+      const signature = block.providerData?.thoughtSignature
+      if (typeof signature === 'string') part.thoughtSignature = signature
+      parts.push(part)
+    }
+  })
+  return parts
+}
+
+function functionResponseParts(results: ToolResultMessage[]): GeminiPart[] {
+  const parts: GeminiPart[] = []
+  const images: GeminiPart[] = []
+  for (const result of results) {
+    const text = result.content
+      .filter((c): c is TextContent => c.type === 'text')
+      .map((c) => c.text)
+      .join('\n')
+    // `response` must be a JSON object: the text goes under `result`, or `error` for a failure.
+    const response = result.isError ? { error: text } : { result: text }
+    parts.push({ functionResponse: { name: result.toolName, id: result.toolCallId, response } })
+    for (const c of result.content) if (c.type === 'image') images.push({ inlineData: { mimeType: c.mimeType, data: c.data } })
+  }
+  // functionResponse in v1beta carries no images; they follow the responses in the same turn.
+  return [...parts, ...images]
+}

@@ -1,0 +1,98 @@
+import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import { streamWithRetries } from '../shared/retry-stream.js'
+import { geminiCapabilities } from './capabilities.js'
+import { toGeminiContents } from './convert-messages.js'
+import { toGeminiTools } from './convert-tools.js'
+import { classifyGeminiError } from './errors.js'
+import { toGenerationConfig } from './generation-config.js'
+import { createClient, streamGenerateContent, type GeminiClient } from './sdk.js'
+import { GeminiStreamReader } from './stream.js'
+import { toGeminiToolConfig } from './tool-config.js'
+import type { GeminiRequest } from './wire-types.js'
+
+export type GeminiOptions = {
+  /** Default: GEMINI_API_KEY, then GOOGLE_API_KEY. */
+  apiKey?: string
+  /** Scheme + host the SDK posts to (it appends /v1beta/models/…). Default: Google's endpoint. */
+  baseURL?: string
+  /** A `GoogleGenerativeAI` instance to use instead of one built from `apiKey`. */
+  client?: GeminiClient
+  /** Retries of a retryable failure before any content. Default 2; `request.maxRetries` wins. */
+  maxRetries?: number
+  /** Cap on a server-requested wait (RetryInfo). Default 30 s. */
+  maxRetryDelayMs?: number
+  /** A stream silent this long fails as retryable; `request.streamIdleTimeoutMs` wins. */
+  streamIdleTimeoutMs?: number
+  /** The provider name on messages and errors. Default 'gemini'. */
+  name?: string
+}
+
+/** A Nestor provider for Google Gemini (generativelanguage v1beta) over @google/generative-ai. */
+export function gemini(options: GeminiOptions = {}): Provider {
+  const name = options.name ?? 'gemini'
+  const apiKey = options.apiKey ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY ?? ''
+  let client = options.client
+  const getClient = () => (client ??= createClient(apiKey))
+  const secrets = () => (apiKey ? [apiKey] : [])
+
+  return {
+    name,
+    secrets,
+    capabilities: async (model: string) => geminiCapabilities(model),
+    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
+      const body = buildRequest(request, name)
+      return streamWithRetries({
+        provider: name,
+        model: request.model,
+        maxRetries: request.maxRetries ?? options.maxRetries ?? 2,
+        ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
+        ...idle(request.streamIdleTimeoutMs ?? options.streamIdleTimeoutMs),
+        ...(signal ? { signal } : {}),
+        secrets: secrets(),
+        classify: (error) => classifyGeminiError(error, name),
+        async *attempt(builder, attemptSignal) {
+          if (!apiKey && !options.client) {
+            throw new NestorError('provider_error', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', { provider: name, retryable: false })
+          }
+          // A local controller so a consumer that stops early also stops the HTTP body.
+          const controller = new AbortController()
+          const onAbort = () => controller.abort(attemptSignal.reason)
+          attemptSignal.addEventListener('abort', onAbort, { once: true })
+          if (attemptSignal.aborted) controller.abort(attemptSignal.reason)
+          try {
+            const reader = new GeminiStreamReader(builder, name)
+            const chunks = streamGenerateContent(getClient(), request.model, body, {
+              ...(options.baseURL ? { baseUrl: options.baseURL.replace(/\/+$/, '') } : {}),
+              signal: controller.signal,
+            })
+            yield builder.start()
+            for await (const chunk of chunks) yield* reader.read(chunk)
+            yield reader.finish()
+          } finally {
+            attemptSignal.removeEventListener('abort', onAbort)
+            controller.abort()
+          }
+        },
+      })
+    },
+  }
+}
+
+function idle(ms: number | undefined): { idleTimeoutMs?: number } {
+  return ms !== undefined && ms > 0 ? { idleTimeoutMs: ms } : {}
+}
+
+/** The provider-neutral request as a Gemini body. */
+export function buildRequest(request: ModelRequest, providerName: string): GeminiRequest {
+  const body: GeminiRequest = { contents: toGeminiContents(request.messages, providerName) }
+  if (request.system) body.systemInstruction = { parts: [{ text: request.system }] }
+  const tools = toGeminiTools(request.tools)
+  if (tools) body.tools = tools
+  // A tool choice without tools would be rejected; with none, Gemini has nothing to call anyway.
+  const toolConfig = tools ? toGeminiToolConfig(request.toolChoice) : undefined
+  if (toolConfig) body.toolConfig = toolConfig
+  const generationConfig = toGenerationConfig(request.options)
+  if (generationConfig) body.generationConfig = generationConfig
+  return body
+}

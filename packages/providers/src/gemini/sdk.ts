@@ -1,0 +1,84 @@
+// The one file that imports @google/generative-ai. The package is end-of-life upstream; swapping it
+// (e.g. for @google/genai) means rewriting this file only: everything else speaks the raw wire
+// shapes of wire-types.ts.
+import {
+  GoogleGenerativeAI,
+  GoogleGenerativeAIAbortError,
+  GoogleGenerativeAIError,
+  GoogleGenerativeAIFetchError,
+  type Content,
+  type FunctionCallingMode,
+  type GenerateContentRequest,
+  type Tool,
+  type ToolConfig,
+} from '@google/generative-ai'
+import type { GeminiChunk, GeminiRequest } from './wire-types.js'
+
+export { GoogleGenerativeAI }
+/** What `gemini({ client })` accepts: a `GoogleGenerativeAI` instance from @google/generative-ai. */
+export type GeminiClient = GoogleGenerativeAI
+
+export function createClient(apiKey: string): GeminiClient {
+  return new GoogleGenerativeAI(apiKey)
+}
+
+/**
+ * Sends one streamGenerateContent request and yields the raw parsed chunks. The SDK never retries
+ * (the caller does). Our request is passed as the SDK's types by cast: the body is
+ * `JSON.stringify` of it, so fields its types lack (thoughtSignature, functionCall.id) go through.
+ */
+export async function* streamGenerateContent(
+  client: GeminiClient,
+  model: string,
+  request: GeminiRequest,
+  options: { baseUrl?: string; signal: AbortSignal },
+): AsyncGenerator<GeminiChunk> {
+  const generative = client.getGenerativeModel({ model }, options.baseUrl ? { baseUrl: options.baseUrl } : {})
+  const sdkRequest: GenerateContentRequest = {
+    contents: request.contents as Content[],
+    ...(request.systemInstruction ? { systemInstruction: request.systemInstruction as Content } : {}),
+    ...(request.tools ? { tools: request.tools as Tool[] } : {}),
+    ...(request.toolConfig ? { toolConfig: toSdkToolConfig(request.toolConfig) } : {}),
+    ...(request.generationConfig ? { generationConfig: request.generationConfig } : {}),
+  }
+  const result = await generative.generateContentStream(sdkRequest, { signal: options.signal })
+  // The aggregated promise is never used (it corrupts parallel calls, see stream.ts), but it
+  // rejects when the stream fails: observe it so that is not an unhandled rejection.
+  result.response.catch(() => undefined)
+  for await (const chunk of result.stream) yield chunk as unknown as GeminiChunk
+}
+
+function toSdkToolConfig(config: NonNullable<GeminiRequest['toolConfig']>): ToolConfig {
+  const { mode, allowedFunctionNames } = config.functionCallingConfig
+  return {
+    functionCallingConfig: {
+      mode: mode as FunctionCallingMode,
+      ...(allowedFunctionNames ? { allowedFunctionNames } : {}),
+    },
+  }
+}
+
+/** The SDK's failures, described without its classes so errors.ts stays SDK-agnostic. */
+export type SdkFailure =
+  | { kind: 'http'; status: number; statusText: string; message: string; details: unknown[] }
+  | { kind: 'abort'; message: string }
+  | { kind: 'transport'; message: string }
+  | { kind: 'parse'; message: string }
+  | { kind: 'other'; message: string }
+
+export function describeSdkError(error: unknown): SdkFailure {
+  if (error instanceof GoogleGenerativeAIFetchError) {
+    const details = Array.isArray(error.errorDetails) ? (error.errorDetails as unknown[]) : []
+    return { kind: 'http', status: error.status ?? 0, statusText: error.statusText ?? '', message: error.message, details }
+  }
+  if (error instanceof GoogleGenerativeAIAbortError) return { kind: 'abort', message: error.message }
+  if (error instanceof GoogleGenerativeAIError) {
+    // The SDK folds these into one class; its messages are the only distinction it offers.
+    if (/Error parsing JSON response|Failed to parse stream/.test(error.message)) return { kind: 'parse', message: error.message }
+    if (/Error fetching from|Error reading from the stream/.test(error.message)) return { kind: 'transport', message: error.message }
+    return { kind: 'other', message: error.message }
+  }
+  if (error instanceof TypeError) return { kind: 'transport', message: error.message }
+  if (error instanceof Error && error.name === 'AbortError') return { kind: 'abort', message: error.message }
+  return { kind: 'other', message: error instanceof Error ? error.message : String(error) }
+}

@@ -238,11 +238,20 @@ export type RunState = {
   iterationBudget: number
   usage: Usage
   totalUsage: Usage
-  /** Signatures of calls that already succeeded (duplicate-call rejection survives a pause). */
-  succeeded: string[]
-  /** Tool call ids of the paused assistant message still waiting for a decision. */
+  /** [signature, first call id] of calls that already succeeded (duplicate rejection survives a pause). */
+  succeeded: [string, string][]
+  /** [signature, consecutive failures] (the circuit breaker survives a pause). */
+  streaks: [string, number][]
+  /** Calls waiting for a decision. */
   pending: ApprovalRequest[]
+  /** Ids of the paused message's calls still without a result, in the model's order. */
+  remaining: string[]
+  /** Decisions already taken for calls in `remaining` (partial decisions). */
+  decisions: Record<string, { approved: boolean; args?: Record<string, unknown>; reason?: string }>
   receipts: ToolReceipt[]
+  /** Tree-wide counters, so budgets continue across the pause. */
+  tree: { iterations: number; tokens: number; elapsedMs: number }
+  /** HMAC-SHA256 (hex) of the canonical JSON of every other field, with `stateSecret`. */
   signature?: string
 }
 
@@ -371,7 +380,7 @@ type EventBody =
   | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }
   | { type: 'turn_start'; iteration: number; iterationBudget: number }
   | { type: 'message_start'; message: Message }
-  | { type: 'message_delta'; delta: MessageDelta; message: AssistantMessage }
+  | { type: 'message_delta'; delta: MessageDelta }
   | { type: 'message_end'; message: Message }
   | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown> }
   | { type: 'tool_update'; toolCallId: string; update: unknown }

@@ -1,0 +1,92 @@
+import { callSignature } from './canonical.js'
+import { NestorError, invalidOption } from './errors.js'
+import type { ExecContext } from './exec-context.js'
+import { generateId } from './ids.js'
+import { errorResult, makeReceipt } from './receipt.js'
+import { runToolCall } from './tool-call.js'
+import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult, ToolCall } from './types.js'
+
+type PlannedCall = { tool: string; args: Record<string, unknown>; callKey?: string; itemKey?: string }
+
+/**
+ * Batches run tool calls with no model in the loop, through the same gates as the loop's calls.
+ * The whole plan is validated first: one bad call rejects the batch before anything runs.
+ */
+function validatePlan(ctx: ExecContext, calls: PlannedCall[]): void {
+  const problems: string[] = []
+  for (const [i, call] of calls.entries()) {
+    const where = call.itemKey !== undefined ? `lane ${call.itemKey} call ${call.callKey}` : `call ${call.callKey ?? i}`
+    const tool = ctx.tools.get(call.tool)
+    if (!tool) {
+      problems.push(`${where}: unknown tool ${JSON.stringify(call.tool)}`)
+      continue
+    }
+    const checked = tool.validate?.(call.args)
+    if (checked && !checked.ok) problems.push(`${where}: invalid arguments for ${call.tool}: ${checked.issues.join('; ')}`)
+  }
+  if (problems.length) throw new NestorError('invalid_options', `invalid batch plan, nothing was run:\n- ${problems.join('\n- ')}`)
+}
+
+function assertUniqueKeys(label: string, keys: (string | undefined)[]): void {
+  const seen = new Set<string>()
+  for (const key of keys) {
+    if (key === undefined) continue
+    if (typeof key !== 'string') throw invalidOption(label, 'string keys', key)
+    if (seen.has(key)) throw new NestorError('invalid_options', `invalid batch plan, nothing was run: duplicate ${label} ${JSON.stringify(key)}`)
+    seen.add(key)
+  }
+}
+
+async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Promise<BatchCallResult> {
+  const toolCall: ToolCall = { type: 'toolCall', id: generateId('call'), name: call.tool, arguments: call.args }
+  const outcome = await runToolCall(ctx, toolCall, 0)
+  const keys = { batchId, ...(call.itemKey !== undefined && { itemKey: call.itemKey }), ...(call.callKey !== undefined && { callKey: call.callKey }) }
+  if (outcome.kind === 'pause') {
+    // A batch has no one to pause for: a call that needs approval without a handler is rejected.
+    const receipt = makeReceipt({ toolCallId: toolCall.id, toolName: call.tool, execId: ctx.execId, depth: 0, signature: callSignature(call.tool, call.args), status: 'rejected', attempts: 0, cached: false, startedAt: Date.now(), durationMs: 0, ...keys })
+    ctx.receipts.push(receipt)
+    return withKey(call, { result: errorResult(toolCall.id, call.tool, 'rejected: needs approval and the runtime has no approve handler'), receipt })
+  }
+  const receipt = { ...outcome.receipt, ...keys }
+  ctx.receipts.push(receipt)
+  return withKey(call, { result: outcome.result, receipt })
+}
+
+const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchCallResult =>
+  call.callKey !== undefined ? { callKey: call.callKey, ...r } : r
+
+export async function runBatch(ctx: ExecContext, calls: { tool: string; args: Record<string, unknown>; callKey?: string }[], options: { stopOnError?: boolean }): Promise<BatchResult> {
+  if (!Array.isArray(calls)) throw invalidOption('calls', 'an array of { tool, args, callKey? }', calls)
+  assertUniqueKeys('callKey', calls.map((c) => c.callKey))
+  validatePlan(ctx, calls)
+  const batchId = generateId('batch')
+  const results: BatchCallResult[] = []
+  for (const call of calls) {
+    const done = await runOne(ctx, batchId, call)
+    results.push(done)
+    if (options.stopOnError && done.result.isError) break
+  }
+  return { batchId, results, receipts: results.map((r) => r.receipt) }
+}
+
+export async function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], options: { maxConcurrency: number }): Promise<ParallelBatchResult> {
+  const width = options?.maxConcurrency
+  if (typeof width !== 'number' || !Number.isInteger(width) || width < 1) throw invalidOption('maxConcurrency', 'a positive integer', width)
+  if (!Array.isArray(lanes)) throw invalidOption('lanes', 'an array of { itemKey, calls }', lanes)
+  assertUniqueKeys('itemKey', lanes.map((l) => l.itemKey))
+  for (const lane of lanes) assertUniqueKeys(`callKey in lane ${lane.itemKey}`, lane.calls.map((c) => c.callKey))
+  validatePlan(ctx, lanes.flatMap((lane) => lane.calls.map((c) => ({ ...c, itemKey: lane.itemKey }))))
+  const batchId = generateId('batch')
+  const out: ParallelBatchResult['lanes'] = lanes.map((lane) => ({ itemKey: lane.itemKey, results: [] }))
+  let next = 0
+  const worker = async () => {
+    while (next < lanes.length) {
+      const index = next++
+      const lane = lanes[index] as BatchLane
+      const slot = out[index] as ParallelBatchResult['lanes'][number]
+      for (const call of lane.calls) slot.results.push(await runOne(ctx, batchId, { ...call, itemKey: lane.itemKey }))
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, lanes.length) }, worker))
+  return { batchId, lanes: out, receipts: out.flatMap((l) => l.results.map((r) => r.receipt)) }
+}

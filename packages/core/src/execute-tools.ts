@@ -1,0 +1,143 @@
+import { callSignature } from './canonical.js'
+import { emit, type ExecContext } from './exec-context.js'
+import { errorResult, makeReceipt } from './receipt.js'
+import { runToolCall, type CallOutcome } from './tool-call.js'
+import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from './types.js'
+
+export const SKIPPED_FOR_STEERING = 'Skipped due to queued user message'
+
+export type ToolsOutcome = {
+  results: ToolResultMessage[]
+  /** Calls waiting for an approval decision (the exec pauses). */
+  pending: ApprovalRequest[]
+  /** Ids of the calls still without a result when the exec paused, in the model's order. */
+  remaining: string[]
+  tripped?: { name: string; count: number }
+  /** The result of a `stopAtTools` call: the exec ends with it. */
+  stoppedAt?: ToolResultMessage
+}
+
+/**
+ * Runs the tool calls of one assistant message, in the model's order or in parallel, and appends
+ * their results to the history in call order. Every call leaves with exactly one result unless the
+ * exec pauses, in which case the calls without one are listed in `remaining`.
+ */
+export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iteration: number): Promise<ToolsOutcome> {
+  const out: ToolsOutcome = { results: [], pending: [], remaining: [] }
+  const slots: (ToolResultMessage | undefined)[] = new Array(calls.length)
+  let stopReason: string | undefined
+  let paused = false
+
+  const settle = (index: number, call: ToolCall, outcome: CallOutcome) => {
+    if (outcome.kind === 'pause') {
+      paused = true
+      out.pending.push(outcome.request)
+      return
+    }
+    slots[index] = outcome.result
+    ctx.receipts.push(outcome.receipt)
+    emit(ctx, {
+      type: 'tool_end',
+      toolCallId: call.id,
+      toolName: call.name,
+      result: outcome.result,
+      isError: outcome.result.isError,
+      durationMs: outcome.receipt.durationMs,
+      receipt: outcome.receipt,
+    })
+    if (outcome.tripped && !out.tripped) {
+      out.tripped = { name: call.name, count: ctx.streaks.get(outcome.receipt.signature) ?? ctx.settings.breakerThreshold }
+      stopReason ??= `Skipped: tool ${call.name} tripped the circuit breaker`
+    }
+    if (ctx.settings.stopAtTools.has(call.name) && !outcome.result.isError && !out.stoppedAt) {
+      out.stoppedAt = outcome.result
+      stopReason ??= `Skipped: the exec stopped at tool ${call.name}`
+    }
+  }
+
+  const process = async (index: number, call: ToolCall): Promise<void> => {
+    if (ctx.controller.signal.aborted) return skip(ctx, slots, index, call, 'aborted', 'aborted')
+    if (stopReason !== undefined) return skip(ctx, slots, index, call, 'skipped', stopReason)
+    if (ctx.settings.steering === 'interrupt' && ctx.steering.pending) {
+      return skip(ctx, slots, index, call, 'skipped', SKIPPED_FOR_STEERING)
+    }
+    settle(index, call, await runToolCall(ctx, call, iteration))
+  }
+
+  if (ctx.settings.toolExecution === 'parallel' && calls.length > 1) {
+    // Identical calls in one message run one after the other, so the duplicate gate sees the first.
+    const bySignature = new Map<string, Promise<void>>()
+    let next = 0
+    const worker = async () => {
+      while (next < calls.length) {
+        const index = next++
+        const call = calls[index] as ToolCall
+        const signature = callSignature(call.name, call.arguments)
+        const before = bySignature.get(signature)
+        const run = (before ?? Promise.resolve()).then(() => process(index, call))
+        bySignature.set(signature, run)
+        await run
+      }
+    }
+    const width = Math.min(ctx.settings.maxToolConcurrency, calls.length)
+    await Promise.all(Array.from({ length: width }, worker))
+  } else {
+    for (const [index, call] of calls.entries()) {
+      if (paused) break
+      await process(index, call)
+    }
+  }
+
+  for (const [index, call] of calls.entries()) {
+    const result = slots[index]
+    if (result) {
+      out.results.push(result)
+      ctx.history.push(result)
+      emit(ctx, { type: 'message_start', message: result })
+      emit(ctx, { type: 'message_end', message: result })
+    } else {
+      out.remaining.push(call.id)
+    }
+  }
+  if (paused && ctx.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out)
+  return out
+}
+
+function skip(ctx: ExecContext, slots: (ToolResultMessage | undefined)[], index: number, call: ToolCall, status: ReceiptStatus, text: string): void {
+  const result = errorResult(call.id, call.name, text)
+  const receipt = makeReceipt({
+    toolCallId: call.id,
+    toolName: call.name,
+    execId: ctx.execId,
+    depth: ctx.depth,
+    signature: callSignature(call.name, call.arguments),
+    status,
+    attempts: 0,
+    cached: false,
+    startedAt: Date.now(),
+    durationMs: 0,
+  })
+  slots[index] = result
+  ctx.receipts.push(receipt)
+  emit(ctx, { type: 'tool_end', toolCallId: call.id, toolName: call.name, result, isError: true, durationMs: 0, receipt })
+}
+
+/**
+ * After a sequential pause, the calls behind the first pending one wait too (their order matters).
+ * Those that will need a decision are listed now, so a person can decide them all at once.
+ */
+async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: ToolsOutcome): Promise<void> {
+  const first = out.pending[0]
+  if (!first) return
+  const start = calls.findIndex((c) => c.id === first.toolCallId) + 1
+  for (const call of calls.slice(start)) {
+    const tool = ctx.tools.get(call.name)
+    if (!tool?.needsApproval || ctx.decisions.has(call.id)) continue
+    const checked = tool.validate ? tool.validate(call.arguments) : { ok: true as const, value: call.arguments }
+    if (!checked.ok) continue
+    const args = checked.value as Record<string, unknown>
+    const toolCtx = { signal: ctx.controller.signal, toolCallId: call.id, execId: ctx.execId, depth: ctx.depth, update: () => {} }
+    const needs = typeof tool.needsApproval === 'function' ? await tool.needsApproval(args, toolCtx) : true
+    if (needs) out.pending.push({ toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path })
+  }
+}

@@ -1,0 +1,50 @@
+import type { EventLog } from './event-log.js'
+import type { ExecContext } from './exec-context.js'
+import { toUserMessage } from './message-queue.js'
+import type { AgentEvent, ExecResult, UserMessage } from './types.js'
+
+/**
+ * A running exec: iterate it for events (this exec's and its nested children's, from the first
+ * one), await it for the ExecResult. Steering, follow-up and abort act on the running loop.
+ */
+export class ExecRun implements AsyncIterable<AgentEvent>, PromiseLike<ExecResult> {
+  /** Resolves (never rejects) with the result. */
+  readonly result: Promise<ExecResult>
+  readonly execId: string
+
+  /** @internal */
+  constructor(
+    private readonly ctx: ExecContext | undefined,
+    private readonly log: EventLog<AgentEvent>,
+    result: Promise<ExecResult>,
+    execId: string,
+  ) {
+    this.result = result
+    this.execId = execId
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    return this.log[Symbol.asyncIterator]()
+  }
+
+  then<A = ExecResult, B = never>(
+    onFulfilled?: ((value: ExecResult) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.result.then(onFulfilled, onRejected)
+  }
+
+  /** Queues a message for the running loop: injected before the next model call. */
+  steer(message: string | UserMessage): void {
+    this.ctx?.steering.push(toUserMessage(message))
+  }
+
+  /** Queues a message read only when the loop would otherwise end; the loop then continues. */
+  followUp(message: string | UserMessage): void {
+    this.ctx?.followUp.push(toUserMessage(message))
+  }
+
+  abort(reason?: unknown): void {
+    this.ctx?.controller.abort(reason)
+  }
+}

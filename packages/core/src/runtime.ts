@@ -1,0 +1,349 @@
+import { EventEmitter } from 'eventemitter3'
+import { runBatch, runParallelBatch } from './batch.js'
+import { NestorError, invalidOption } from './errors.js'
+import { EventLog } from './event-log.js'
+import { emit, type ExecContext, type LoopSettings, type PriorDecision, type TreeState } from './exec-context.js'
+import { currentFrame, type Frame } from './frame.js'
+import { generateId } from './ids.js'
+import { runLoop, type LoopStart } from './loop.js'
+import { MessageQueue } from './message-queue.js'
+import { validateExecOptions, validateRuntimeOptions } from './options.js'
+import { redactDeep } from './redact.js'
+import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
+import { ExecRun } from './run.js'
+import { decisionsFromState, signState, verifyState } from './run-state.js'
+import { normalizeTools } from './tool.js'
+import type {
+  AgentEvent,
+  AgentEventType,
+  BatchCall,
+  BatchLane,
+  BatchResult,
+  EventOf,
+  ExecInput,
+  ExecOptions,
+  ExecResult,
+  Message,
+  ParallelBatchResult,
+  ResumeDecisions,
+  RunState,
+  RuntimeOptions,
+  Tool,
+  ToolInput,
+  ToolOutput,
+} from './types.js'
+import { emptyUsage } from './usage.js'
+
+type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType ? EventOf<T> : AgentEvent) => void
+
+/**
+ * Holds a provider, a model and the rules; opens execs. Inside a tool body, `exec` opens a child
+ * of the running exec (found through AsyncLocalStorage), whichever runtime it is called on.
+ */
+export class Runtime {
+  readonly options: Readonly<RuntimeOptions>
+  /** Results of `cacheable` tools, keyed by call signature, shared by every exec of this runtime. */
+  readonly cache = new Map<string, ToolOutput>()
+  private readonly emitter = new EventEmitter()
+  private readonly settings: LoopSettings
+
+  constructor(options: RuntimeOptions) {
+    validateRuntimeOptions(options)
+    this.options = options
+    this.settings = {
+      toolExecution: options.toolExecution ?? 'sequential',
+      maxToolConcurrency: options.maxToolConcurrency ?? Infinity,
+      duplicateCalls: options.duplicateCalls ?? 'reject',
+      breakerThreshold: options.breakerThreshold ?? 2,
+      steering: options.steering ?? 'interrupt',
+      resetToolChoice: options.resetToolChoice ?? true,
+      stopAtTools: new Set(options.stopAtTools ?? []),
+      hooks: options.hooks ?? {},
+    }
+    if (options.toolTimeoutMs !== undefined) this.settings.toolTimeoutMs = options.toolTimeoutMs
+    if (options.maxRetries !== undefined) this.settings.maxRetries = options.maxRetries
+    if (options.streamIdleTimeoutMs !== undefined) this.settings.streamIdleTimeoutMs = options.streamIdleTimeoutMs
+    if (options.providerOptions !== undefined) this.settings.providerOptions = options.providerOptions
+  }
+
+  /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */
+  on<T extends AgentEventType | '*'>(type: T, listener: Listener<T>): () => void {
+    this.emitter.on(type, listener as (event: AgentEvent) => void)
+    return () => this.emitter.off(type, listener as (event: AgentEvent) => void)
+  }
+
+  off<T extends AgentEventType | '*'>(type: T, listener: Listener<T>): void {
+    this.emitter.off(type, listener as (event: AgentEvent) => void)
+  }
+
+  /**
+   * Opens a streaming tool loop. Invalid options throw `invalid_options` here, synchronously,
+   * before any request. Everything after that is reported through the run, never thrown.
+   */
+  exec(input: ExecInput, options: ExecOptions = {}): ExecRun {
+    validateExecOptions(options)
+    const frame = currentFrame()
+    const tools = this.resolveTools(options, frame)
+    const choice = options.toolChoice
+    if (typeof choice === 'object' && !tools.has(choice.name)) {
+      throw invalidOption('toolChoice', `the name of one of this exec's tools (${[...tools.keys()].join(', ') || 'none'})`, choice.name)
+    }
+    const messages = toMessages(input)
+    const ctx = this.createContext(frame, tools, options, [...(options.history ?? [])], (options.history ?? []).length)
+    if (ctx.depth > ctx.tree.maxDepth) return this.start(ctx, { input: messages }, new NestorError('max_depth', `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`))
+    return this.start(ctx, { input: messages })
+  }
+
+  /**
+   * Continues a paused exec from its RunState (also in another process, on a new Runtime): runs
+   * the approved calls (edited ones validated again), answers rejected ones, and goes on with the
+   * same counters. Tools are matched by name from `options.tools` or this runtime's registry.
+   */
+  resume(state: RunState, decisions: ResumeDecisions = {}, options: Pick<ExecOptions, 'tools' | 'signal'> = {}): ExecRun {
+    const { state: checked, message } = verifyState(state, this.options.stateSecret)
+    const available = indexTools(options.tools ? normalizeTools(options.tools) : (this.options.registry ?? globalRegistry).list())
+    const tools = new Map<string, Tool>()
+    for (const name of checked.toolNames) {
+      const tool = available.get(name)
+      if (!tool) throw new NestorError('invalid_state', `invalid RunState: it names tool ${name}, which this runtime lacks`)
+      tools.set(name, tool)
+    }
+    const prior = decisionsFromState(checked)
+    const known = new Set(checked.remaining)
+    const decide = (id: string, decision: PriorDecision) => {
+      if (!known.has(id)) throw new NestorError('invalid_state', `invalid decision: tool call ${id} is not waiting in this state`)
+      prior.set(id, decision)
+    }
+    for (const id of decisions.approve ?? []) decide(id, { approved: true })
+    for (const { toolCallId, args } of decisions.edit ?? []) decide(toolCallId, { approved: true, args })
+    for (const { toolCallId, reason } of decisions.reject ?? []) decide(toolCallId, { approved: false, reason: reason ?? 'rejected' })
+
+    const execOptions: ExecOptions = { model: checked.model }
+    if (checked.system !== undefined) execOptions.system = checked.system
+    if (checked.toolChoice !== undefined) execOptions.toolChoice = checked.toolChoice
+    if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
+    if (options.signal) execOptions.signal = options.signal
+    const history = structuredClone(checked.history) as Message[]
+    const ctx = this.createContext(currentFrame(), tools, execOptions, history, checked.startIndex, checked.execId)
+    ctx.iterationsUsed = checked.iterationsUsed
+    ctx.iterationBudget = checked.iterationBudget ?? Infinity
+    ctx.usage = checked.usage
+    ctx.totalUsage = checked.totalUsage
+    ctx.receipts = checked.receipts
+    ctx.succeeded = new Map(checked.succeeded)
+    ctx.streaks = new Map(checked.streaks)
+    ctx.decisions = prior
+    for (const m of history) if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') ctx.toolCallIds.add(c.id)
+    if (ctx.depth === 0) {
+      ctx.tree.iterations = checked.tree.iterations
+      ctx.tree.tokens = checked.tree.tokens
+      ctx.tree.startedAt = Date.now() - checked.tree.elapsedMs
+    }
+    const pausedMessage = history.findLast((m) => m.role === 'assistant') ?? message
+    return this.start(ctx, { resume: { message: pausedMessage as typeof message, remaining: checked.remaining } })
+  }
+
+  /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
+  runBatch(calls: BatchCall[], options: { stopOnError?: boolean; tools?: ToolInput[] } = {}): Promise<BatchResult> {
+    return runBatch(this.batchContext(options.tools), calls, options)
+  }
+
+  /** Lanes run concurrently up to `maxConcurrency`, calls inside a lane one after the other. */
+  runParallelBatch(lanes: BatchLane[], options: { maxConcurrency: number; tools?: ToolInput[] }): Promise<ParallelBatchResult> {
+    return runParallelBatch(this.batchContext(options.tools), lanes, options)
+  }
+
+  private batchContext(tools: ToolInput[] | undefined): ExecContext {
+    const resolved = indexTools(tools ? normalizeTools(tools) : (this.options.registry ?? globalRegistry).list())
+    const ctx = this.createContext(undefined, resolved, {}, [], 0, generateId('batch'))
+    ctx.settings = { ...ctx.settings, duplicateCalls: 'allow', stopAtTools: new Set() }
+    return ctx
+  }
+
+  private resolveTools(options: ExecOptions, frame: Frame | undefined): Map<string, Tool> {
+    let tools: Tool[]
+    if (options.tools !== undefined) tools = normalizeTools(options.tools)
+    else if (options.toolset === 'none') tools = []
+    else if (frame && options.toolset === undefined) {
+      // A child inherits what its parent resolved, minus the tool whose body is running.
+      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
+    } else tools = (this.options.registry ?? globalRegistry).list()
+    return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
+  }
+
+  private createContext(
+    frame: Frame | undefined,
+    tools: Map<string, Tool>,
+    options: ExecOptions,
+    history: Message[],
+    startIndex: number,
+    execId = generateId('exec'),
+  ): ExecContext {
+    const parent = frame?.ctx
+    const sameRuntime = parent?.runtime === this
+    const provider = options.provider ?? (sameRuntime && parent ? parent.provider : this.options.provider)
+    const tree: TreeState = parent
+      ? parent.tree
+      : {
+          iterations: 0,
+          tokens: 0,
+          startedAt: Date.now(),
+          maxDepth: this.options.maxDepth ?? 8,
+          ...(this.options.maxTotalIterations !== undefined && { maxTotalIterations: this.options.maxTotalIterations }),
+          ...(this.options.maxTotalTokens !== undefined && { maxTotalTokens: this.options.maxTotalTokens }),
+          ...(this.options.deadlineMs !== undefined && { deadlineMs: this.options.deadlineMs }),
+          ...(this.options.approve !== undefined && { approve: this.options.approve }),
+        }
+    if (parent && !tree.approve && this.options.approve) tree.approve = this.options.approve
+    const secrets = [...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])].filter((s) => s.length >= 4)
+    const log = new EventLog<AgentEvent>()
+    const emitter = this.emitter
+    const settings = options.providerOptions ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } } : this.settings
+    const controller = new AbortController()
+    const ctx: ExecContext = {
+      execId,
+      depth: parent ? parent.depth + 1 : 0,
+      path: parent ? [...parent.path, execId] : [execId],
+      provider,
+      model: options.model ?? (sameRuntime && parent ? parent.model : this.options.model),
+      tools,
+      specs: [...tools.values()].map((t) => t.spec),
+      history,
+      startIndex,
+      iterationsUsed: 0,
+      iterationBudget: options.maxIterations ?? this.options.maxIterations ?? 20,
+      usage: emptyUsage(),
+      totalUsage: emptyUsage(),
+      receipts: [],
+      succeeded: new Map(),
+      streaks: new Map(),
+      toolCallIds: new Set(),
+      steering: new MessageQueue(this.options.queueMode ?? 'all'),
+      followUp: new MessageQueue(this.options.queueMode ?? 'all'),
+      controller,
+      settings,
+      tree,
+      log,
+      seq: 0,
+      runtime: this,
+      cache: this.cache,
+      decisions: new Map(),
+      redact: secrets.length ? (value) => redactDeep(value, secrets) : (value) => value,
+      publish(event) {
+        log.push(event)
+        for (let p = ctx.parent; p; p = p.parent) p.log.push(event)
+        if (emitter.listenerCount(event.type) + emitter.listenerCount('*') === 0) return
+        try {
+          emitter.emit(event.type, event)
+          emitter.emit('*', event)
+        } catch (error) {
+          // A failing listener must not break the loop; report it where Node reports warnings.
+          process.emitWarning(`a Nestor event listener threw: ${error instanceof Error ? error.message : String(error)}`)
+        }
+      },
+    }
+    if (parent) {
+      ctx.parent = parent
+      ctx.parentExecId = parent.execId
+    }
+    const system = options.system ?? (sameRuntime && parent ? parent.system : this.options.system)
+    if (system !== undefined) ctx.system = system
+    if (options.toolChoice !== undefined) ctx.toolChoice = options.toolChoice
+    if (options.parallelToolCalls !== undefined) ctx.parallelToolCalls = options.parallelToolCalls
+    linkAbort(controller, [options.signal, frame?.signal])
+    return ctx
+  }
+
+  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError): ExecRun {
+    const body = refuse ? refused(ctx, start, refuse) : runLoop(ctx, start)
+    const result = body
+      .catch((error: unknown) => fallbackResult(ctx, error))
+      .then((result) => {
+        if (result.pending && this.options.stateSecret) result.pending.state = signState(result.pending.state, this.options.stateSecret)
+        if (ctx.parent) ctx.parent.totalUsage = addInto(ctx.parent.totalUsage, result.totalUsage)
+        return result
+      })
+      .finally(() => {
+        ctx.log.close()
+        unlinkAbort(ctx.controller)
+      })
+    return new ExecRun(ctx, ctx.log, result, ctx.execId)
+  }
+}
+
+function toMessages(input: ExecInput): Message[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }]
+  if (Array.isArray(input)) return input
+  if (input && typeof input === 'object' && 'role' in input) return [input]
+  throw invalidOption('input', 'a string, a Message or a Message[]', input)
+}
+
+function addInto(a: ExecResult['usage'], b: ExecResult['usage']) {
+  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite, total: a.total + b.total }
+}
+
+/** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
+async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
+  const input = 'input' in start ? start.input : []
+  emit(ctx, { type: 'agent_start', input, toolNames: [...ctx.tools.keys()], iterationBudget: ctx.iterationBudget })
+  const result: ExecResult = {
+    execId: ctx.execId,
+    status: 'failed',
+    text: '',
+    messages: [],
+    history: ctx.history,
+    iterationsUsed: 0,
+    iterationBudget: ctx.iterationBudget,
+    usage: ctx.usage,
+    totalUsage: ctx.totalUsage,
+    receipts: [],
+    error,
+  }
+  emit(ctx, { type: 'agent_end', result })
+  return result
+}
+
+function fallbackResult(ctx: ExecContext, error: unknown): ExecResult {
+  return {
+    execId: ctx.execId,
+    status: 'failed',
+    text: '',
+    messages: ctx.history.slice(ctx.startIndex),
+    history: ctx.history,
+    iterationsUsed: ctx.iterationsUsed,
+    iterationBudget: ctx.iterationBudget,
+    usage: ctx.usage,
+    totalUsage: ctx.totalUsage,
+    receipts: ctx.receipts,
+    error: NestorError.isInstance(error) ? error : new NestorError('provider_error', String(error)),
+  }
+}
+
+// Abort links are removed when the exec ends, so a long-lived parent signal does not collect
+// listeners from every child it ever had.
+const links = new WeakMap<AbortController, () => void>()
+function linkAbort(controller: AbortController, signals: (AbortSignal | undefined)[]): void {
+  const cleanups: (() => void)[] = []
+  for (const signal of signals) {
+    if (!signal) continue
+    if (signal.aborted) {
+      controller.abort(signal.reason)
+      continue
+    }
+    const onAbort = () => controller.abort(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    cleanups.push(() => signal.removeEventListener('abort', onAbort))
+  }
+  if (cleanups.length) links.set(controller, () => cleanups.forEach((c) => c()))
+}
+function unlinkAbort(controller: AbortController): void {
+  links.get(controller)?.()
+  links.delete(controller)
+}
+
+/** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
+export function exec(input: ExecInput, options: ExecOptions = {}): ExecRun {
+  const frame = currentFrame()
+  if (!frame) throw new NestorError('no_runtime', 'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body')
+  return (frame.ctx.runtime as Runtime).exec(input, options)
+}

@@ -1,0 +1,81 @@
+import { NestorError, messageOf } from './errors.js'
+import { emit, type ExecContext } from './exec-context.js'
+import type { AssistantMessage, ModelRequest, NestorErrorLike } from './types.js'
+import { emptyUsage } from './usage.js'
+
+export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }
+
+/**
+ * Streams one assistant message from the provider as message_start / message_delta* /
+ * message_end events. Always returns a final message: a provider that breaks its contract and
+ * throws is turned into an error message here, so the loop never sees a throw.
+ */
+export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promise<TurnOutcome> {
+  let message: AssistantMessage | undefined
+  let error: NestorErrorLike | undefined
+  const names = new Map<string, string>()
+  try {
+    for await (const event of ctx.provider.stream(request, ctx.controller.signal)) {
+      switch (event.type) {
+        case 'start':
+          message = event.message
+          emit(ctx, { type: 'message_start', message })
+          break
+        case 'text_delta':
+          emit(ctx, { type: 'message_delta', delta: { kind: 'text', text: event.delta } })
+          break
+        case 'thinking_delta':
+          emit(ctx, { type: 'message_delta', delta: { kind: 'thinking', text: event.delta } })
+          break
+        case 'toolcall_start':
+          names.set(event.id, event.name)
+          emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: event.name, argumentsDelta: '' } })
+          break
+        case 'toolcall_delta':
+          emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: names.get(event.id) ?? '', argumentsDelta: event.delta } })
+          break
+        case 'toolcall_end':
+          break
+        case 'retry':
+          emit(ctx, { type: 'retry', attempt: event.attempt, delayMs: event.delayMs, error: event.error })
+          break
+        case 'done':
+        case 'error': {
+          const first = message === undefined
+          message = event.message
+          if (event.type === 'error') error = event.error
+          if (first) emit(ctx, { type: 'message_start', message })
+          return finish(ctx, message, error)
+        }
+      }
+    }
+    throw new NestorError('provider_error', `provider ${ctx.provider.name} ended its stream without a final message`, { provider: ctx.provider.name })
+  } catch (thrown) {
+    const aborted = ctx.controller.signal.aborted
+    const partial: AssistantMessage = message ?? {
+      role: 'assistant',
+      content: [],
+      stopReason: 'error',
+      usage: emptyUsage(),
+      provider: ctx.provider.name,
+      model: request.model,
+    }
+    partial.stopReason = aborted ? 'aborted' : 'error'
+    partial.errorMessage = aborted ? 'aborted' : messageOf(thrown)
+    error = NestorError.isInstance(thrown)
+      ? thrown
+      : new NestorError(aborted ? 'aborted' : 'provider_error', partial.errorMessage, { provider: ctx.provider.name, cause: thrown })
+    if (!message) emit(ctx, { type: 'message_start', message: partial })
+    return finish(ctx, partial, error)
+  }
+}
+
+function finish(ctx: ExecContext, message: AssistantMessage, error: NestorErrorLike | undefined): TurnOutcome {
+  // Abort wins over whatever the provider reported: the user asked to stop.
+  if (ctx.controller.signal.aborted && message.stopReason === 'error') {
+    message.stopReason = 'aborted'
+    message.errorMessage ??= 'aborted'
+  }
+  emit(ctx, { type: 'message_end', message })
+  return error ? { message, error } : { message }
+}

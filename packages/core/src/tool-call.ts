@@ -1,0 +1,126 @@
+import { callSignature } from './canonical.js'
+import { emit, type ExecContext } from './exec-context.js'
+import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
+import { runTool } from './tool-runner.js'
+import type { ApprovalRequest, ReceiptStatus, Tool, ToolCall, ToolContext, ToolReceipt, ToolResultMessage } from './types.js'
+import { decideApproval } from './approvals.js'
+
+/** What one call came to. `pause` means it waits for a decision and has no result yet. */
+export type CallOutcome =
+  | { kind: 'result'; result: ToolResultMessage; receipt: ToolReceipt; tripped: boolean }
+  | { kind: 'pause'; request: ApprovalRequest }
+
+/**
+ * One tool call through every gate, in the order DESIGN.md gives: hook, unknown name, argument
+ * schema, duplicate, approval, cache, execution (timeout, retries), output gate, breaker, hook.
+ */
+export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: number): Promise<CallOutcome> {
+  const startedAt = Date.now()
+  const tool = ctx.tools.get(call.name)
+  let args = call.arguments
+  let signature = callSignature(call.name, args)
+  emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args })
+
+  const done = async (
+    status: ReceiptStatus,
+    result: ToolResultMessage,
+    extra: { attempts?: number; cached?: boolean } = {},
+  ): Promise<CallOutcome> => {
+    const replaced = await ctx.settings.hooks.afterToolCall?.(call, result)
+    const final = replaced ?? result
+    const receipt = makeReceipt({
+      toolCallId: call.id,
+      toolName: call.name,
+      execId: ctx.execId,
+      depth: ctx.depth,
+      signature,
+      status,
+      attempts: extra.attempts ?? 0,
+      cached: extra.cached ?? false,
+      startedAt,
+    })
+    return { kind: 'result', result: final, receipt, tripped: track(ctx, signature, status) }
+  }
+  const fail = (status: ReceiptStatus, text: string, attempts = 0) => done(status, errorResult(call.id, call.name, text), { attempts })
+
+  const hook = await ctx.settings.hooks.beforeToolCall?.(call, { execId: ctx.execId, depth: ctx.depth, iteration })
+  if (hook && hook.block) return fail('rejected', `blocked: ${hook.reason}`)
+  if (!tool) {
+    const names = [...ctx.tools.keys()]
+    return fail('unknown_tool', `unknown tool "${call.name}". Available tools: ${names.length ? names.join(', ') : '(none)'}`)
+  }
+  if (call.invalidArguments !== undefined) {
+    return fail('invalid_arguments', `invalid arguments for ${call.name}: not a JSON object: ${call.invalidArguments.slice(0, 200)}`)
+  }
+
+  const prior = ctx.decisions.get(call.id)
+  if (prior?.approved && prior.args) {
+    args = prior.args
+    signature = callSignature(call.name, args)
+  }
+  const checked = tool.validate ? tool.validate(args) : { ok: true as const, value: args }
+  if (!checked.ok) return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${checked.issues.join('\n- ')}`)
+  const parsed = checked.value as Record<string, unknown>
+
+  const earlier = ctx.succeeded.get(signature)
+  if (earlier !== undefined && ctx.settings.duplicateCalls === 'reject') {
+    return fail('duplicate_call', `duplicate call: ${call.name} already ran with these arguments (call ${earlier}); use its result above`)
+  }
+
+  const toolCtx = approvalContext(ctx, call)
+  const decision = prior ?? (await decideApproval(ctx, tool, call, parsed, toolCtx))
+  if (decision === 'pause') {
+    return { kind: 'pause', request: { toolCallId: call.id, toolName: call.name, args: parsed, execId: ctx.execId, depth: ctx.depth, path: ctx.path } }
+  }
+  if (decision && !decision.approved) return fail('rejected', `rejected: ${decision.reason}`)
+  let runArgs = parsed
+  if (decision?.approved && decision.args && decision !== prior) {
+    const again = tool.validate ? tool.validate(decision.args) : { ok: true as const, value: decision.args }
+    if (!again.ok) return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${again.issues.join('\n- ')}`)
+    runArgs = again.value as Record<string, unknown>
+    signature = callSignature(call.name, runArgs)
+  }
+
+  if (tool.cacheable) {
+    const hit = ctx.cache.get(signature)
+    if (hit) return succeed(ctx, call, signature, done, hit, { attempts: 0, cached: true })
+  }
+  const outcome = await runTool(ctx, tool, runArgs, call)
+  if (outcome.status !== 'ok') return fail(outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
+  if (tool.validateOutput) {
+    const gate = tool.validateOutput(outcome.output.details ?? outcome.output.content)
+    if (!gate.ok) return fail('tool_error', `result of ${call.name} failed its output schema:\n- ${gate.issues.join('\n- ')}`, outcome.attempts)
+  }
+  if (tool.cacheable) ctx.cache.set(signature, outcome.output)
+  return succeed(ctx, call, signature, done, outcome.output, { attempts: outcome.attempts, cached: false })
+}
+
+function succeed(
+  ctx: ExecContext,
+  call: ToolCall,
+  signature: string,
+  done: (status: ReceiptStatus, result: ToolResultMessage, extra: { attempts?: number; cached?: boolean }) => Promise<CallOutcome>,
+  output: { content: ToolResultMessage['content']; details?: unknown },
+  extra: { attempts: number; cached: boolean },
+): Promise<CallOutcome> {
+  if (!ctx.succeeded.has(signature)) ctx.succeeded.set(signature, call.id)
+  const result: ToolResultMessage = { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: output.content, isError: false }
+  if (output.details !== undefined) result.details = output.details
+  return done('ok', result, extra)
+}
+
+/** Updates the breaker streak of a signature; true when it reached the threshold. */
+function track(ctx: ExecContext, signature: string, status: ReceiptStatus): boolean {
+  if (status === 'ok') {
+    ctx.streaks.delete(signature)
+    return false
+  }
+  if (!countsAsFailure(status)) return false
+  const streak = (ctx.streaks.get(signature) ?? 0) + 1
+  ctx.streaks.set(signature, streak)
+  return streak >= ctx.settings.breakerThreshold
+}
+
+function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
+  return { signal: ctx.controller.signal, toolCallId: call.id, execId: ctx.execId, depth: ctx.depth, update: () => {} }
+}

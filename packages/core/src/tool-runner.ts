@@ -1,0 +1,104 @@
+import { NestorError, messageOf } from './errors.js'
+import { emit, type ExecContext } from './exec-context.js'
+import { frames } from './frame.js'
+import { toToolOutput } from './tool.js'
+import type { Tool, ToolCall, ToolContext, ToolOutput } from './types.js'
+
+export type RunOutcome =
+  | { status: 'ok'; output: ToolOutput; attempts: number }
+  | { status: 'tool_error' | 'timeout' | 'aborted'; message: string; attempts: number }
+
+/**
+ * Executes a tool body with its timeout and bounded retries. The body runs in its own Frame so a
+ * nested exec() finds its parent. A body that ignores its signal is not awaited past an abort or a
+ * timeout: the call gets its result and the body's late outcome is dropped (never unhandled).
+ */
+export async function runTool(ctx: ExecContext, tool: Tool, args: Record<string, unknown>, call: ToolCall): Promise<RunOutcome> {
+  const attemptsAllowed = 1 + Math.max(0, tool.retries ?? 0)
+  const timeoutMs = tool.timeoutMs ?? ctx.settings.toolTimeoutMs
+  let last: RunOutcome = { status: 'tool_error', message: 'not run', attempts: 0 }
+  for (let attempt = 1; attempt <= attemptsAllowed; attempt++) {
+    if (ctx.controller.signal.aborted) return { status: 'aborted', message: 'aborted', attempts: attempt - 1 }
+    last = await attemptOnce(ctx, tool, args, call, timeoutMs, attempt)
+    if (last.status === 'ok' || last.status === 'aborted') return last
+    if (attempt < attemptsAllowed && !(await pause(Math.min(2000, 50 * 2 ** (attempt - 1)), ctx.controller.signal))) {
+      return { status: 'aborted', message: 'aborted', attempts: attempt }
+    }
+  }
+  return last
+}
+
+async function attemptOnce(
+  ctx: ExecContext,
+  tool: Tool,
+  args: Record<string, unknown>,
+  call: ToolCall,
+  timeoutMs: number | undefined,
+  attempt: number,
+): Promise<RunOutcome> {
+  const controller = new AbortController()
+  const parentSignal = ctx.controller.signal
+  let timedOut = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let settle: ((outcome: RunOutcome) => void) | undefined
+  const stopped = new Promise<RunOutcome>((resolve) => (settle = resolve))
+  const onAbort = () => {
+    controller.abort(parentSignal.reason)
+    settle?.({ status: 'aborted', message: 'aborted', attempts: attempt })
+  }
+  parentSignal.addEventListener('abort', onAbort, { once: true })
+  if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
+    timer = setTimeout(() => {
+      timedOut = true
+      controller.abort(new NestorError('aborted', `tool ${tool.spec.name} timed out after ${timeoutMs} ms`))
+      settle?.({ status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt })
+    }, timeoutMs)
+  }
+  const toolCtx: ToolContext = {
+    signal: controller.signal,
+    toolCallId: call.id,
+    execId: ctx.execId,
+    depth: ctx.depth,
+    update: (partial) => {
+      emitUpdate(ctx, call.id, partial)
+    },
+  }
+  const body = frames
+    .run({ ctx, runningTool: tool.spec.name, signal: controller.signal }, async () => tool.execute(args, toolCtx))
+    .then(
+      (value): RunOutcome => ({ status: 'ok', output: toToolOutput(value), attempts: attempt }),
+      (error: unknown): RunOutcome =>
+        timedOut
+          ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
+          : controller.signal.aborted
+            ? { status: 'aborted', message: 'aborted', attempts: attempt }
+            : { status: 'tool_error', message: messageOf(error), attempts: attempt },
+    )
+  try {
+    return await Promise.race([body, stopped])
+  } finally {
+    if (timer) clearTimeout(timer)
+    parentSignal.removeEventListener('abort', onAbort)
+    settle = undefined
+  }
+}
+
+function emitUpdate(ctx: ExecContext, toolCallId: string, update: unknown): void {
+  emit(ctx, { type: 'tool_update', toolCallId, update })
+}
+
+/** Resolves true after `ms`, false on abort; leaves no timer behind. */
+export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false)
+    const onAbort = () => {
+      clearTimeout(timer)
+      resolve(false)
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(true)
+    }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}

@@ -1,0 +1,64 @@
+import type { ModelEvent, StopReason } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import { toUsage } from './usage.js'
+
+/**
+ * Chat Completions chunks → builder events. Tool calls are accumulated by their `index` (id and
+ * name only arrive in the first fragment of each index; arguments are string fragments that may
+ * split a JSON token). The usage chunk comes after the finish reason, so the message is finished
+ * only when the stream ends; a stream that ends without a finish reason was cut off.
+ */
+export async function* chatStreamEvents(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  builder: AssistantBuilder,
+  provider: string,
+  signal: AbortSignal,
+): AsyncGenerator<ModelEvent> {
+  yield builder.start()
+  let finish: string | undefined
+  for await (const chunk of chunks) {
+    if (chunk.usage) {
+      const u = chunk.usage
+      builder.setUsage(toUsage(u.prompt_tokens, u.completion_tokens, u.prompt_tokens_details?.cached_tokens ?? 0, u.total_tokens))
+    }
+    const choice = chunk.choices[0]
+    if (!choice) continue
+    const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null }
+    // Not part of OpenAI's own API: OpenAI-compatible servers stream reasoning this way.
+    const reasoning = delta.reasoning_content ?? delta.reasoning
+    if (typeof reasoning === 'string' && reasoning !== '') yield builder.thinking(reasoning)
+    if (typeof delta.content === 'string' && delta.content !== '') yield builder.text(delta.content)
+    for (const call of delta.tool_calls ?? []) {
+      if (!builder.isOpen(call.index)) yield builder.toolCallStart(call.index, call.id, call.function?.name ?? '')
+      const args = call.function?.arguments
+      if (args) {
+        const event = builder.toolCallDelta(call.index, args)
+        if (event) yield event
+      }
+    }
+    if (choice.finish_reason) finish = choice.finish_reason
+  }
+  // The SDK ends the iteration quietly when the request is aborted; that is not a finished message.
+  if (signal.aborted) throw new NestorError('aborted', 'aborted', { provider })
+  if (finish === undefined) {
+    throw new NestorError('provider_error', 'stream ended before a finish_reason', { provider, retryable: true })
+  }
+  if (finish === 'content_filter') {
+    throw new NestorError('provider_error', 'response stopped by the content filter', { provider, retryable: false })
+  }
+  const stopReason = chatStopReason(finish)
+  // Calls cut off by the length limit are not announced as complete.
+  if (stopReason !== 'length') for (const event of builder.closeAll()) yield event
+  yield builder.done(stopReason)
+}
+
+/**
+ * finish_reason → StopReason. `tool_calls` (and the legacy `function_call`) map to 'stop': the
+ * builder turns a message that holds calls into 'toolUse', and one that holds none stays a
+ * plain stop rather than promising calls that are not there.
+ */
+export function chatStopReason(finish: string): StopReason {
+  return finish === 'length' ? 'length' : 'stop'
+}

@@ -1,0 +1,32 @@
+import type OpenAI from 'openai'
+import type { ReasoningEffort } from 'openai/resources/shared'
+
+export type OpenAIProviderOptions = {
+  /** Default `process.env.OPENAI_API_KEY`. Never appears in events or errors. */
+  apiKey?: string
+  /** Default the SDK's (`https://api.openai.com/v1`). */
+  baseURL?: string
+  /** An SDK instance to use instead of building one. Its own retries should be off (`maxRetries: 0`). */
+  client?: OpenAI
+  /** Default 'chat' (Chat Completions); 'responses' uses the Responses API. */
+  api?: 'chat' | 'responses'
+  /** Send tools in strict mode (schemas rewritten to OpenAI's strict subset). Default false. */
+  strict?: boolean
+  /** Retries of a retryable failure before any content. Default 2; `ModelRequest.maxRetries` wins. */
+  maxRetries?: number
+  /** Cap on a server-requested `retry-after` wait. Default 30 s. */
+  maxRetryDelayMs?: number
+  /** A stream silent this long fails (retryable). `ModelRequest.streamIdleTimeoutMs` wins. */
+  streamIdleTimeoutMs?: number
+  /** `provider` on produced messages. Default 'openai'. */
+  name?: string
+}
+
+/** The `ModelRequest.options` keys this provider maps. `openai` is merged into the body as is. */
+export type OpenAIRequestOptions = {
+  maxTokens?: number
+  temperature?: number
+  reasoningEffort?: ReasoningEffort
+  /** Raw request fields, for anything not mapped above. */
+  openai?: Record<string, unknown>
+}

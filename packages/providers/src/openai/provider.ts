@@ -1,0 +1,85 @@
+import type { ModelEvent, ModelRequest, Provider, ToolSpec } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import OpenAI from 'openai'
+import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import { streamWithRetries } from '../shared/retry-stream.js'
+import { openAICapabilities } from './capabilities.js'
+import { toChatRequest } from './chat-request.js'
+import { chatStreamEvents } from './chat-stream.js'
+import { classifyOpenAIError } from './errors.js'
+import type { OpenAIProviderOptions } from './options.js'
+import { toResponsesRequest } from './responses-request.js'
+import { responsesStreamEvents } from './responses-stream.js'
+import { dropOptionalNulls } from './strict-schema.js'
+
+export type OpenAIProvider = Provider & { readonly api: 'chat' | 'responses' }
+
+/**
+ * OpenAI through the official SDK: Chat Completions by default, the Responses API with
+ * `api: 'responses'`. The SDK's own retries are off; each retry is Nestor's, visible as a `retry`
+ * event. The stream never throws: it ends with one `done` or `error`.
+ */
+export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
+  const name = options.name ?? 'openai'
+  const api = options.api ?? 'chat'
+  const strict = options.strict ?? false
+  const apiKey = options.client ? options.client.apiKey : (options.apiKey ?? process.env.OPENAI_API_KEY)
+  let client = options.client
+  const getClient = (): OpenAI => {
+    if (client) return client
+    if (!apiKey) throw new NestorError('provider_error', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { provider: name, retryable: false })
+    client = new OpenAI({ apiKey, baseURL: options.baseURL, maxRetries: 0 })
+    return client
+  }
+  const secrets = (): string[] => (apiKey ? [apiKey] : [])
+
+  return {
+    name,
+    api,
+    secrets,
+    capabilities: async (model: string) => openAICapabilities(model),
+    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
+      const attempt = async function* (builder: AssistantBuilder, attemptSignal: AbortSignal): AsyncGenerator<ModelEvent> {
+        const sdk = getClient()
+        const events =
+          api === 'responses'
+            ? responsesStreamEvents(
+                await sdk.responses.create(toResponsesRequest(request, strict, name), { signal: attemptSignal, maxRetries: 0 }),
+                builder,
+                name,
+                attemptSignal,
+              )
+            : chatStreamEvents(
+                await sdk.chat.completions.create(toChatRequest(request, strict), { signal: attemptSignal, maxRetries: 0 }),
+                builder,
+                name,
+                attemptSignal,
+              )
+        yield* strict ? restoreOptionalArguments(events, request.tools) : events
+      }
+      return streamWithRetries({
+        provider: name,
+        model: request.model,
+        maxRetries: request.maxRetries ?? options.maxRetries,
+        maxRetryDelayMs: options.maxRetryDelayMs,
+        idleTimeoutMs: request.streamIdleTimeoutMs ?? options.streamIdleTimeoutMs,
+        signal,
+        secrets: secrets(),
+        attempt,
+        classify: (error) => classifyOpenAIError(error, name),
+      })
+    },
+  }
+}
+
+/** Strict mode sends `null` for optional properties; the tools expect them absent. */
+async function* restoreOptionalArguments(events: AsyncIterable<ModelEvent>, tools: ToolSpec[]): AsyncGenerator<ModelEvent> {
+  const schemas = new Map(tools.map((tool) => [tool.name, tool.parameters]))
+  for await (const event of events) {
+    if (event.type === 'toolcall_end') {
+      const schema = schemas.get(event.toolCall.name)
+      if (schema) dropOptionalNulls(event.toolCall.arguments, schema)
+    }
+    yield event
+  }
+}

@@ -1,0 +1,78 @@
+import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from '@nestor/core'
+import type {
+  ResponseFunctionCallOutputItemList,
+  ResponseInputItem,
+  ResponseInputMessageContentList,
+} from 'openai/resources/responses/responses'
+import type { ResponsesProviderData } from './responses-stream.js'
+import { dataUrl, replayArguments, toolResultText } from './tool-result-text.js'
+
+/**
+ * Nestor history → Responses input items. A tool call becomes a `function_call` item whose
+ * `call_id` is the ToolCall id (the model's `call_…`, never the item id); its result a
+ * `function_call_output` with the same `call_id`. Reasoning items this provider produced are put
+ * back where they stood among the message's blocks, before the calls they led to. Item ids and
+ * reasoning are only replayed to the provider that made them (`provider` name match): another
+ * backend would not know them.
+ */
+export function toResponsesInput(messages: Message[], provider: string): ResponseInputItem[] {
+  const out: ResponseInputItem[] = []
+  for (const message of messages) {
+    if (message.role === 'user') out.push(userItem(message))
+    else if (message.role === 'assistant') out.push(...assistantItems(message, message.provider === provider))
+    else out.push(toolOutputItem(message))
+  }
+  return out
+}
+
+function userItem(message: UserMessage): ResponseInputItem {
+  if (typeof message.content === 'string') return { role: 'user', content: message.content }
+  const content: ResponseInputMessageContentList = message.content.map((part) =>
+    part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', image_url: dataUrl(part), detail: 'auto' },
+  )
+  return { role: 'user', content }
+}
+
+function assistantItems(message: AssistantMessage, own: boolean): ResponseInputItem[] {
+  const data = own ? (message.providerData?.openaiResponses as ResponsesProviderData | undefined) : undefined
+  const reasoning = [...(data?.reasoning ?? [])].sort((a, b) => a.position - b.position)
+  const out: ResponseInputItem[] = []
+  let text = ''
+  const flushText = () => {
+    if (text !== '') out.push({ role: 'assistant', content: text })
+    text = ''
+  }
+  const flushReasoning = (position: number) => {
+    while (reasoning.length > 0 && reasoning[0]!.position <= position) {
+      flushText()
+      out.push(reasoning.shift()!.item)
+    }
+  }
+  message.content.forEach((block, position) => {
+    flushReasoning(position)
+    if (block.type === 'text') text += block.text
+    else if (block.type === 'toolCall') {
+      flushText()
+      const itemId = own ? block.providerData?.itemId : undefined
+      out.push({
+        type: 'function_call',
+        call_id: block.id,
+        name: block.name,
+        arguments: replayArguments(block),
+        ...(typeof itemId === 'string' ? { id: itemId } : {}),
+      })
+    }
+    // Thinking blocks are summaries of reasoning items, which are replayed whole instead.
+  })
+  flushReasoning(Number.POSITIVE_INFINITY)
+  flushText()
+  return out
+}
+
+function toolOutputItem(message: ToolResultMessage): ResponseInputItem {
+  const images = message.content.filter((part) => part.type === 'image')
+  if (images.length === 0) return { type: 'function_call_output', call_id: message.toolCallId, output: toolResultText(message) }
+  const output: ResponseFunctionCallOutputItemList = [{ type: 'input_text', text: toolResultText(message) }]
+  for (const image of images) output.push({ type: 'input_image', image_url: dataUrl(image), detail: 'auto' })
+  return { type: 'function_call_output', call_id: message.toolCallId, output }
+}

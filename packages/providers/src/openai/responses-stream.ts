@@ -1,0 +1,125 @@
+import type { ModelEvent } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import type { ResponseReasoningItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
+import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import { toUsage } from './usage.js'
+
+/** Where a reasoning item stood among the message's content blocks, so replay keeps the order. */
+export type StoredReasoning = { position: number; item: ResponseReasoningItem }
+/** What `AssistantMessage.providerData.openaiResponses` holds. Plain JSON (it survives RunState). */
+export type ResponsesProviderData = { responseId?: string; reasoning: StoredReasoning[] }
+
+/**
+ * Responses API events → builder events. Each function call is its own output item: keyed by
+ * its item id, `call_id` becomes the ToolCall id and the item id (`fc_…`) goes to
+ * `ToolCall.providerData.itemId`. Reasoning items are kept whole on the message's providerData;
+ * their summaries stream as thinking.
+ */
+export async function* responsesStreamEvents(
+  events: AsyncIterable<ResponseStreamEvent>,
+  builder: AssistantBuilder,
+  provider: string,
+  signal: AbortSignal,
+): AsyncGenerator<ModelEvent> {
+  yield builder.start()
+  const data: ResponsesProviderData = { reasoning: [] }
+  const reasoningAt = new Map<string, number>()
+  const argumentChars = new Map<string, number>()
+  let finished = false
+  for await (const event of events) {
+    switch (event.type) {
+      case 'response.created':
+        data.responseId = event.response.id
+        attach(builder, data)
+        break
+      case 'response.output_item.added': {
+        const item = event.item
+        if (item.type === 'function_call') {
+          const key = item.id ?? `output_${event.output_index}`
+          const providerData = item.id ? { itemId: item.id } : undefined
+          yield builder.toolCallStart(key, item.call_id, item.name, providerData)
+          argumentChars.set(key, 0)
+          if (item.arguments) {
+            const delta = builder.toolCallDelta(key, item.arguments)
+            argumentChars.set(key, item.arguments.length)
+            if (delta) yield delta
+          }
+        } else if (item.type === 'reasoning') {
+          reasoningAt.set(item.id, builder.message.content.length)
+        }
+        break
+      }
+      case 'response.function_call_arguments.delta': {
+        const key = event.item_id || `output_${event.output_index}`
+        const delta = builder.toolCallDelta(key, event.delta)
+        if (delta) {
+          argumentChars.set(key, (argumentChars.get(key) ?? 0) + event.delta.length)
+          yield delta
+        }
+        break
+      }
+      case 'response.output_item.done': {
+        const item = event.item
+        if (item.type === 'function_call') {
+          const key = item.id ?? `output_${event.output_index}`
+          // A call whose arguments arrived only in the finished item.
+          if ((argumentChars.get(key) ?? 0) === 0 && item.arguments) {
+            const delta = builder.toolCallDelta(key, item.arguments)
+            if (delta) yield delta
+          }
+          const end = builder.toolCallEnd(key)
+          if (end) yield end
+        } else if (item.type === 'reasoning') {
+          data.reasoning.push({ position: reasoningAt.get(item.id) ?? builder.message.content.length, item })
+          attach(builder, data)
+        }
+        break
+      }
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        if (event.delta) yield builder.text(event.delta)
+        break
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        if (event.delta) yield builder.thinking(event.delta)
+        break
+      case 'response.completed':
+      case 'response.incomplete': {
+        const usage = event.response.usage
+        if (usage) {
+          builder.setUsage(toUsage(usage.input_tokens, usage.output_tokens, usage.input_tokens_details?.cached_tokens ?? 0, usage.total_tokens))
+        }
+        attach(builder, data)
+        if (event.type === 'response.incomplete') {
+          const reason = event.response.incomplete_details?.reason
+          if (reason === 'content_filter') {
+            throw new NestorError('provider_error', 'response stopped by the content filter', { provider, retryable: false })
+          }
+          yield builder.done('length')
+        } else {
+          for (const end of builder.closeAll()) yield end
+          yield builder.done('stop')
+        }
+        finished = true
+        break
+      }
+      case 'response.failed': {
+        attach(builder, data)
+        const message = event.response.error?.message ?? 'response failed'
+        throw new NestorError('provider_error', message, { provider, retryable: false })
+      }
+      default:
+        break
+    }
+    if (finished) return
+  }
+  attach(builder, data)
+  if (signal.aborted) throw new NestorError('aborted', 'aborted', { provider })
+  throw new NestorError('provider_error', 'stream ended before response.completed', { provider, retryable: true })
+}
+
+/** Partial messages keep their reasoning too (an aborted turn is still replayed as history). */
+function attach(builder: AssistantBuilder, data: ResponsesProviderData): void {
+  if (data.reasoning.length === 0 && data.responseId === undefined) return
+  builder.message.providerData = { ...builder.message.providerData, openaiResponses: data }
+}

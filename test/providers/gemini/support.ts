@@ -64,3 +64,14 @@ export type Body = {
   toolConfig?: { functionCallingConfig: { mode: string; allowedFunctionNames?: string[] } }
   generationConfig?: Record<string, unknown>
 }
+
+/** A Google API error envelope, as the v1beta endpoint sends it. */
+export function googleError(code: number, status: string, message: string, details?: unknown[]): { status: number; headers: Record<string, string>; body: string } {
+  return {
+    status: code,
+    headers: { 'content-type': 'application/json; charset=UTF-8' },
+    body: JSON.stringify({ error: { code, message, status, ...(details ? { details } : {}) } }),
+  }
+}
+
+export const retryInfo = (retryDelay: string) => ({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay })

@@ -41,6 +41,8 @@ export async function* streamGenerateContent(
     ...(request.toolConfig ? { toolConfig: toSdkToolConfig(request.toolConfig) } : {}),
     ...(request.generationConfig ? { generationConfig: request.generationConfig } : {}),
   }
+  // 0.24 only listens for a future 'abort' event: a signal aborted already would be ignored.
+  if (options.signal.aborted) throw new GoogleGenerativeAIAbortError('Request aborted before it was sent')
   const result = await generative.generateContentStream(sdkRequest, { signal: options.signal })
   // The aggregated promise is never used (it corrupts parallel calls, see stream.ts), but it
   // rejects when the stream fails: observe it so that is not an unhandled rejection.

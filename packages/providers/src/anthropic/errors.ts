@@ -36,7 +36,9 @@ export function classifyAnthropicError(error: unknown, provider: string): Classi
   }
   // A body that dies mid-read surfaces from fetch as a bare TypeError ("terminated") or a socket
   // error with a code; those are network failures. Anything else is a bug and is not retried.
-  return { error: new NestorError('provider_error', messageOf(error), { provider, retryable: isNetworkFailure(error) }) }
+  const network = isNetworkFailure(error)
+  const message = network ? `connection lost: ${messageOf(error)}` : messageOf(error)
+  return { error: new NestorError('provider_error', message, { provider, retryable: network }) }
 }
 
 function isNetworkFailure(error: unknown): boolean {

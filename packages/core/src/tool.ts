@@ -67,6 +67,9 @@ export function normalizeTools(inputs: readonly ToolInput[]): Tool[] {
 const normalized = new WeakSet<Tool>()
 function normalizeOne(input: Tool): Tool {
   if (normalized.has(input)) return input
+  if (typeof input === 'function') {
+    throw new NestorError('invalid_options', `invalid option tools: function ${(input as { name?: string }).name || '(anonymous)'} is not a tool; a function is accepted only as a @tool-decorated method reference`)
+  }
   const spec = input?.spec
   if (!spec || typeof spec.name !== 'string' || typeof input.execute !== 'function') {
     throw new NestorError('invalid_options', 'invalid option tools: each tool needs .spec { name, description, parameters } and .execute')

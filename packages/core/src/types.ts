@@ -102,7 +102,14 @@ export type ToolLike = { spec: ToolSpec; execute(args: never, ctx: ToolContext):
 export const toolSource: unique symbol = Symbol.for('nestor.toolSource')
 export type ToolSource = { [toolSource](): Tool[] }
 
-export type ToolInput = ToolLike | ToolSource | Tool
+/**
+ * A decorated method reference (`this.search`, `agent.search`): typed as the plain method it is,
+ * since a decorator cannot change a method's type. At run time it must carry `toolSource`;
+ * any other function is rejected by `normalizeTools` with `invalid_options`.
+ */
+export type MethodReference = (...args: never[]) => unknown
+
+export type ToolInput = ToolLike | ToolSource | Tool | MethodReference
 
 export type ToolChoice = 'auto' | 'required' | 'none' | { type: 'function'; name: string }
 

@@ -168,9 +168,10 @@ function withMeta(out: GeminiSchema, schema: JSONSchema): GeminiSchema {
   return out
 }
 
+/** Lower-cased: OpenAPI-style "OBJECT"/"STRING" (what Gemini's own examples use) is accepted too. */
 function typeList(type: unknown): string[] {
-  if (typeof type === 'string') return [type]
-  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string')
+  if (typeof type === 'string') return [type.toLowerCase()]
+  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string').map((t) => t.toLowerCase())
   return []
 }
 

@@ -88,7 +88,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   const outcome = await runTool(ctx, tool, runArgs, call)
   if (outcome.status !== 'ok') return fail(outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
   if (tool.validateOutput) {
-    const gate = tool.validateOutput(outcome.output.details ?? outcome.output.content)
+    const gate = tool.validateOutput(outcome.value)
     if (!gate.ok) return fail('tool_error', `result of ${call.name} failed its output schema:\n- ${gate.issues.join('\n- ')}`, outcome.attempts)
   }
   if (tool.cacheable) ctx.cache.set(signature, outcome.output)

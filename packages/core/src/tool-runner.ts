@@ -5,7 +5,13 @@ import { toToolOutput } from './tool.js'
 import type { Tool, ToolCall, ToolContext, ToolOutput } from './types.js'
 
 export type RunOutcome =
-  | { status: 'ok'; output: ToolOutput; attempts: number }
+  | {
+      status: 'ok'
+      output: ToolOutput
+      /** What the output gate checks: the value `execute` returned (the `details` of a `{ content, details }` envelope). */
+      value: unknown
+      attempts: number
+    }
   | { status: 'tool_error' | 'timeout' | 'aborted'; message: string; attempts: number }
 
 /**
@@ -66,7 +72,7 @@ async function attemptOnce(
   const body = frames
     .run({ ctx, runningTool: tool.spec.name, signal: controller.signal }, async () => tool.execute(args, toolCtx))
     .then(
-      (value): RunOutcome => ({ status: 'ok', output: toToolOutput(value), attempts: attempt }),
+      (value): RunOutcome => ({ status: 'ok', output: toToolOutput(value), value: gateValue(value), attempts: attempt }),
       (error: unknown): RunOutcome =>
         timedOut
           ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
@@ -81,6 +87,15 @@ async function attemptOnce(
     parentSignal.removeEventListener('abort', onAbort)
     settle = undefined
   }
+}
+
+/**
+ * The output gate checks what the tool returned, not the text the model will see: a plain value as
+ * is, a `{ content, details }` envelope by its `details` (the content is already model-ready text).
+ */
+function gateValue(value: unknown): unknown {
+  if (value && typeof value === 'object' && Array.isArray((value as ToolOutput).content)) return (value as ToolOutput).details
+  return value
 }
 
 function emitUpdate(ctx: ExecContext, toolCallId: string, update: unknown): void {

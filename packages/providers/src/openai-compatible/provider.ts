@@ -1,0 +1,92 @@
+import type { Capabilities, ModelEvent, ModelRequest, Provider } from '@nestor/core'
+import { openai } from '../openai/provider.js'
+import { discover, serverRoot, type Discovered } from './discovery.js'
+import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'
+import { parseTextProtocol } from './text-protocol-stream.js'
+
+export type ToolProtocol = 'auto' | 'native' | 'text'
+
+export type OpenAICompatibleOptions = {
+  /** The server's OpenAI-compatible root, e.g. `http://localhost:11434/v1` (Ollama), `http://localhost:8000/v1` (vLLM), `http://localhost:1234/v1` (LM Studio). */
+  baseURL: string
+  /** Sent as a bearer token when given. Never falls back to OPENAI_API_KEY: a local server must not receive it. */
+  apiKey?: string
+  /** Used when a request names no model (`model: ''`). */
+  model?: string
+  /**
+   * native: tools go in the request's `tools` field. text: the runtime-owned text protocol.
+   * auto (default): native when the server reports tool capability for the model (Ollama
+   * `/api/show`), else text — also when the server has no discovery endpoint.
+   */
+  toolProtocol?: ToolProtocol
+  /** `provider` on produced messages. Default 'openai-compatible'. */
+  name?: string
+  maxRetries?: number
+  streamIdleTimeoutMs?: number
+}
+
+export type OpenAICompatibleProvider = Provider & {
+  readonly baseURL: string
+  /** Which protocol a model gets ('auto' resolved; discovery cached per model). */
+  protocolFor(model: string): Promise<'native' | 'text'>
+}
+
+// A placeholder the SDK needs to build a client; local servers ignore it.
+const NO_KEY = 'nestor-local-no-key'
+
+/**
+ * Local and self-hosted models over the OpenAI Chat Completions wire (Ollama, vLLM, LM Studio),
+ * built on `openai()`. Models without native tool calling get the text tool protocol: tools are
+ * described in the system prompt and ```tool_call blocks in the reply are parsed into ToolCalls.
+ */
+export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompatibleProvider {
+  const name = options.name ?? 'openai-compatible'
+  const mode = options.toolProtocol ?? 'auto'
+  const inner = openai({
+    name,
+    baseURL: options.baseURL,
+    apiKey: options.apiKey ?? NO_KEY,
+    maxRetries: options.maxRetries,
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+  })
+  const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}
+  const root = serverRoot(options.baseURL)
+  const cache = new Map<string, Promise<Discovered>>()
+  const capabilities = (model: string): Promise<Discovered> => {
+    let found = cache.get(model)
+    if (!found) {
+      found = discover(root, model, headers).catch((): Discovered => {
+        // Unreachable server: not cached, so the next call asks again.
+        cache.delete(model)
+        return { tools: false, thinking: false, reported: false }
+      })
+      cache.set(model, found)
+    }
+    return found
+  }
+  const protocolFor = async (model: string): Promise<'native' | 'text'> => {
+    if (mode !== 'auto') return mode
+    return (await capabilities(model)).tools ? 'native' : 'text'
+  }
+
+  return {
+    name,
+    baseURL: options.baseURL,
+    protocolFor,
+    secrets: () => (options.apiKey ? [options.apiKey] : []),
+    capabilities: async (model: string): Promise<Capabilities> => {
+      const { reported: _reported, ...caps } = await capabilities(model)
+      return mode === 'native' ? { ...caps, tools: true } : caps
+    },
+    async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelEvent> {
+      const model = request.model || options.model || ''
+      const resolved = { ...request, model }
+      const protocol = resolved.tools.length > 0 || hasToolHistory(resolved) ? await protocolFor(model) : 'native'
+      if (protocol === 'native') return yield* inner.stream(resolved, signal)
+      const events = inner.stream(toTextProtocolRequest(resolved), signal)
+      yield* parseTextProtocol(events, name, model, activeTools(resolved).length > 0)
+    },
+  }
+}
+
+const hasToolHistory = (request: ModelRequest): boolean => request.messages.some((m) => m.role === 'toolResult')

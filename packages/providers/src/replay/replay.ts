@@ -21,6 +21,8 @@ export type ReplayOptions = {
   dir: string
   /** strict: only cassettes, a miss is `replay_miss`; record: always call and (over)write; auto: replay if present, else record. */
   mode: ReplayMode
+  /** Wait this long before each replayed event, so an offline demo can be watched. Default 0. */
+  paceMs?: number
 }
 
 export type ReplayProvider = Provider & {
@@ -63,7 +65,7 @@ export function replay(options: ReplayOptions): ReplayProvider {
       const file = join(dir, `${key}.json`)
       if (mode !== 'record') {
         const found = await load(file, key)
-        if (typeof found === 'object') return yield* play(found, signal)
+        if (typeof found === 'object') return yield* play(found, signal, options.paceMs ?? 0)
         if (found !== 'missing' || mode === 'strict') {
           const why = found === 'missing' ? `no cassette for request key ${key} in ${dir} (mode 'strict' never substitutes another recording; record it with mode 'record' or 'auto')` : found
           return yield* failed(name, request.model, new NestorError('replay_miss', why, { provider: name, retryable: false }))
@@ -118,9 +120,10 @@ async function load(file: string, key: string): Promise<Cassette | 'missing' | s
 }
 
 /** Re-emits a recording. Stops with an aborted error (partial content kept) if the signal fires. */
-async function* play(cassette: Cassette, signal: AbortSignal | undefined): AsyncGenerator<ModelEvent> {
+async function* play(cassette: Cassette, signal: AbortSignal | undefined, paceMs: number): AsyncGenerator<ModelEvent> {
   let partial: AssistantMessage | undefined
   for (const raw of cassette.events) {
+    if (paceMs > 0) await pause(paceMs, signal)
     const event = eventFromJson(raw)
     if (event.type === 'start') partial = structuredClone(event.message)
     if (signal?.aborted && partial) {
@@ -171,4 +174,17 @@ async function* failed(provider: string, model: string, error: NestorError): Asy
   const message: AssistantMessage = { role: 'assistant', content: [], stopReason: 'error', usage: emptyUsage(), provider, model, errorMessage: error.message }
   yield { type: 'start', message: structuredClone(message) }
   yield { type: 'error', message, error }
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+  })
 }

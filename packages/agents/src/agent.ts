@@ -1,0 +1,91 @@
+import {
+  NestorError,
+  Runtime,
+  currentFrame,
+  exec as execInFrame,
+  toolSource,
+  type ExecInput,
+  type ExecOptions,
+  type ExecRun,
+  type Provider,
+  type SchemaInput,
+  type Tool,
+  type ToolSource,
+} from '@nestor/core'
+import { agentAsTool, type AsToolDefaultSchema, type AsToolOptions } from './as-tool.js'
+import { bindDeclaredTools } from './define-agent-tools.js'
+import { toolsOf } from './method-tool.js'
+
+export type AgentOptions = {
+  /** Runs this agent's execs on this runtime (nested under the current exec when there is one). */
+  runtime?: Runtime
+  /** Overrides the provider of this agent's execs; with `model` and no runtime, the agent can run alone. */
+  provider?: Provider
+  model?: string
+}
+
+/**
+ * An agent: instructions plus tools declared as methods (`@tool` or `defineAgentTools`).
+ * An instance passed in `exec({ tools: [agent] })` expands to its tools (the core `toolSource`
+ * protocol); `agent.asTool()` makes the whole agent one tool; `this.exec()` runs a loop with the
+ * agent's instructions as the system prompt.
+ */
+export abstract class Agent implements ToolSource {
+  /** The system prompt of this agent's execs. */
+  abstract instructions: string
+  runtime?: Runtime
+  provider?: Provider
+  model?: string
+  // Created on first use when the agent has a provider and a model but no runtime.
+  #ownRuntime?: Runtime
+
+  constructor(options: AgentOptions = {}) {
+    if (options.runtime) this.runtime = options.runtime
+    if (options.provider) this.provider = options.provider
+    if (options.model !== undefined) this.model = options.model
+    bindDeclaredTools(this, new.target)
+  }
+
+  /** This agent's tools, bound to this instance, in declaration order (base class first). */
+  get tools(): Tool[] {
+    return toolsOf(this)
+  }
+
+  [toolSource](): Tool[] {
+    return this.tools
+  }
+
+  /**
+   * Opens an exec with this agent's instructions as `system` (unless `options.system` is given).
+   * Inside a tool body it is a nested exec of the running one (depth + 1, events stream up);
+   * tools follow the nesting rules: inherited unless `options.tools`/`toolset` say otherwise.
+   * Runtime: the agent's own if it has one, else the current exec's; outside any exec and without
+   * one, it throws `no_runtime`.
+   */
+  exec(input: ExecInput, options: ExecOptions = {}): ExecRun {
+    const merged: ExecOptions = { ...options }
+    if (merged.system === undefined && this.instructions) merged.system = this.instructions
+    if (merged.provider === undefined && this.provider && !this.runtime) merged.provider = this.provider
+    if (merged.model === undefined && this.model !== undefined && !this.runtime) merged.model = this.model
+    const runtime = this.runtime ?? this.standaloneRuntime()
+    if (runtime) return runtime.exec(input, merged)
+    if (!currentFrame()) {
+      throw new NestorError('no_runtime', `${this.constructor.name}.exec() was called outside any exec: give the agent a runtime (or a provider and a model), or call it from inside a tool body`)
+    }
+    return execInFrame(input, merged)
+  }
+
+  /**
+   * The whole agent as one tool: its body runs a nested exec with this agent's instructions and
+   * tools, its events stream up through the caller's exec, and its final text is the tool result.
+   */
+  asTool<S extends SchemaInput = AsToolDefaultSchema>(options: AsToolOptions<S>): Tool {
+    return agentAsTool(this, options)
+  }
+
+  private standaloneRuntime(): Runtime | undefined {
+    if (currentFrame() || !this.provider || this.model === undefined) return undefined
+    this.#ownRuntime ??= new Runtime({ provider: this.provider, model: this.model })
+    return this.#ownRuntime
+  }
+}

@@ -1,0 +1,57 @@
+import { defineTool, NestorError, type ExecInput, type InferArgs, type SchemaInput, type Tool, type ToolOutput } from '@nestor/core'
+import { z } from 'zod'
+import type { Agent } from './agent.js'
+
+/** The parameters of an agent-as-tool unless others are given: one free-text request. */
+export const defaultAsToolParameters = z.object({ input: z.string().describe('The request for the agent, in plain language') })
+export type AsToolDefaultSchema = typeof defaultAsToolParameters
+
+export type AsToolOptions<S extends SchemaInput = AsToolDefaultSchema> = {
+  name: string
+  description: string
+  /** Default `{ input: string }`. */
+  parameters?: S
+  /**
+   * Turns the tool's arguments into the agent's input. Default: `args.input` for the default
+   * parameters, the arguments as JSON otherwise.
+   */
+  prompt?: (args: InferArgs<S>) => ExecInput
+  needsApproval?: boolean
+  timeoutMs?: number
+  /** Cap on the nested loop's model calls (its own `maxIterations`). */
+  maxIterations?: number
+}
+
+/** What an agent-as-tool reports beside its text: for events and UIs, never shown to the model. */
+export type AgentToolDetails = { execId: string; status: string; iterationsUsed: number }
+
+export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsToolOptions<S>): Tool {
+  const parameters = (options.parameters ?? defaultAsToolParameters) as S
+  const toInput =
+    options.prompt ??
+    ((args: InferArgs<S>): ExecInput => (options.parameters ? JSON.stringify(args) : (args as { input: string }).input))
+  return defineTool({
+    name: options.name,
+    description: options.description,
+    parameters,
+    ...(options.needsApproval !== undefined && { needsApproval: options.needsApproval }),
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    async execute(args): Promise<ToolOutput> {
+      // The agent's own tools, never the caller's: an agent is its instructions and its tools.
+      // `tools: []` (no tools) makes a pure reasoning call rather than inheriting.
+      const result = await agent.exec(toInput(args), {
+        tools: agent.tools,
+        ...(options.maxIterations !== undefined && { maxIterations: options.maxIterations }),
+      })
+      if (result.status !== 'completed') {
+        const why =
+          result.status === 'paused'
+            ? 'it paused for approval (give the runtime an approve handler to decide approvals inside agents)'
+            : (result.error?.message ?? result.status)
+        throw new NestorError(result.error?.code ?? 'aborted', `agent ${options.name} ${result.status}: ${why}`)
+      }
+      const details: AgentToolDetails = { execId: result.execId, status: result.status, iterationsUsed: result.iterationsUsed }
+      return { content: [{ type: 'text', text: result.text }], details }
+    },
+  }) as unknown as Tool
+}

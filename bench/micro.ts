@@ -1,0 +1,66 @@
+import { performance } from 'node:perf_hooks'
+import { redactDeep } from '@nestor/core'
+import { AssistantBuilder } from '@nestor/providers'
+import { median } from './stats.js'
+import { runtimeMicro } from './micro-runtime.js'
+
+// Micro-benchmarks of the paths Nestor runs per event, per fragment and per nested exec. Each is
+// timed in batches after a warm-up; the median batch is reported, per operation.
+
+export type MicroResult = { name: string; perOp: string; note: string }
+
+/** Median time per op over `batches` batches of `ops` calls of `fn` (each call does `ops` ops). */
+export async function timePerOp(fn: () => unknown | Promise<unknown>, ops: number, batches = 7): Promise<number> {
+  for (let i = 0; i < 2; i++) await fn()
+  const samples: number[] = []
+  for (let i = 0; i < batches; i++) {
+    const start = performance.now()
+    await fn()
+    samples.push((performance.now() - start) / ops)
+  }
+  return median(samples)
+}
+
+export const formatTime = (ms: number): string =>
+  ms >= 1 ? `${ms.toFixed(2)} ms` : ms >= 0.001 ? `${(ms * 1000).toFixed(2)} µs` : `${(ms * 1e6).toFixed(0)} ns`
+
+async function builderMicro(): Promise<MicroResult> {
+  const fragment = '{"text":"abcdefgh'.slice(0, 16)
+  const n = 10_000
+  const perOp = await timePerOp(() => {
+    const b = new AssistantBuilder('bench', 'm')
+    b.toolCallStart(0, 'call_1', 'echo')
+    for (let i = 0; i < n; i++) b.toolCallDelta(0, fragment)
+    b.toolCallEnd(0)
+  }, n)
+  return { name: 'AssistantBuilder.toolCallDelta', perOp: formatTime(perOp), note: `${n} 16-byte fragments into one call (then one JSON.parse attempt)` }
+}
+
+async function redactMicro(): Promise<MicroResult[]> {
+  const secrets = ['sk-bench-not-a-real-key']
+  const event = {
+    type: 'tool_end', execId: 'exec_1', depth: 0, seq: 12, timestamp: 0, toolCallId: 'call_1', toolName: 'echo', isError: false, durationMs: 1,
+    result: { role: 'toolResult', toolCallId: 'call_1', toolName: 'echo', isError: false, content: [{ type: 'text', text: 'x'.repeat(1000) }] },
+  }
+  const delta = { type: 'message_delta', execId: 'exec_1', depth: 0, seq: 13, timestamp: 0, delta: { kind: 'text', text: 'tok1 ' } }
+  const history = Array.from({ length: 500 }, (_, i) => ({ role: 'user', content: `message ${i} lorem ipsum dolor sit amet` }))
+  const n = 2000
+  const eventOp = await timePerOp(() => {
+    for (let i = 0; i < n; i++) redactDeep(event, secrets)
+  }, n)
+  const deltaOp = await timePerOp(() => {
+    for (let i = 0; i < n; i++) redactDeep(delta, secrets)
+  }, n)
+  const historyOp = await timePerOp(() => {
+    for (let i = 0; i < 20; i++) redactDeep(history, secrets)
+  }, 20)
+  return [
+    { name: 'redactDeep(text delta event)', perOp: formatTime(deltaOp), note: 'one secret, nothing to redact (the common case)' },
+    { name: 'redactDeep(tool_end event, 1 KB result)', perOp: formatTime(eventOp), note: 'one secret, nothing to redact' },
+    { name: 'redactDeep(500-message history)', perOp: formatTime(historyOp), note: 'if anything redacts whole histories per event, this is the price' },
+  ]
+}
+
+export async function runMicro(): Promise<MicroResult[]> {
+  return [...(await runtimeMicro()), await builderMicro(), ...(await redactMicro())]
+}

@@ -201,7 +201,8 @@ function end(ctx: ExecContext, ending: Ending): ExecResult {
     iterationBudget: ctx.iterationBudget,
     usage: ctx.usage,
     totalUsage: ctx.totalUsage,
-    receipts: ctx.receipts,
+    // Receipts leave redacted: their signature holds the call's arguments.
+    receipts: ctx.redact(ctx.receipts),
   }
   if (ending.error) result.error = ctx.redact(ending.error)
   if (ending.pending) result.pending = ending.pending

@@ -9,35 +9,67 @@ export function redactString(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * Returns a copy of `value` with every string passed through `redactString`. Objects are copied
- * only where something changed, so the common case (no secret present) allocates nothing.
+ * Returns a copy of `value` with every string passed through `redactString`. Plain objects and
+ * arrays are copied only where something changed, so the common case (no secret present)
+ * allocates nothing. An object reached twice (a message in both `messages` and `history`) is
+ * redacted at both places.
  */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value
-  return walk(value, secrets, new WeakSet()) as T
+  return walk(value, secrets, new Map(), false) as T
 }
 
-function walk(value: unknown, secrets: readonly string[], seen: WeakSet<object>): unknown {
+/**
+ * Like `redactDeep`, but copies every plain object and array. Events need this: an event may point
+ * at a live object (the growing assistant message of `message_start`) that gains a secret after
+ * the event was redacted; a copy cannot change behind the redactor's back.
+ */
+export function redactSnapshot<T>(value: T, secrets: readonly string[]): T {
+  return walk(value, secrets, new Map(), true) as T
+}
+
+const isPlain = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value) as unknown
+  return proto === Object.prototype || proto === null
+}
+
+function walk(value: unknown, secrets: readonly string[], memo: Map<object, unknown>, always: boolean): unknown {
   if (typeof value === 'string') return redactString(value, secrets)
-  if (typeof value !== 'object' || value === null || seen.has(value)) return value
-  seen.add(value)
+  if (typeof value !== 'object' || value === null) return value
+  const known = memo.get(value)
+  if (known !== undefined) return known
+  if (value instanceof Error) {
+    // Errors keep their identity (code, class, isInstance); their text is redacted in place.
+    memo.set(value, value)
+    value.message = redactString(value.message, secrets)
+    if (typeof value.stack === 'string') value.stack = redactString(value.stack, secrets)
+    return value
+  }
   if (Array.isArray(value)) {
-    let copy: unknown[] | undefined
+    // Registered before the children are walked, so a cycle ends at the original.
+    memo.set(value, value)
+    let copy: unknown[] | undefined = always ? value.slice() : undefined
+    if (copy) memo.set(value, copy)
     for (let i = 0; i < value.length; i++) {
-      const next = walk(value[i], secrets, seen)
-      if (next !== value[i]) (copy ??= value.slice())[i] = next
+      const next = walk(value[i], secrets, memo, always)
+      if (next !== value[i]) {
+        if (!copy) memo.set(value, (copy = value.slice()))
+        copy[i] = next
+      }
     }
     return copy ?? value
   }
-  if (value instanceof Error) {
-    const message = redactString(value.message, secrets)
-    if (message !== value.message) value.message = message
-    return value
-  }
-  let copy: Record<string, unknown> | undefined
-  for (const [key, item] of Object.entries(value)) {
-    const next = walk(item, secrets, seen)
-    if (next !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = next
+  if (!isPlain(value)) return value
+  const source = value as Record<string, unknown>
+  memo.set(value, value)
+  let copy: Record<string, unknown> | undefined = always ? { ...source } : undefined
+  if (copy) memo.set(value, copy)
+  for (const [key, item] of Object.entries(source)) {
+    const next = walk(item, secrets, memo, always)
+    if (next !== item) {
+      if (!copy) memo.set(value, (copy = { ...source }))
+      copy[key] = next
+    }
   }
   return copy ?? value
 }

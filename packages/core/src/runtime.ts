@@ -8,7 +8,7 @@ import { generateId } from './ids.js'
 import { runLoop, type LoopStart } from './loop.js'
 import { MessageQueue } from './message-queue.js'
 import { validateExecOptions, validateRuntimeOptions } from './options.js'
-import { redactDeep } from './redact.js'
+import { redactSnapshot } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
 import { decisionsFromState, signState, verifyState } from './run-state.js'
@@ -196,6 +196,10 @@ export class Runtime {
         }
     if (parent && !tree.approve && this.options.approve) tree.approve = this.options.approve
     const secrets = [...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])].filter((s) => s.length >= 4)
+    // Events are redacted snapshots (a live object could gain a secret later), and a child also
+    // applies its ancestors' secrets: its events flow into their streams.
+    const own = secrets.length ? <T>(value: T): T => redactSnapshot(value, secrets) : <T>(value: T): T => value
+    const redact = parent ? <T>(value: T): T => parent.redact(own(value)) : own
     const log = new EventLog<AgentEvent>()
     const emitter = this.emitter
     const settings = options.providerOptions ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } } : this.settings
@@ -228,7 +232,7 @@ export class Runtime {
       runtime: this,
       cache: this.cache,
       decisions: new Map(),
-      redact: secrets.length ? (value) => redactDeep(value, secrets) : (value) => value,
+      redact,
       publish(event) {
         log.push(event)
         for (let p = ctx.parent; p; p = p.parent) p.log.push(event)

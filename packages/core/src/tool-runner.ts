@@ -78,7 +78,7 @@ async function attemptOnce(
           ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
           : controller.signal.aborted
             ? { status: 'aborted', message: 'aborted', attempts: attempt }
-            : { status: 'tool_error', message: messageOf(error), attempts: attempt },
+            : { status: 'tool_error', message: ctx.redact(messageOf(error)), attempts: attempt },
     )
   try {
     return await Promise.race([body, stopped])

@@ -6,7 +6,7 @@ import { toGeminiContents } from './convert-messages.js'
 import { toGeminiTools } from './convert-tools.js'
 import { classifyGeminiError } from './errors.js'
 import { toGenerationConfig } from './generation-config.js'
-import { createClient, streamGenerateContent, type GeminiClient } from './sdk.js'
+import { clientApiKey, createClient, streamGenerateContent, type GeminiClient } from './sdk.js'
 import { GeminiStreamReader } from './stream.js'
 import { toGeminiToolConfig } from './tool-config.js'
 import type { GeminiRequest } from './wire-types.js'
@@ -31,7 +31,8 @@ export type GeminiOptions = {
 /** A Nestor provider for Google Gemini (generativelanguage v1beta) over @google/generative-ai. */
 export function gemini(options: GeminiOptions = {}): Provider {
   const name = options.name ?? 'gemini'
-  const apiKey = options.apiKey ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY ?? ''
+  const apiKey =
+    options.apiKey ?? (options.client ? clientApiKey(options.client) : undefined) ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY ?? ''
   let client = options.client
   const getClient = () => (client ??= createClient(apiKey))
   const secrets = () => (apiKey ? [apiKey] : [])

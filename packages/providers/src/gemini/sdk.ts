@@ -22,6 +22,11 @@ export function createClient(apiKey: string): GeminiClient {
   return new GoogleGenerativeAI(apiKey)
 }
 
+/** The key an injected client carries, so the redactor can hide it too. */
+export function clientApiKey(client: GeminiClient): string {
+  return typeof client.apiKey === 'string' ? client.apiKey : ''
+}
+
 /**
  * Sends one streamGenerateContent request and yields the raw parsed chunks. The SDK never retries
  * (the caller does). Our request is passed as the SDK's types by cast: the body is

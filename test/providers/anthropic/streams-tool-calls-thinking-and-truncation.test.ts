@@ -82,6 +82,16 @@ describe('anthropic provider streaming tool calls', () => {
     expect(final.message.content[0]).toEqual({ type: 'text', text: 'Writing the file now.' })
   })
 
+  it('keeps a truncated call unrunnable even when its fragment parses as JSON', async () => {
+    server.enqueue({ body: scenario('truncated-tool-input-parseable.sse') })
+    const { events, final } = await collect(provider().stream(request()))
+    expect(ofType(events, 'toolcall_end')).toHaveLength(0)
+    expect(final.message.stopReason).toBe('length')
+    expect(final.message.content).toEqual([
+      { type: 'toolCall', id: 'toolu_nestor_delete_01', name: 'delete_files', arguments: {}, invalidArguments: '{"glob": "*"}' },
+    ])
+  })
+
   it('ignores pings before, between and inside blocks', async () => {
     server.enqueue({ body: scenario('tool-no-args-pings.sse') })
     const { events, final } = await collect(provider().stream(request()))

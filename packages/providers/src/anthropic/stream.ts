@@ -157,8 +157,11 @@ function* finish(builder: AssistantBuilder, open: Map<number, OpenBlock>, reason
     }
   }
   const done = builder.done(stopReason)
+  // Cut-off input is never trusted, even when the prefix parses: empty arguments + raw text.
   for (const part of builder.message.content) {
-    if (part.type === 'toolCall' && truncated.has(part.id)) part.invalidArguments = truncated.get(part.id) ?? ''
+    if (part.type !== 'toolCall' || !truncated.has(part.id)) continue
+    part.arguments = {}
+    part.invalidArguments = truncated.get(part.id) ?? ''
   }
   yield done
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ModelEvent } from '@nestor/core'
+import Anthropic from '@anthropic-ai/sdk'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import { collect, request, scenario } from './support.js'
@@ -112,6 +113,18 @@ describe('anthropic provider retries', () => {
     expect(final.type).toBe('error')
     expect(final.type === 'error' && final.error).toMatchObject({ code: 'provider_error', retryable: false })
     expect(final.message.stopReason).toBe('error')
+  })
+
+  it('bypasses the retries of an injected SDK client, so each attempt is one request', async () => {
+    const client = new Anthropic({ apiKey: 'sk-ant-injected-key', baseURL: server.url, maxRetries: 5 })
+    const failing = { status: 503, headers: { ...json, 'retry-after-ms': '1' }, body: errorBody('api_error', 'unavailable') }
+    server.enqueue(failing, failing)
+    const provider = anthropic({ client, maxRetries: 1 })
+    const { events, final } = await collect(provider.stream(request()))
+    expect(server.requests).toHaveLength(2)
+    expect(retries(events)).toHaveLength(1)
+    expect(final.type === 'error' && final.error.status).toBe(503)
+    expect(provider.secrets?.()).toContain('sk-ant-injected-key')
   })
 
   it('reports a missing API key as an error event, not a throw', async () => {

@@ -133,8 +133,12 @@ describe('needsApproval as a predicate', () => {
       ]),
       model: 'm',
     })
-    const paused = await runtime.exec('pay', { tools: [transfer] })
+    const { events, result: paused } = await collect(runtime.exec('pay', { tools: [transfer] }))
     expect(paused.status).toBe('paused')
+    // Without an approve handler the stream still announces what waits, just before agent_end.
+    const announced = events.at(-2)!
+    expect(announced.type).toBe('approval_required')
+    expect(announced.type === 'approval_required' && announced.approvals.map((a) => a.toolCallId)).toEqual(['big'])
     expect(paused.pending!.approvals.map((a) => [a.toolCallId, a.args])).toEqual([['big', { amount: 5000 }]])
     expect(order).toEqual(['transfer 5', 'transfer 50'])
     // Answered calls are in the paused history; the big one and the one after it wait.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, defineTool, type RunState } from '@nestor/core'
+import { NestorError, Runtime, defineTool, type AgentEvent, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
 
@@ -42,6 +42,16 @@ describe('RunState verification', () => {
     const result = await resumer(SECRET).resume(state, { approve: ['p1'] }, { tools: [purge] })
     expect(result.status).toBe('completed')
     expect(result.text).toBe('done')
+  })
+
+  it('the paused state on the agent_end event is the same signed state the result holds', async () => {
+    const runtime = new Runtime({ provider: scripted([calls({ name: 'purge', args: { cache: 'edge' }, id: 'p1' })]), model: 'm', stateSecret: SECRET, secrets: ['unrelated-secret'] })
+    const events: AgentEvent[] = []
+    runtime.on('agent_end', (e) => events.push(e))
+    const result = await runtime.exec('purge', { tools: [purge] })
+    const end = events[0] as Extract<AgentEvent, { type: 'agent_end' }>
+    expect(end.result.pending!.state.signature).toMatch(/^[0-9a-f]{64}$/)
+    expect(end.result.pending!.state).toEqual(result.pending!.state)
   })
 
   it('the same signed state with one byte changed is rejected as invalid_state, saying the signature does not match', async () => {
@@ -95,6 +105,9 @@ describe('RunState verification', () => {
     const error = thrown(() => resumer().resume(noHistory as unknown as RunState, {}, { tools: [purge] }))
     expect(error.code).toBe('invalid_state')
     expect(error.message).toMatch(/history/)
+    // Budget counters must be there: a missing one would silently switch its budget off.
+    const noClock = { ...state, tree: { iterations: 1, tokens: 15 } } as unknown as RunState
+    expect(thrown(() => resumer().resume(noClock, {}, { tools: [purge] })).message).toMatch(/tree\.elapsedMs/)
   })
 
   it('a runtime without a stateSecret still resumes an unsigned state (signing is opt-in)', async () => {

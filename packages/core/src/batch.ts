@@ -43,11 +43,12 @@ async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Pro
   const keys = { batchId, ...(call.itemKey !== undefined && { itemKey: call.itemKey }), ...(call.callKey !== undefined && { callKey: call.callKey }) }
   if (outcome.kind === 'pause') {
     // A batch has no one to pause for: a call that needs approval without a handler is rejected.
-    const receipt = makeReceipt({ toolCallId: toolCall.id, toolName: call.tool, execId: ctx.execId, depth: 0, signature: callSignature(call.tool, call.args), status: 'rejected', attempts: 0, cached: false, startedAt: Date.now(), durationMs: 0, ...keys })
+    const receipt = ctx.redact(makeReceipt({ toolCallId: toolCall.id, toolName: call.tool, execId: ctx.execId, depth: 0, signature: callSignature(call.tool, call.args), status: 'rejected', attempts: 0, cached: false, startedAt: Date.now(), durationMs: 0, ...keys }))
     ctx.receipts.push(receipt)
     return withKey(call, { result: errorResult(toolCall.id, call.tool, 'rejected: needs approval and the runtime has no approve handler'), receipt })
   }
-  const receipt = { ...outcome.receipt, ...keys }
+  // Redacted like every receipt: the signature holds the call's arguments.
+  const receipt = ctx.redact({ ...outcome.receipt, ...keys })
   ctx.receipts.push(receipt)
   return withKey(call, { result: outcome.result, receipt })
 }
@@ -73,6 +74,10 @@ export async function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], opt
   const width = options?.maxConcurrency
   if (typeof width !== 'number' || !Number.isInteger(width) || width < 1) throw invalidOption('maxConcurrency', 'a positive integer', width)
   if (!Array.isArray(lanes)) throw invalidOption('lanes', 'an array of { itemKey, calls }', lanes)
+  for (const lane of lanes) {
+    if (typeof lane?.itemKey !== 'string' || !Array.isArray(lane.calls)) throw invalidOption('lanes', 'lanes of { itemKey: string, calls: [...] }', lane)
+    if (lane.calls.some((c) => typeof c?.callKey !== 'string')) throw invalidOption(`lane ${lane.itemKey}`, 'calls each with a string callKey', lane.calls)
+  }
   assertUniqueKeys('itemKey', lanes.map((l) => l.itemKey))
   for (const lane of lanes) assertUniqueKeys(`callKey in lane ${lane.itemKey}`, lane.calls.map((c) => c.callKey))
   validatePlan(ctx, lanes.flatMap((lane) => lane.calls.map((c) => ({ ...c, itemKey: lane.itemKey }))))

@@ -101,6 +101,8 @@ async function runCalls(ctx: ExecContext, message: AssistantMessage, ids: string
 function afterTools(ctx: ExecContext, outcome: ToolsOutcome, message: AssistantMessage): Ending | undefined {
   if (outcome.pending.length > 0) {
     const state = toRunState(ctx, message, outcome)
+    // Without an approve handler the stream still announces what waits for a decision.
+    emit(ctx, { type: 'approval_required', approvals: outcome.pending })
     return { status: 'paused', pending: { state, approvals: outcome.pending } }
   }
   if (ctx.controller.signal.aborted) return aborted(ctx)

@@ -36,7 +36,10 @@ export function toRunState(ctx: ExecContext, _message: AssistantMessage, outcome
   if (ctx.system !== undefined) state.system = ctx.system
   if (ctx.toolChoice !== undefined) state.toolChoice = ctx.toolChoice
   if (ctx.parallelToolCalls !== undefined) state.parallelToolCalls = ctx.parallelToolCalls
-  return JSON.parse(JSON.stringify(state)) as RunState
+  const plain = JSON.parse(JSON.stringify(state)) as RunState
+  // Signed here, before any event carries the state, so agent_end shows the same signed state.
+  const secret = (ctx.runtime as { options?: { stateSecret?: string } } | undefined)?.options?.stateSecret
+  return secret === undefined ? plain : signState(plain, secret)
 }
 
 export function signState(state: RunState, secret: string): RunState {
@@ -73,6 +76,14 @@ export function verifyState(value: unknown, secret: string | undefined): { state
   }
   if (typeof state.model !== 'string' || typeof state.execId !== 'string') throw invalid('fields model and execId must be strings')
   if (typeof state.tree !== 'object' || state.tree === null) throw invalid('field tree is missing')
+  // Budgets continue from these counters; a missing one would silently disable its budget.
+  for (const key of ['iterations', 'tokens', 'elapsedMs'] as const) {
+    if (typeof state.tree[key] !== 'number' || !Number.isFinite(state.tree[key])) throw invalid(`field tree.${key} must be a finite number`)
+  }
+  for (const key of ['usage', 'totalUsage'] as const) {
+    if (typeof state[key] !== 'object' || state[key] === null) throw invalid(`field ${key} is missing`)
+  }
+  if (typeof state.decisions !== 'object' || state.decisions === null || Array.isArray(state.decisions)) throw invalid('field decisions must be an object')
   const index = lastAssistantIndex(state.history)
   if (index < 0) throw invalid('history holds no assistant message to continue from')
   const message = state.history[index] as AssistantMessage

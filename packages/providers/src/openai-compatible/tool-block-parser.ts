@@ -29,7 +29,7 @@ export class ToolBlockParser {
         this.buffer = this.buffer.slice(at + CALL_OPEN.length)
         this.inCall = true
       } else {
-        const end = this.buffer.indexOf(CALL_CLOSE)
+        const end = closingFence(this.buffer)
         if (end === -1) return out
         out.push({ kind: 'call', body: this.buffer.slice(0, end).trim(), closed: true })
         this.buffer = this.buffer.slice(end + CALL_CLOSE.length)
@@ -47,6 +47,27 @@ export class ToolBlockParser {
       return [{ kind: 'call', body: rest.trim(), closed: false }]
     }
     return rest ? [{ kind: 'text', text: rest }] : []
+  }
+}
+
+/**
+ * Where a block's closing fence is: three backticks at the start of a line, or right after a
+ * complete JSON body. Backticks inside a JSON string (`"a ``` b"`) are neither, so they stay in.
+ */
+function closingFence(buffer: string): number {
+  for (let at = buffer.indexOf(CALL_CLOSE); at !== -1; at = buffer.indexOf(CALL_CLOSE, at + 1)) {
+    const body = buffer.slice(0, at)
+    if (body.endsWith('\n') || body.trim() === '' || isJson(body)) return at
+  }
+  return -1
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
   }
 }
 

@@ -3,6 +3,7 @@ import { Runtime } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { z as z3 } from 'zod/v3'
 import { call, collect } from './support.js'
 
 class Notes extends Agent {
@@ -45,6 +46,20 @@ describe('an Agent instance passed as tools', () => {
 
     const toolResult = result.messages.find((m) => m.role === 'toolResult')
     expect(toolResult).toMatchObject({ toolName: 'search', isError: false, content: [{ type: 'text', text: 'zod v4 has toJSONSchema' }] })
+  })
+
+  it('accepts zod v3 schemas too, still with a non-empty JSON Schema', async () => {
+    class Legacy extends Agent {
+      instructions = ''
+      @tool({ description: 'Legacy schema', parameters: z3.object({ id: z3.number() }) })
+      fetch({ id }: { id: number }) {
+        return `#${id}`
+      }
+    }
+    const provider = scripted([call('fetch', { id: 7 }), 'done'])
+    const result = await new Runtime({ provider, model: 'm' }).exec('x', { tools: [new Legacy()] })
+    expect(provider.requests[0]!.tools[0]!.parameters).toMatchObject({ type: 'object', properties: { id: { type: 'number' } }, required: ['id'] })
+    expect(result.messages.find((m) => m.role === 'toolResult')?.content).toEqual([{ type: 'text', text: '#7' }])
   })
 
   it('validates arguments against the zod schema before the method runs', async () => {

@@ -2,8 +2,9 @@
 //   pnpm demo                                  offline: replays the committed cassette
 //   pnpm demo -- --provider openai|anthropic|gemini|ollama [--model M]   live, with your key/server
 //   --json                                     the event stream as JSON lines
-//   --yes                                      approve without asking, even in a terminal
-//   --record-cassette                          re-record the committed cassette from the scripted model
+//   --yes / --no                               approve / reject without asking, even in a terminal
+//   --record-cassette [--no]                   re-record the committed cassette from the scripted model
+//                                              (run it with and without --no: both approval answers)
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Runtime, type AgentEvent, type Provider } from '@nestor/core'
@@ -51,7 +52,7 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
     model: target.model,
     system: PLANNER_SYSTEM,
     maxIterations: 20,
-    approve: approver(interactive && !args.has('yes') && !json, renderer),
+    approve: approver(interactive && !json, renderer, args.has('yes') ? true : args.has('no') ? false : undefined),
   })
   // The runtime's listener is synchronous, so each line is drawn before the next step runs (and
   // before an approval prompt appears).

@@ -48,4 +48,12 @@ describe('the demo (the README\'s first command) runs offline on its committed c
     expect(events.some((e) => e.type === 'approval_required')).toBe(true)
     expect(new Set(events.map((e) => e.depth))).toEqual(new Set([0, 1]))
   })
+
+  it('a rejected approval is replayed too: the tool gets an error result and the planner says so', async () => {
+    const { code, output } = await runDemo(['--no'])
+    expect(code).toBe(0)
+    expect(output).toContain('  ✗ rejected save_brief (--no)')
+    expect(output).toMatch(/\n {2}✗ save_brief \d+ms rejected: the user said no/)
+    expect(output).toContain('The brief was not saved (not approved).')
+  })
 })

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { main as callGates } from '../../examples/governance/call-gates.js'
+import { main as inProcess } from '../../examples/governance/in-process-approvals.js'
+import { main as redactionAndBudgets } from '../../examples/governance/redaction-and-budgets.js'
+import { main as batches } from '../../examples/governance/batches.js'
+
+const roundTrip = fileURLToPath(new URL('../../examples/dist/governance/approval-round-trip.js', import.meta.url))
+
+describe('the examples docs/governance.md runs', () => {
+  it('in-process approvals: the handler sees the depth-1 request with its path and edits the amount', async () => {
+    const { result, requests } = await inProcess(() => {})
+    expect(result.status).toBe('completed')
+    expect(requests).toHaveLength(1)
+    expect(requests[0]!.path).toHaveLength(2)
+    expect(result.history.some((m) => m.role === 'toolResult' && JSON.stringify(m.content).includes('Refund handled'))).toBe(true)
+  })
+
+  it('call gates: duplicate, retries, timeout, output gate, cache and breaker show in receipts', async () => {
+    const { receipts, breaker } = await callGates(() => {})
+    expect(receipts.map((r) => r.status)).toEqual(['ok', 'duplicate_call', 'ok', 'timeout', 'ok', 'tool_error', 'ok'])
+    expect(receipts.at(-1)!.cached).toBe(true)
+    expect(receipts[2]!.attempts).toBe(3)
+    expect(breaker).toBe('tool ping failed 2 consecutive times with identical arguments')
+  })
+
+  it('redaction and budgets: no event holds the password, and the budget breach names maxTotalIterations', async () => {
+    const { events, budget } = await redactionAndBudgets(() => {})
+    expect(events.length).toBeGreaterThan(0)
+    expect(events.some((e) => JSON.stringify(e).includes('pg-pass-0c9d8e7f'))).toBe(false)
+    expect(budget.error?.message).toMatch(/maxTotalIterations/)
+  })
+
+  it('batches: lanes come back in input order and a bad plan is refused', async () => {
+    const { parallel, refused } = await batches(() => {})
+    expect(parallel.lanes.map((l) => l.itemKey)).toEqual(['panorama.png', 'a.png', 'logo.png'])
+    expect(refused).toMatch(/^invalid_options/)
+  })
+
+  it('the approval round trip pauses in one node process and completes in another (built code: run `npx tsc -b` first)', async () => {
+    expect(existsSync(roundTrip), `${roundTrip} is missing: run npx tsc -b`).toBe(true)
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [roundTrip], { stdio: ['ignore', 'pipe', 'pipe'] })
+      let text = ''
+      child.stdout.on('data', (c: Buffer) => (text += c.toString()))
+      child.on('error', reject)
+      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}`))))
+    })
+    const pids = [...out.matchAll(/\[pid (\d+)\] deploying api to (\w+)/g)].map((m) => [m[1], m[2]])
+    expect(pids.map(([, env]) => env)).toEqual(['staging', 'production'])
+    expect(pids[0]![0]).not.toBe(pids[1]![0]) // production ran in the other process
+    expect(out).toMatch(/resumed elsewhere: completed, "The api is live on staging and production\.", iterations used: 2/)
+  })
+})

@@ -1,11 +1,25 @@
+import { messageOf } from './errors.js'
 import { emit, type ExecContext, type PriorDecision } from './exec-context.js'
 import type { ApprovalDecision, ApprovalRequest, Tool, ToolCall, ToolContext } from './types.js'
+
+/**
+ * Whether a call needs a decision. A predicate that throws counts as "yes": when the policy
+ * cannot be evaluated, a person (or the handler) decides, never the model alone.
+ */
+export async function needsApprovalOf(tool: Tool, args: Record<string, unknown>, toolCtx: ToolContext): Promise<boolean> {
+  if (typeof tool.needsApproval !== 'function') return tool.needsApproval === true
+  try {
+    return await tool.needsApproval(args, toolCtx)
+  } catch {
+    return true
+  }
+}
 
 /**
  * Whether a call may run. Without `needsApproval` it may. With an `approve` handler anywhere up the
  * tree, the handler decides now (its request carries the ancestry path, and the
  * `approval_required` event reaches the root stream through the normal event flow). Without a
- * handler the exec pauses.
+ * handler the exec pauses. A handler that throws rejects the call; an abort stops the wait.
  */
 export async function decideApproval(
   ctx: ExecContext,
@@ -14,13 +28,42 @@ export async function decideApproval(
   args: Record<string, unknown>,
   toolCtx: ToolContext,
 ): Promise<PriorDecision | undefined | 'pause'> {
-  const needs = typeof tool.needsApproval === 'function' ? await tool.needsApproval(args, toolCtx) : tool.needsApproval === true
+  // No await on the common path (no predicate): a call without approval starts without extra ticks.
+  const needs = typeof tool.needsApproval === 'function' ? await needsApprovalOf(tool, args, toolCtx) : tool.needsApproval === true
   if (!needs) return undefined
   const handler = ctx.tree.approve
   if (!handler) return 'pause'
   const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path }
   emit(ctx, { type: 'approval_required', approvals: [request] })
-  return normalizeDecision(await handler(request))
+  let decision: ApprovalDecision | typeof ABORTED
+  try {
+    decision = await untilAborted(Promise.resolve().then(() => handler(request)), ctx.controller.signal)
+  } catch (error) {
+    return { approved: false, reason: `the approve handler failed: ${ctx.redact(messageOf(error))}` }
+  }
+  if (decision === ABORTED) return { approved: false, reason: 'aborted' }
+  return normalizeDecision(decision)
+}
+
+const ABORTED = Symbol('aborted')
+
+/** A person may never answer: an abort of the exec ends the wait (the handler's promise is dropped). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED)
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
 }
 
 export function normalizeDecision(decision: ApprovalDecision): PriorDecision {

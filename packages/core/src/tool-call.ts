@@ -72,6 +72,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   if (decision === 'pause') {
     return { kind: 'pause', request: { toolCallId: call.id, toolName: call.name, args: parsed, execId: ctx.execId, depth: ctx.depth, path: ctx.path } }
   }
+  // An abort while a decision was awaited: the call is not run.
+  if (decision && ctx.controller.signal.aborted) return fail('aborted', 'aborted')
   if (decision && !decision.approved) return fail('rejected', `rejected: ${decision.reason}`)
   let runArgs = parsed
   if (decision?.approved && decision.args && decision !== prior) {

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { redactDeep } from '@nestor/core'
 import { AssistantBuilder } from '@nestor/providers'
-import { median } from './stats.js'
 import { runtimeMicro } from './micro-runtime.js'
 
 // Micro-benchmarks of the paths Nestor runs per event, per fragment and per nested exec. Each is
@@ -9,16 +8,19 @@ import { runtimeMicro } from './micro-runtime.js'
 
 export type MicroResult = { name: string; perOp: string; note: string }
 
-/** Median time per op over `batches` batches of `ops` calls of `fn` (each call does `ops` ops). */
-export async function timePerOp(fn: () => unknown | Promise<unknown>, ops: number, batches = 7): Promise<number> {
-  for (let i = 0; i < 2; i++) await fn()
-  const samples: number[] = []
+/**
+ * Best time per op over `batches` calls of `fn` (each call does `ops` ops), after warm-up calls.
+ * The minimum, not the median: on a shared machine every disturbance only adds time.
+ */
+export async function timePerOp(fn: () => unknown | Promise<unknown>, ops: number, batches = 9): Promise<number> {
+  for (let i = 0; i < 3; i++) await fn()
+  let best = Infinity
   for (let i = 0; i < batches; i++) {
     const start = performance.now()
     await fn()
-    samples.push((performance.now() - start) / ops)
+    best = Math.min(best, (performance.now() - start) / ops)
   }
-  return median(samples)
+  return best
 }
 
 export const formatTime = (ms: number): string =>

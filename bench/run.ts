@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { ChildReport } from './child.js'
 import { runMicro, type MicroResult } from './micro.js'
@@ -8,9 +8,11 @@ import { SYSTEMS, type SystemName } from './runners/index.js'
 import { fmt, median, quantile } from './stats.js'
 import { WORKLOADS, type BenchWorkload } from './workloads.js'
 
-// The benchmark driver. The mock server runs in its own process; every (round, workload, system)
-// cell runs in a fresh child process, interleaved floor → nestor → peers → floor → …, so slow
-// drift of the machine hits every system alike and peak RSS belongs to one system only.
+// The benchmark driver. The mock server runs in its own process; each round starts every system
+// in a fresh child process, interleaved floor → nestor → ai-sdk → pi → agents → floor → …, so slow
+// drift of a shared machine hits every system alike and peak RSS belongs to one system only.
+// Wall time is what a user waits; client CPU time is reported too because it is what a framework
+// costs and it is far less disturbed by other load on the machine.
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
@@ -21,7 +23,8 @@ const systems = SYSTEMS.filter((s) => !only || only.includes(s))
 const implemented = (system: SystemName, w: BenchWorkload): boolean =>
   system === 'floor' || system === 'nestor' || w.scenario.kind === 'tools'
 
-type Cell = { times: number[]; rss: number[]; heap: number[]; note?: string; failed?: string }
+type Cell = { wall: number[]; cpu: number[]; heap: number[]; note?: string; failed?: string }
+type Row = { rss: number[]; note?: string }
 
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url))
 
@@ -39,10 +42,10 @@ async function startServerProcess(): Promise<{ baseURL: string; proc: ChildProce
   return { baseURL: (JSON.parse(line) as { baseURL: string }).baseURL, proc }
 }
 
-function runChild(system: SystemName, w: BenchWorkload, baseURL: string): Promise<ChildReport> {
-  const args = ['--expose-gc', here('./child.js'), system, w.name, String(w.runs), String(WARMUP), baseURL]
+function runChild(system: SystemName, workloads: BenchWorkload[], baseURL: string): Promise<ChildReport> {
+  const args = ['--expose-gc', here('./child.js'), system, workloads.map((w) => w.name).join(','), String(WARMUP), baseURL]
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { timeout: 120_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    execFile(process.execPath, args, { timeout: 180_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       const last = stdout.trim().split('\n').at(-1)
       try {
         resolve(JSON.parse(last ?? '') as ChildReport)
@@ -65,31 +68,47 @@ async function main(): Promise<void> {
   const started = Date.now()
   const { baseURL, proc } = await startServerProcess()
   const cells = new Map<string, Cell>()
-  const key = (s: SystemName, w: BenchWorkload): string => `${s}|${w.name}`
+  const rows = new Map<SystemName, Row>()
+  const cell = (s: SystemName, w: BenchWorkload): Cell => {
+    const k = `${s}|${w.name}`
+    let c = cells.get(k)
+    if (!c) cells.set(k, (c = { wall: [], cpu: [], heap: [] }))
+    return c
+  }
   let failures = 0
+  const fail = (system: SystemName, where: string, error: string): void => {
+    failures++
+    process.stderr.write(`\n!!! ${system} FAILED on ${where}:\n${error}\n`)
+    if (system === 'floor') throw new Error('the floor failed: no baseline, stopping')
+  }
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const w of WORKLOADS) {
-        for (const system of systems) {
-          const cell = cells.get(key(system, w)) ?? { times: [], rss: [], heap: [] }
-          cells.set(key(system, w), cell)
-          if (!implemented(system, w)) {
-            cell.note = 'not run (peer runners cover the tool workloads)'
-            continue
-          }
-          if (cell.note || cell.failed) continue
-          const r = await runChild(system, w, baseURL)
-          if (r.ok) {
-            cell.times.push(...r.times)
-            cell.rss.push(r.peakRssMB)
-            cell.heap.push(r.heapDeltaMB)
-          } else if (r.unavailable) {
-            cell.note = r.error.split('\n')[0]
-          } else {
-            failures++
-            cell.failed = r.error.split('\n')[0]
-            process.stderr.write(`\n!!! ${system} FAILED on ${w.name} (round ${round}):\n${r.error}\n`)
-            if (system === 'floor') throw new Error('the floor failed: no baseline, stopping')
+      for (const system of systems) {
+        const row = rows.get(system) ?? { rss: [] }
+        rows.set(system, row)
+        if (row.note) continue
+        for (const w of WORKLOADS) if (!implemented(system, w)) cell(system, w).note = 'not run (peers cover the tool workloads)'
+        const todo = WORKLOADS.filter((w) => implemented(system, w) && !cell(system, w).failed)
+        if (todo.length === 0) continue
+        const r = await runChild(system, todo, baseURL)
+        if (!r.ok) {
+          if (r.unavailable) row.note = r.error.split('\n')[0]
+          else fail(system, `round ${round}`, r.error)
+          continue
+        }
+        row.rss.push(r.peakRssMB)
+        for (const w of todo) {
+          const c = cell(system, w)
+          const wr = r.workloads[w.name]
+          if (!wr) continue
+          if (wr.ok) {
+            c.wall.push(...wr.wall)
+            c.cpu.push(...wr.cpu)
+            c.heap.push(wr.heapDeltaMB)
+          } else if (wr.unavailable) c.note = wr.error
+          else {
+            c.failed = wr.error.split('\n')[0]
+            fail(system, `${w.name} (round ${round})`, wr.error)
           }
         }
       }
@@ -99,58 +118,79 @@ async function main(): Promise<void> {
     proc.kill('SIGTERM')
   }
   const micro = await runMicro()
-  process.stdout.write(render(cells, key, micro, (Date.now() - started) / 1000))
+  process.stdout.write(render(cells, rows, micro, (Date.now() - started) / 1000))
   if (failures > 0) {
-    process.stderr.write(`${failures} cell(s) failed verification — see above\n`)
+    process.stderr.write(`${failures} failure(s) — see above\n`)
     process.exitCode = 1
   }
 }
 
-function render(cells: Map<string, Cell>, key: (s: SystemName, w: BenchWorkload) => string, micro: MicroResult[], seconds: number): string {
-  const floorMedian = (w: BenchWorkload): number => median(cells.get(key('floor', w))?.times ?? [])
+function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: MicroResult[], seconds: number): string {
+  const get = (s: SystemName, w: BenchWorkload): Cell | undefined => cells.get(`${s}|${w.name}`)
+  const floor = (w: BenchWorkload, metric: 'wall' | 'cpu'): number => median(get('floor', w)?.[metric] ?? [])
   const out: string[] = []
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
   out.push(`## Nestor bench — ${new Date().toISOString()}`, '')
-  out.push(`Node ${process.version}, ${cpus().length}× ${cpu}; ${ROUNDS} rounds × (${WARMUP} warm-up + N measured runs) per system per workload, one child process per cell; total ${seconds.toFixed(0)} s.`, '')
+  out.push(
+    `Node ${process.version}, ${cpus().length}× ${cpu}, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ` +
+      `${ROUNDS} rounds, each system in a fresh child process per round (${WARMUP} warm-up + N measured runs per workload); total ${seconds.toFixed(0)} s.`,
+    '',
+  )
   out.push(
     `Versions: openai ${version('openai')}, ai ${version('ai')}, @ai-sdk/openai ${version('@ai-sdk/openai')}, ` +
       `@mariozechner/pi-agent-core ${version('@mariozechner/pi-agent-core')}, @mariozechner/pi-ai ${version('@mariozechner/pi-ai')}, ` +
       `@openai/agents ${version('@openai/agents')}, zod ${version('zod')}.`,
     '',
   )
-  out.push('### Median wall time per run, as a multiple of the floor (lower is better)', '')
-  out.push(`| system | ${WORKLOADS.map((w) => w.name).join(' | ')} |`)
-  out.push(`|---|${WORKLOADS.map(() => '---:').join('|')}|`)
-  for (const s of systems) {
-    const row = WORKLOADS.map((w) => {
-      const c = cells.get(key(s, w))
-      if (!c || c.failed) return 'FAILED'
-      if (c.times.length === 0) return 'n/a'
-      return `${fmt(median(c.times) / floorMedian(w), 2)}× (${fmt(median(c.times), 1)} ms)`
-    })
-    out.push(`| ${s} | ${row.join(' | ')} |`)
+  for (const metric of ['wall', 'cpu'] as const) {
+    out.push(
+      metric === 'wall'
+        ? '### Median wall time per run, × the floor (lower is better)'
+        : '### Median client CPU time per run (user+system of the client process), × the floor',
+      '',
+    )
+    out.push(`| system | ${WORKLOADS.map((w) => w.name).join(' | ')} |`)
+    out.push(`|---|${WORKLOADS.map(() => '---:').join('|')}|`)
+    for (const s of systems) {
+      const cellsText = WORKLOADS.map((w) => {
+        const c = get(s, w)
+        if (c?.failed) return 'FAILED'
+        if (!c || c[metric].length === 0) return rows.get(s)?.note ? 'unavailable' : 'n/a'
+        const m = median(c[metric])
+        return `${fmt(m / floor(w, metric), 2)}× (${fmt(m, 1)} ms)`
+      })
+      out.push(`| ${s} | ${cellsText.join(' | ')} |`)
+    }
+    out.push('')
   }
-  out.push('', '### Detail', '')
-  out.push('| workload | system | n | median ms | p25 ms | p75 ms | ×floor | peak RSS MB | heap Δ MB | note |')
+  out.push('### Detail', '')
+  out.push('| workload | system | n | wall median ms | wall p25–p75 ms | ×floor wall | CPU median ms | ×floor CPU | heap Δ MB | note |')
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---|')
   for (const w of WORKLOADS) {
     for (const s of systems) {
-      const c = cells.get(key(s, w))
-      if (!c) continue
-      const note = c.failed ? `FAILED: ${c.failed}` : (c.note ?? '')
-      if (c.times.length === 0) {
+      const c = get(s, w)
+      const note = c?.failed ? `FAILED: ${c.failed}` : (c?.note ?? rows.get(s)?.note ?? '')
+      if (!c || c.wall.length === 0) {
         out.push(`| ${w.name} | ${s} | 0 | | | | | | | ${note} |`)
         continue
       }
-      const m = median(c.times)
+      const wall = median(c.wall)
+      const cpuMedian = median(c.cpu)
       out.push(
-        `| ${w.name} | ${s} | ${c.times.length} | ${fmt(m)} | ${fmt(quantile(c.times, 0.25))} | ${fmt(quantile(c.times, 0.75))} | ` +
-          `${fmt(m / floorMedian(w), 2)} | ${fmt(median(c.rss), 0)} | ${fmt(median(c.heap), 1)} | ${note} |`,
+        `| ${w.name} | ${s} | ${c.wall.length} | ${fmt(wall)} | ${fmt(quantile(c.wall, 0.25))}–${fmt(quantile(c.wall, 0.75))} | ` +
+          `${fmt(wall / floor(w, 'wall'), 2)} | ${fmt(cpuMedian)} | ${fmt(cpuMedian / floor(w, 'cpu'), 2)} | ${fmt(median(c.heap), 1)} | ${note} |`,
       )
     }
   }
-  out.push('', 'Workloads: ' + WORKLOADS.map((w) => `**${w.name}** ${w.what}`).join('; ') + '.', '')
-  out.push('### Nestor hot paths (micro-benchmarks, in-process)', '')
+  out.push('', '### Memory per system (one child process per system per round)', '')
+  out.push('| system | peak RSS MB (median of rounds) | note |')
+  out.push('|---|---:|---|')
+  for (const s of systems) {
+    const row = rows.get(s)
+    out.push(`| ${s} | ${row && row.rss.length ? fmt(median(row.rss), 0) : '—'} | ${row?.note ?? ''} |`)
+  }
+  out.push('', 'Workloads: ' + WORKLOADS.map((w) => `**${w.name}** ${w.what} (${w.runs} runs per round)`).join('; ') + '.', '')
+  out.push('### Nestor hot paths (micro-benchmarks, in-process, best of several batches)', '')
   out.push('| benchmark | per op | note |')
   out.push('|---|---:|---|')
   for (const m of micro) out.push(`| ${m.name} | ${m.perOp} | ${m.note} |`)

@@ -195,11 +195,11 @@ export class Runtime {
           ...(this.options.approve !== undefined && { approve: this.options.approve }),
         }
     if (parent && !tree.approve && this.options.approve) tree.approve = this.options.approve
-    const secrets = [...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])].filter((s) => s.length >= 4)
-    // Events are redacted snapshots (a live object could gain a secret later), and a child also
-    // applies its ancestors' secrets: its events flow into their streams.
-    const own = secrets.length ? <T>(value: T): T => redactSnapshot(value, secrets) : <T>(value: T): T => value
-    const redact = parent ? <T>(value: T): T => parent.redact(own(value)) : own
+    // A child also applies its ancestors' secrets: its events flow into their streams.
+    const inherited = parent ? (secretsOf.get(parent) ?? []) : []
+    const secrets = [...new Set([...inherited, ...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])])].filter((s) => s.length >= 4)
+    // Events are redacted snapshots: a live object could gain a secret after it was redacted.
+    const redact = secrets.length ? <T>(value: T): T => redactSnapshot(value, secrets) : <T>(value: T): T => value
     const log = new EventLog<AgentEvent>()
     const emitter = this.emitter
     const settings = options.providerOptions ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } } : this.settings
@@ -246,6 +246,7 @@ export class Runtime {
         }
       },
     }
+    secretsOf.set(ctx, secrets)
     if (parent) {
       ctx.parent = parent
       ctx.parentExecId = parent.execId
@@ -325,6 +326,9 @@ function fallbackResult(ctx: ExecContext, error: unknown): ExecResult {
 
 // Abort links are removed when the exec ends, so a long-lived parent signal does not collect
 // listeners from every child it ever had.
+/** The secrets each exec redacts, so a child can add its ancestors' to its own. */
+const secretsOf = new WeakMap<ExecContext, readonly string[]>()
+
 const links = new WeakMap<AbortController, () => void>()
 function linkAbort(controller: AbortController, signals: (AbortSignal | undefined)[]): void {
   const cleanups: (() => void)[] = []

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { Runtime, defineTool, redactDeep, type AgentEvent, type Provider } from '@nestor/core'
+import { Runtime, defineTool, redactDeep, redactString, type AgentEvent, type Provider } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect } from '../support/run.js'
 
@@ -99,5 +99,10 @@ describe('redaction', () => {
     expect(shared.text).toBe(`pw ${PASSWORD}`) // the original is not modified
     const clean = { a: [1, 'x'] }
     expect(redactDeep(clean, [PASSWORD])).toBe(clean)
+  })
+
+  it('a secret that contains another secret is redacted whole, whatever order the secrets were given in', () => {
+    expect(redactString('key sk-abc1-long-tail here', ['sk-abc1', 'sk-abc1-long-tail'])).toBe('key [REDACTED] here')
+    expect(redactDeep({ k: 'sk-abc1-long-tail' }, ['sk-abc1', 'sk-abc1-long-tail'])).toEqual({ k: '[REDACTED]' })
   })
 })

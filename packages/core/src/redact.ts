@@ -1,12 +1,15 @@
 /** Replaces every occurrence of each secret with [REDACTED]. Empty and very short secrets are ignored. */
 export function redactString(text: string, secrets: readonly string[]): string {
   let out = text
-  for (const secret of secrets) {
+  for (const secret of secrets.length > 1 ? longestFirst(secrets) : secrets) {
     if (secret.length < 4) continue
     if (out.includes(secret)) out = out.split(secret).join('[REDACTED]')
   }
   return out
 }
+
+/** A secret that contains another must be replaced first, or a tail of it would survive. */
+const longestFirst = (secrets: readonly string[]): string[] => [...secrets].sort((a, b) => b.length - a.length)
 
 /**
  * Returns a copy of `value` with every string passed through `redactString`. Plain objects and
@@ -16,7 +19,7 @@ export function redactString(text: string, secrets: readonly string[]): string {
  */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value
-  return walk(value, secrets, new Map(), false) as T
+  return walk(value, longestFirst(secrets), new Map(), false) as T
 }
 
 /**
@@ -25,7 +28,7 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
  * the event was redacted; a copy cannot change behind the redactor's back.
  */
 export function redactSnapshot<T>(value: T, secrets: readonly string[]): T {
-  return walk(value, secrets, new Map(), true) as T
+  return walk(value, longestFirst(secrets), new Map(), true) as T
 }
 
 const isPlain = (value: object): boolean => {

@@ -49,4 +49,14 @@ describe('replay recordings never store the API key or the auth header', () => {
     expect(grep(KEY)).toBe('')
     expect(grep('Bearer')).toBe('')
   })
+
+  it('also redacts the extra secrets it is given (a runtime secret echoed by the model)', async () => {
+    const dir = await tempDir()
+    const { scripted } = await import('@nestor/providers')
+    const provider = replay({ provider: scripted(['the db password is hunter2-db-pass']), dir, mode: 'record', secrets: ['hunter2-db-pass'] })
+    await new Runtime({ provider, model: 'm' }).exec('password?', { tools: [] })
+    const [file] = await filesIn(dir)
+    expect(file?.text).not.toContain('hunter2-db-pass')
+    expect(file?.text).toContain('the db password is [REDACTED]')
+  })
 })

@@ -21,6 +21,8 @@ export type ReplayOptions = {
   dir: string
   /** strict: only cassettes, a miss is `replay_miss`; record: always call and (over)write; auto: replay if present, else record. */
   mode: ReplayMode
+  /** More strings to redact from recordings (the runtime's `secrets`), besides the provider's own. */
+  secrets?: string[]
   /** Wait this long before each replayed event, so an offline demo can be watched. Default 0. */
   paceMs?: number
 }
@@ -48,7 +50,7 @@ export function replay(options: ReplayOptions): ReplayProvider {
     throw new NestorError('invalid_options', `invalid option provider: replay mode '${mode}' needs a provider to record from`)
   }
   const name = inner?.name ?? 'replay'
-  const secrets = (): string[] => inner?.secrets?.() ?? []
+  const secrets = (): string[] => [...(options.secrets ?? []), ...(inner?.secrets?.() ?? [])]
   const keyOf = (request: ModelRequest) => requestKey(canonicalRequest(request))
 
   const provider: ReplayProvider = {

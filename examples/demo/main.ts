@@ -20,8 +20,10 @@ export const demoCassetteDir = (): string => join(repoRoot(), 'test', 'fixtures'
 
 export type DemoIO = {
   write: Sink
-  /** A terminal: colours, and approvals are asked. Default: stdout and stdin are TTYs. */
+  /** Approvals are asked (y/n). Default: stdin and stdout are terminals. */
   interactive?: boolean
+  /** ANSI colours. Default: stdout is a terminal and NO_COLOR is unset. Never on in a pipe or a file. */
+  color?: boolean
   /** Pause between replayed events so the offline run can be watched. Default 0 outside a terminal. */
   paceMs?: number
 }
@@ -46,7 +48,7 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
     target = { provider: replay({ dir: demoCassetteDir(), mode: 'strict', paceMs: io.paceMs ?? 0 }), model: DEMO_MODEL }
   }
 
-  const renderer = json ? undefined : new LoopRenderer(io.write, interactive)
+  const renderer = json ? undefined : new LoopRenderer(io.write, io.color ?? false)
   const runtime = new Runtime({
     provider: target.provider,
     model: target.model,
@@ -74,8 +76,10 @@ function defaultIO(): DemoIO {
     if (error.code === 'EPIPE') process.exit(0)
     throw error
   })
-  const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY)
-  return { write: (text) => void process.stdout.write(text), interactive, paceMs: interactive ? 15 : 0 }
+  const terminal = Boolean(process.stdout.isTTY)
+  const interactive = terminal && Boolean(process.stdin.isTTY)
+  const color = terminal && process.env.NO_COLOR === undefined
+  return { write: (text) => void process.stdout.write(text), interactive, color, paceMs: terminal ? 15 : 0 }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

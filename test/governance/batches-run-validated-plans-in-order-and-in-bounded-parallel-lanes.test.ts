@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, defineTool, type BatchLane } from '@nestor/core'
+import { NestorError, Runtime, defineTool, type BatchLane, type ToolReceipt } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { resultText, sleep } from './support.js'
 
@@ -74,6 +74,18 @@ describe('runBatch', () => {
     for (const [i, receipt] of batch.receipts.entries()) {
       expect(receipt).toMatchObject({ batchId: batch.batchId, callKey: ['first', 'second', 'third'][i], status: 'ok', attempts: 1, toolName: 'work' })
     }
+  })
+
+  it('runtime listeners see a tool_start and a tool_end for every batch call, the tool_end carrying the keyed receipt', async () => {
+    const { runtime, tools } = workshop()
+    const starts: string[] = []
+    const ends: ToolReceipt[] = []
+    runtime.on('tool_start', (e) => starts.push(e.toolCallId))
+    runtime.on('tool_end', (e) => ends.push(e.receipt))
+    const batch = await runtime.runBatch([{ tool: 'work', args: { lane: 'a', step: 0, ms: 0 }, callKey: 'k1' }, { tool: 'fail', args: {}, callKey: 'k2' }], { tools })
+    expect(ends).toEqual(batch.receipts)
+    expect(starts).toEqual(batch.receipts.map((r) => r.toolCallId))
+    expect(ends.map((r) => [r.callKey, r.status, r.batchId])).toEqual([['k1', 'ok', batch.batchId], ['k2', 'tool_error', batch.batchId]])
   })
 
   it('with stopOnError the batch stops at the first failing call; without it the rest still run', async () => {

@@ -99,6 +99,15 @@ describe('runtime.resume decisions', () => {
     expect(result.receipts[0]!.signature).toBe('scale:{"replicas":1,"service":"api"}')
   })
 
+  it('approving and rejecting the same call in one resume is refused as invalid_state, and nothing runs', async () => {
+    const { runtime, scale, ran } = setup([calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }), 'x'])
+    const paused = await runtime.exec('scale', { tools: [scale] })
+    expect(() => runtime.resume(paused.pending!.state, { approve: ['a'], reject: [{ toolCallId: 'a' }] }, { tools: [scale] })).toThrow(
+      expect.objectContaining({ code: 'invalid_state', message: expect.stringContaining('decided more than once') }),
+    )
+    expect(ran).toEqual([])
+  })
+
   it('a decision naming a call that is not waiting is refused as invalid_state', async () => {
     const { runtime, scale } = setup([calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' })])
     const paused = await runtime.exec('scale', { tools: [scale] })

@@ -1,10 +1,10 @@
 import { callSignature } from './canonical.js'
 import { NestorError, invalidOption } from './errors.js'
-import type { ExecContext } from './exec-context.js'
+import { emit, type ExecContext } from './exec-context.js'
 import { generateId } from './ids.js'
 import { errorResult, makeReceipt } from './receipt.js'
 import { runToolCall } from './tool-call.js'
-import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult, ToolCall } from './types.js'
+import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
 
 type PlannedCall = { tool: string; args: Record<string, unknown>; callKey?: string; itemKey?: string }
 
@@ -41,16 +41,22 @@ async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Pro
   const toolCall: ToolCall = { type: 'toolCall', id: generateId('call'), name: call.tool, arguments: call.args }
   const outcome = await runToolCall(ctx, toolCall, 0)
   const keys = { batchId, ...(call.itemKey !== undefined && { itemKey: call.itemKey }), ...(call.callKey !== undefined && { callKey: call.callKey }) }
+  let result: ToolResultMessage
+  let raw: ToolReceipt
   if (outcome.kind === 'pause') {
     // A batch has no one to pause for: a call that needs approval without a handler is rejected.
-    const receipt = ctx.redact(makeReceipt({ toolCallId: toolCall.id, toolName: call.tool, execId: ctx.execId, depth: 0, signature: callSignature(call.tool, call.args), status: 'rejected', attempts: 0, cached: false, startedAt: Date.now(), durationMs: 0, ...keys }))
-    ctx.receipts.push(receipt)
-    return withKey(call, { result: errorResult(toolCall.id, call.tool, 'rejected: needs approval and the runtime has no approve handler'), receipt })
+    result = errorResult(toolCall.id, call.tool, 'rejected: needs approval and the runtime has no approve handler')
+    raw = makeReceipt({ toolCallId: toolCall.id, toolName: call.tool, execId: ctx.execId, depth: 0, signature: callSignature(call.tool, call.args), status: 'rejected', attempts: 0, cached: false, startedAt: Date.now(), durationMs: 0 })
+  } else {
+    result = outcome.result
+    raw = outcome.receipt
   }
   // Redacted like every receipt: the signature holds the call's arguments.
-  const receipt = ctx.redact({ ...outcome.receipt, ...keys })
+  const receipt = ctx.redact({ ...raw, ...keys })
   ctx.receipts.push(receipt)
-  return withKey(call, { result: outcome.result, receipt })
+  // Listeners saw this call's tool_start; they see its end too, receipt and keys included.
+  emit(ctx, { type: 'tool_end', toolCallId: toolCall.id, toolName: call.tool, result, isError: result.isError, durationMs: receipt.durationMs, receipt })
+  return withKey(call, { result, receipt })
 }
 
 const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchCallResult =>

@@ -110,8 +110,12 @@ export class Runtime {
     }
     const prior = decisionsFromState(checked)
     const known = new Set(checked.remaining)
+    const decided = new Set<string>()
     const decide = (id: string, decision: PriorDecision) => {
       if (!known.has(id)) throw new NestorError('invalid_state', `invalid decision: tool call ${id} is not waiting in this state`)
+      // Approve and reject (or two edits) for one call is ambiguous: refuse rather than guess.
+      if (decided.has(id)) throw new NestorError('invalid_state', `invalid decision: tool call ${id} is decided more than once`)
+      decided.add(id)
       prior.set(id, decision)
     }
     for (const id of decisions.approve ?? []) decide(id, { approved: true })

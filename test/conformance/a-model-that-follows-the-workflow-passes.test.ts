@@ -53,4 +53,13 @@ describe('tool-loop conformance: a model that follows the workflow passes', () =
     expect(await main([], (line) => lines.push(line))).toBe(0)
     expect(lines.at(-1)).toBe('PASS in 4 turns')
   })
+
+  it('a provider failure is reported as an error, not as a verdict on the model', async () => {
+    const { scripted } = await import('@nestor/providers')
+    const outcome = await runToolLoopConformance({ provider: scripted([{ error: 'upstream exploded', status: 400 }]), model: 'scripted' })
+    expect(outcome.passed).toBe(false)
+    expect(outcome.violations).toEqual([])
+    expect(outcome.failureClass).toBeUndefined()
+    expect(outcome.error).toContain('upstream exploded')
+  })
 })

@@ -1,7 +1,8 @@
 /**
  * An append-only log that any number of async iterators read from the beginning, so a consumer
- * that starts iterating after exec() returned misses nothing. One pending waiter promise is shared
- * by all readers; appends cost one array push when nobody waits.
+ * that starts iterating after exec() returned misses nothing. Iterators are hand-written rather
+ * than async generators: reading a buffered item costs one resolved promise, not a generator hop,
+ * and one pending waiter promise is shared by all readers.
  */
 export class EventLog<T> implements AsyncIterable<T> {
   private readonly items: T[] = []
@@ -30,17 +31,35 @@ export class EventLog<T> implements AsyncIterable<T> {
     wake?.()
   }
 
-  private next(): Promise<void> {
+  private changed(): Promise<void> {
     this.waiting ??= new Promise<void>((resolve) => (this.wake = resolve))
     return this.waiting
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+  [Symbol.asyncIterator](): AsyncIterator<T> {
     let index = 0
-    while (true) {
-      while (index < this.items.length) yield this.items[index++] as T
-      if (this.closed) return
-      await this.next()
+    const read = (): IteratorResult<T> | undefined => {
+      if (index === Infinity) return { value: undefined, done: true }
+      if (index < this.items.length) return { value: this.items[index++] as T, done: false }
+      if (this.closed) return { value: undefined, done: true }
+      return undefined
+    }
+    const next = async (): Promise<IteratorResult<T>> => {
+      for (;;) {
+        const result = read()
+        if (result) return result
+        await this.changed()
+      }
+    }
+    return {
+      next: () => {
+        const result = read()
+        return result ? Promise.resolve(result) : next()
+      },
+      return: () => {
+        index = Infinity
+        return Promise.resolve({ value: undefined, done: true })
+      },
     }
   }
 }

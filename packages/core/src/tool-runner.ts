@@ -1,6 +1,6 @@
 import { NestorError, messageOf } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
-import { frames } from './frame.js'
+import { runInFrame } from './frame.js'
 import { toToolOutput } from './tool.js'
 import type { Tool, ToolCall, ToolContext, ToolOutput } from './types.js'
 
@@ -69,9 +69,7 @@ async function attemptOnce(
       emitUpdate(ctx, call.id, partial)
     },
   }
-  const body = frames
-    .run({ ctx, runningTool: tool.spec.name, signal: controller.signal }, async () => tool.execute(args, toolCtx))
-    .then(
+  const body = runInFrame({ ctx, runningTool: tool.spec.name, signal: controller.signal }, () => tool.execute(args, toolCtx)).then(
       (value): RunOutcome => ({ status: 'ok', output: toToolOutput(value), value: gateValue(value), attempts: attempt }),
       (error: unknown): RunOutcome =>
         timedOut

@@ -37,6 +37,8 @@ describe('abort', () => {
 
   it('abort in a tool: the tool sees its signal aborted, every call gets a result, no further model call', async () => {
     let sawAbort = false
+    let listening: () => void = () => {}
+    const bodyListens = new Promise<void>((resolve) => (listening = resolve))
     const wait = defineTool({
       name: 'wait',
       description: 'd',
@@ -47,6 +49,7 @@ describe('abort', () => {
             sawAbort = true
             reject(new Error('stopped'))
           })
+          listening()
         }),
     })
     const never = defineTool({ name: 'never', description: 'd', parameters: z.object({}), execute: () => 'ran' })
@@ -55,7 +58,7 @@ describe('abort', () => {
     const unhandled: unknown[] = []
     const onUnhandled = (r: unknown) => unhandled.push(r)
     process.on('unhandledRejection', onUnhandled)
-    for await (const e of run) if (e.type === 'tool_start') run.abort()
+    void bodyListens.then(() => run.abort())
     const result = await run
     await new Promise((r) => setTimeout(r, 20))
     process.off('unhandledRejection', onUnhandled)

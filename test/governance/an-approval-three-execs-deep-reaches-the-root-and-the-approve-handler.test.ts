@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { Runtime, defineTool, type AgentEvent, type ApprovalDecision, type ApprovalRequest } from '@nestor/core'
+import { Runtime, defineTool, exec, type AgentEvent, type ApprovalDecision, type ApprovalRequest } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect } from '../support/run.js'
 import { resultText, toolEnds } from './support.js'
 
 /**
- * Three execs deep: the root calls `outer`, whose body opens an exec that calls `middle`, whose
- * body opens an exec that calls `wire_money` (needsApproval) at depth 2.
+ * Three execs deep: the root calls `outer`, whose body opens an exec (runtime.exec) that calls
+ * `middle`, whose body opens an exec (the module-level exec) that calls `wire_money`
+ * (needsApproval) at depth 2.
  */
 function deepTree(decide: (request: ApprovalRequest) => ApprovalDecision) {
   const execIds: string[] = []
@@ -27,8 +28,9 @@ function deepTree(decide: (request: ApprovalRequest) => ApprovalDecision) {
     name: 'middle',
     description: 'Delegates to a payer',
     parameters: z.object({}),
+    // The module-level exec(): it finds the running exec (and its runtime) through the frame.
     execute: async () => {
-      const run = runtime.exec('pay bob', { tools: [wire] })
+      const run = exec('pay bob', { tools: [wire] })
       execIds.push(run.execId)
       return (await run).text
     },

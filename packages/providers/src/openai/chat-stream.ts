@@ -10,13 +10,14 @@ import { toUsage } from './usage.js'
  * split a JSON token). The usage chunk comes after the finish reason, so the message is finished
  * only when the stream ends; a stream that ends without a finish reason was cut off.
  */
-export async function* chatStreamEvents(
+export async function chatStreamEvents(
   chunks: AsyncIterable<ChatCompletionChunk>,
   builder: AssistantBuilder,
   provider: string,
   signal: AbortSignal,
-): AsyncGenerator<ModelEvent> {
-  yield builder.start()
+  emit: (event: ModelEvent) => void,
+): Promise<void> {
+  emit(builder.start())
   let finish: string | undefined
   for await (const chunk of chunks) {
     if (chunk.usage) {
@@ -28,14 +29,14 @@ export async function* chatStreamEvents(
     const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null }
     // Not part of OpenAI's own API: OpenAI-compatible servers stream reasoning this way.
     const reasoning = delta.reasoning_content ?? delta.reasoning
-    if (typeof reasoning === 'string' && reasoning !== '') yield builder.thinking(reasoning)
-    if (typeof delta.content === 'string' && delta.content !== '') yield builder.text(delta.content)
+    if (typeof reasoning === 'string' && reasoning !== '') emit(builder.thinking(reasoning))
+    if (typeof delta.content === 'string' && delta.content !== '') emit(builder.text(delta.content))
     for (const call of delta.tool_calls ?? []) {
-      if (!builder.isOpen(call.index)) yield builder.toolCallStart(call.index, call.id, call.function?.name ?? '')
+      if (!builder.isOpen(call.index)) emit(builder.toolCallStart(call.index, call.id, call.function?.name ?? ''))
       const args = call.function?.arguments
       if (args) {
         const event = builder.toolCallDelta(call.index, args)
-        if (event) yield event
+        if (event) emit(event)
       }
     }
     if (choice.finish_reason) finish = choice.finish_reason
@@ -50,8 +51,8 @@ export async function* chatStreamEvents(
   }
   const stopReason = chatStopReason(finish)
   // Calls cut off by the length limit are not announced as complete.
-  if (stopReason !== 'length') for (const event of builder.closeAll()) yield event
-  yield builder.done(stopReason)
+  if (stopReason !== 'length') for (const event of builder.closeAll()) emit(event)
+  emit(builder.done(stopReason))
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ModelEvent, ModelRequest, Provider, ToolSpec } from '@nestor/core'
+import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import OpenAI from 'openai'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
@@ -39,23 +39,26 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
     secrets,
     capabilities: async (model: string) => openAICapabilities(model),
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
-      const attempt = async function* (builder: AssistantBuilder, attemptSignal: AbortSignal): AsyncGenerator<ModelEvent> {
+      const schemas = strict ? new Map(request.tools.map((tool) => [tool.name, tool.parameters])) : undefined
+      const attempt = async (builder: AssistantBuilder, attemptSignal: AbortSignal, push: (event: ModelEvent) => void): Promise<void> => {
+        // Strict mode sends `null` for optional properties; the tools expect them absent.
+        const emit = schemas
+          ? (event: ModelEvent) => {
+              if (event.type === 'toolcall_end') {
+                const schema = schemas.get(event.toolCall.name)
+                if (schema) dropOptionalNulls(event.toolCall.arguments, schema)
+              }
+              push(event)
+            }
+          : push
         const sdk = getClient()
-        const events =
-          api === 'responses'
-            ? responsesStreamEvents(
-                await sdk.responses.create(toResponsesRequest(request, strict, name), { signal: attemptSignal, maxRetries: 0 }),
-                builder,
-                name,
-                attemptSignal,
-              )
-            : chatStreamEvents(
-                await sdk.chat.completions.create(toChatRequest(request, strict), { signal: attemptSignal, maxRetries: 0 }),
-                builder,
-                name,
-                attemptSignal,
-              )
-        yield* strict ? restoreOptionalArguments(events, request.tools) : events
+        if (api === 'responses') {
+          const stream = await sdk.responses.create(toResponsesRequest(request, strict, name), { signal: attemptSignal, maxRetries: 0 })
+          await responsesStreamEvents(stream, builder, name, attemptSignal, emit)
+        } else {
+          const stream = await sdk.chat.completions.create(toChatRequest(request, strict), { signal: attemptSignal, maxRetries: 0 })
+          await chatStreamEvents(stream, builder, name, attemptSignal, emit)
+        }
       }
       return streamWithRetries({
         provider: name,
@@ -69,17 +72,5 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
         classify: (error) => classifyOpenAIError(error, name),
       })
     },
-  }
-}
-
-/** Strict mode sends `null` for optional properties; the tools expect them absent. */
-async function* restoreOptionalArguments(events: AsyncIterable<ModelEvent>, tools: ToolSpec[]): AsyncGenerator<ModelEvent> {
-  const schemas = new Map(tools.map((tool) => [tool.name, tool.parameters]))
-  for await (const event of events) {
-    if (event.type === 'toolcall_end') {
-      const schema = schemas.get(event.toolCall.name)
-      if (schema) dropOptionalNulls(event.toolCall.arguments, schema)
-    }
-    yield event
   }
 }

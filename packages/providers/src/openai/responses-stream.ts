@@ -15,13 +15,14 @@ export type ResponsesProviderData = { responseId?: string; reasoning: StoredReas
  * `ToolCall.providerData.itemId`. Reasoning items are kept whole on the message's providerData;
  * their summaries stream as thinking.
  */
-export async function* responsesStreamEvents(
+export async function responsesStreamEvents(
   events: AsyncIterable<ResponseStreamEvent>,
   builder: AssistantBuilder,
   provider: string,
   signal: AbortSignal,
-): AsyncGenerator<ModelEvent> {
-  yield builder.start()
+  emit: (event: ModelEvent) => void,
+): Promise<void> {
+  emit(builder.start())
   const data: ResponsesProviderData = { reasoning: [] }
   const reasoningAt = new Map<string, number>()
   const argumentChars = new Map<string, number>()
@@ -37,12 +38,12 @@ export async function* responsesStreamEvents(
         if (item.type === 'function_call') {
           const key = item.id ?? `output_${event.output_index}`
           const providerData = item.id ? { itemId: item.id } : undefined
-          yield builder.toolCallStart(key, item.call_id, item.name, providerData)
+          emit(builder.toolCallStart(key, item.call_id, item.name, providerData))
           argumentChars.set(key, 0)
           if (item.arguments) {
             const delta = builder.toolCallDelta(key, item.arguments)
             argumentChars.set(key, item.arguments.length)
-            if (delta) yield delta
+            if (delta) emit(delta)
           }
         } else if (item.type === 'reasoning') {
           reasoningAt.set(item.id, builder.message.content.length)
@@ -54,7 +55,7 @@ export async function* responsesStreamEvents(
         const delta = builder.toolCallDelta(key, event.delta)
         if (delta) {
           argumentChars.set(key, (argumentChars.get(key) ?? 0) + event.delta.length)
-          yield delta
+          emit(delta)
         }
         break
       }
@@ -65,10 +66,10 @@ export async function* responsesStreamEvents(
           // A call whose arguments arrived only in the finished item.
           if ((argumentChars.get(key) ?? 0) === 0 && item.arguments) {
             const delta = builder.toolCallDelta(key, item.arguments)
-            if (delta) yield delta
+            if (delta) emit(delta)
           }
           const end = builder.toolCallEnd(key)
-          if (end) yield end
+          if (end) emit(end)
         } else if (item.type === 'reasoning') {
           data.reasoning.push({ position: reasoningAt.get(item.id) ?? builder.message.content.length, item })
           attach(builder, data)
@@ -77,11 +78,11 @@ export async function* responsesStreamEvents(
       }
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        if (event.delta) yield builder.text(event.delta)
+        if (event.delta) emit(builder.text(event.delta))
         break
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
-        if (event.delta) yield builder.thinking(event.delta)
+        if (event.delta) emit(builder.thinking(event.delta))
         break
       case 'response.completed':
       case 'response.incomplete': {
@@ -95,10 +96,10 @@ export async function* responsesStreamEvents(
           if (reason === 'content_filter') {
             throw new NestorError('provider_error', 'response stopped by the content filter', { provider, retryable: false })
           }
-          yield builder.done('length')
+          emit(builder.done('length'))
         } else {
-          for (const end of builder.closeAll()) yield end
-          yield builder.done('stop')
+          for (const end of builder.closeAll()) emit(end)
+          emit(builder.done('stop'))
         }
         finished = true
         break

@@ -1,6 +1,7 @@
 import type { ModelEvent } from '@nestor/core'
 import { NestorError, messageOf } from '@nestor/core'
 import { AssistantBuilder } from './assistant-builder.js'
+import { PushStream } from './push-stream.js'
 import { redactString } from '@nestor/core'
 
 /** A provider failure, classified: whether to retry, and how long the server asked us to wait. */
@@ -20,75 +21,89 @@ export type RetryStreamOptions = {
   signal?: AbortSignal
   /** Strings never to appear in an error message (the API key). */
   secrets: string[]
-  /** One attempt: yields ModelEvents through `builder`, throws on failure. */
-  attempt(builder: AssistantBuilder, signal: AbortSignal): AsyncIterable<ModelEvent>
+  /**
+   * One attempt. Either push events through `emit` and resolve when the stream ended (the fast
+   * path: no generator hop per event), or return an async iterable of events. Throws on failure.
+   */
+  attempt(builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> | AsyncIterable<ModelEvent>
   classify(error: unknown): ClassifiedError
 }
 
 /**
  * Runs attempts until one completes. Retries only failures that happened before any content was
- * streamed (a retry after partial output would duplicate it). Always ends with exactly one `done`
- * or `error` event; never throws.
+ * streamed (a retry after partial output would duplicate it). The returned stream always ends
+ * with exactly one `done` or `error` event and never throws.
  */
-export async function* streamWithRetries(options: RetryStreamOptions): AsyncGenerator<ModelEvent> {
+export function streamWithRetries(options: RetryStreamOptions): AsyncIterable<ModelEvent> {
+  const out = new PushStream<ModelEvent>()
+  void pump(options, out).finally(() => out.end())
+  return out
+}
+
+async function pump(options: RetryStreamOptions, out: PushStream<ModelEvent>): Promise<void> {
   const maxRetries = options.maxRetries ?? 2
   const baseDelay = options.baseDelayMs ?? 500
   const maxDelay = options.maxRetryDelayMs ?? 30_000
-  let builder = new AssistantBuilder(options.provider, options.model)
   let started = false
+  const fail = (builder: AssistantBuilder, error: NestorError, stopReason: 'error' | 'aborted') => {
+    builder.closeAll()
+    builder.message.stopReason = stopReason
+    builder.message.errorMessage = error.message
+    if (!started) out.push(builder.start())
+    out.push({ type: 'error', message: builder.message, error })
+  }
+  const abortedError = () => new NestorError('aborted', 'aborted', { provider: options.provider })
   for (let attempt = 0; ; attempt++) {
-    builder = new AssistantBuilder(options.provider, options.model)
+    const builder = new AssistantBuilder(options.provider, options.model)
     const controller = new AbortController()
     const onAbort = () => controller.abort(options.signal?.reason)
     options.signal?.addEventListener('abort', onAbort, { once: true })
     if (options.signal?.aborted) controller.abort(options.signal.reason)
     const idle = options.idleTimeoutMs ? watchIdle(options.idleTimeoutMs, controller) : undefined
+    let finished = false
+    const emit = (event: ModelEvent) => {
+      if (finished) return
+      if (idle) idle.last = Date.now()
+      if (event.type === 'start') {
+        if (started) return
+        started = true
+      } else if (event.type === 'done' || event.type === 'error') finished = true
+      out.push(event)
+    }
     try {
-      for await (const event of options.attempt(builder, controller.signal)) {
-        if (idle) idle.last = Date.now()
-        if (event.type === 'start') {
-          if (started) continue
-          started = true
+      const running = options.attempt(builder, controller.signal, emit)
+      if (isAsyncIterable(running)) {
+        for await (const event of running) {
+          emit(event)
+          if (finished) break
         }
-        yield event
-        if (event.type === 'done' || event.type === 'error') return
-      }
+      } else await running
+      if (finished) return
       // An attempt that ended without a terminal event is a malformed stream.
       throw new NestorError('provider_error', 'stream ended without a final message', { provider: options.provider, retryable: false })
     } catch (thrown) {
-      if (options.signal?.aborted) {
-        builder.message.stopReason = 'aborted'
-        builder.message.errorMessage = 'aborted'
-        if (!started) yield builder.start()
-        yield { type: 'error', message: builder.message, error: new NestorError('aborted', 'aborted', { provider: options.provider }) }
-        return
-      }
+      if (finished) return
+      if (options.signal?.aborted) return fail(builder, abortedError(), 'aborted')
       const classified: ClassifiedError = idle?.fired
         ? { error: new NestorError('provider_error', `stream idle for ${options.idleTimeoutMs} ms`, { provider: options.provider, retryable: true }) }
         : safeClassify(options, thrown)
       const error = redacted(classified.error, options.secrets)
       if (error.retryable && !builder.hasContent && attempt < maxRetries) {
         const delayMs = backoff(attempt, baseDelay, maxDelay, classified.retryAfterMs)
-        yield { type: 'retry', attempt: attempt + 1, delayMs, error }
+        out.push({ type: 'retry', attempt: attempt + 1, delayMs, error })
         if (await sleep(delayMs, options.signal)) continue
-        builder.message.stopReason = 'aborted'
-        builder.message.errorMessage = 'aborted'
-        if (!started) yield builder.start()
-        yield { type: 'error', message: builder.message, error: new NestorError('aborted', 'aborted', { provider: options.provider }) }
-        return
+        return fail(builder, abortedError(), 'aborted')
       }
-      builder.closeAll()
-      builder.message.stopReason = 'error'
-      builder.message.errorMessage = error.message
-      if (!started) yield builder.start()
-      yield { type: 'error', message: builder.message, error }
-      return
+      return fail(builder, error, 'error')
     } finally {
       idle?.stop()
       options.signal?.removeEventListener('abort', onAbort)
     }
   }
 }
+
+const isAsyncIterable = (value: unknown): value is AsyncIterable<ModelEvent> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value
 
 function safeClassify(options: RetryStreamOptions, thrown: unknown): ClassifiedError {
   try {

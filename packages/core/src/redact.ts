@@ -36,9 +36,9 @@ const isPlain = (value: object): boolean => {
   return proto === Object.prototype || proto === null
 }
 
-function walk(value: unknown, secrets: readonly string[], memo: Map<object, unknown>, always: boolean): unknown {
+function walk(value: unknown, secrets: readonly string[], memo: Map<object, unknown>, always: boolean, sealed?: WeakSet<object>): unknown {
   if (typeof value === 'string') return redactString(value, secrets)
-  if (typeof value !== 'object' || value === null) return value
+  if (typeof value !== 'object' || value === null || sealed?.has(value)) return value
   const known = memo.get(value)
   if (known !== undefined) return known
   if (value instanceof Error) {
@@ -54,7 +54,7 @@ function walk(value: unknown, secrets: readonly string[], memo: Map<object, unkn
     let copy: unknown[] | undefined = always ? value.slice() : undefined
     if (copy) memo.set(value, copy)
     for (let i = 0; i < value.length; i++) {
-      const next = walk(value[i], secrets, memo, always)
+      const next = walk(value[i], secrets, memo, always, sealed)
       if (next !== value[i]) {
         if (!copy) memo.set(value, (copy = value.slice()))
         copy[i] = next
@@ -67,12 +67,60 @@ function walk(value: unknown, secrets: readonly string[], memo: Map<object, unkn
   memo.set(value, value)
   let copy: Record<string, unknown> | undefined = always ? { ...source } : undefined
   if (copy) memo.set(value, copy)
-  for (const [key, item] of Object.entries(source)) {
-    const next = walk(item, secrets, memo, always)
+  for (const key in source) {
+    const item = source[key]
+    const next = walk(item, secrets, memo, always, sealed)
     if (next !== item) {
       if (!copy) memo.set(value, (copy = { ...source }))
       copy[key] = next
     }
   }
   return copy ?? value
+}
+
+/** True when some string inside `value` contains a secret. Reads only; allocates nothing. */
+function holdsSecret(value: unknown, secrets: readonly string[], seen: Set<object>): boolean {
+  if (typeof value === 'string') {
+    for (const secret of secrets) if (value.includes(secret)) return true
+    return false
+  }
+  if (typeof value !== 'object' || value === null || seen.has(value)) return false
+  seen.add(value)
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsSecret(item, secrets, seen)) return true
+    return false
+  }
+  for (const key in value) if (holdsSecret((value as Record<string, unknown>)[key], secrets, seen)) return true
+  return false
+}
+
+/**
+ * The redactor every exec applies to its events. Same output as `redactSnapshot`, made cheap for
+ * the two hot cases: a `message_delta` holds only fresh strings, so it is checked, not copied;
+ * and a message that ended without a secret is sealed, so later events that carry it again
+ * (turn_end, agent_end with the whole history) pass it through instead of copying it.
+ */
+export function eventRedactor(secrets: readonly string[]): <T>(value: T) => T {
+  const ordered = longestFirst(secrets.filter((s) => s.length >= 4))
+  if (ordered.length === 0) return (value) => value
+  const sealed = new WeakSet<object>()
+  const has = (text: string) => {
+    for (const secret of ordered) if (text.includes(secret)) return true
+    return false
+  }
+  return <T>(value: T): T => {
+    const event = value as { type?: unknown; delta?: Record<string, unknown>; message?: object }
+    if (event && event.type === 'message_delta' && event.delta) {
+      const delta = event.delta
+      let dirty = false
+      for (const key in delta) if (typeof delta[key] === 'string' && has(delta[key] as string)) dirty = true
+      if (!dirty) return value
+      return { ...event, delta: redactDeep(delta, ordered) } as T
+    }
+    const memo = new Map<object, unknown>()
+    if (event && event.type === 'message_end' && event.message && !holdsSecret(event.message, ordered, new Set())) {
+      sealed.add(event.message)
+    }
+    return walk(value, ordered, memo, true, sealed) as T
+  }
 }

@@ -8,7 +8,7 @@ import { generateId } from './ids.js'
 import { runLoop, type LoopStart } from './loop.js'
 import { MessageQueue } from './message-queue.js'
 import { validateExecOptions, validateRuntimeOptions } from './options.js'
-import { redactSnapshot } from './redact.js'
+import { eventRedactor } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
 import { decisionsFromState, signState, verifyState } from './run-state.js'
@@ -203,7 +203,7 @@ export class Runtime {
     const inherited = parent ? (secretsOf.get(parent) ?? []) : []
     const secrets = [...new Set([...inherited, ...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])])].filter((s) => s.length >= 4)
     // Events are redacted snapshots: a live object could gain a secret after it was redacted.
-    const redact = secrets.length ? <T>(value: T): T => redactSnapshot(value, secrets) : <T>(value: T): T => value
+    const redact = eventRedactor(secrets)
     const log = new EventLog<AgentEvent>()
     const emitter = this.emitter
     const settings = options.providerOptions ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } } : this.settings

@@ -100,15 +100,20 @@ function holdsSecret(value: unknown, secrets: readonly string[], seen: Set<objec
  * and a message that ended without a secret is sealed, so later events that carry it again
  * (turn_end, agent_end with the whole history) pass it through instead of copying it.
  */
-export function eventRedactor(secrets: readonly string[]): <T>(value: T) => T {
+export type EventRedactor = (<T>(value: T) => T) & {
+  /** Seals finished messages (prior history) that hold no secret, so events pass them through. */
+  seal(messages: readonly object[]): void
+}
+
+export function eventRedactor(secrets: readonly string[]): EventRedactor {
   const ordered = longestFirst(secrets.filter((s) => s.length >= 4))
-  if (ordered.length === 0) return (value) => value
+  if (ordered.length === 0) return Object.assign(<T>(value: T): T => value, { seal: () => {} })
   const sealed = new WeakSet<object>()
   const has = (text: string) => {
     for (const secret of ordered) if (text.includes(secret)) return true
     return false
   }
-  return <T>(value: T): T => {
+  const redact = <T>(value: T): T => {
     const event = value as { type?: unknown; delta?: Record<string, unknown>; message?: object }
     if (event && event.type === 'message_delta' && event.delta) {
       const delta = event.delta
@@ -123,4 +128,8 @@ export function eventRedactor(secrets: readonly string[]): <T>(value: T) => T {
     }
     return walk(value, ordered, memo, true, sealed) as T
   }
+  const seal = (messages: readonly object[]) => {
+    for (const message of messages) if (!holdsSecret(message, ordered, new Set())) sealed.add(message)
+  }
+  return Object.assign(redact, { seal })
 }

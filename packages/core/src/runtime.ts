@@ -204,6 +204,7 @@ export class Runtime {
     const secrets = [...new Set([...inherited, ...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])])].filter((s) => s.length >= 4)
     // Events are redacted snapshots: a live object could gain a secret after it was redacted.
     const redact = eventRedactor(secrets)
+    redact.seal(history)
     const log = new EventLog<AgentEvent>()
     const emitter = this.emitter
     const settings = options.providerOptions ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } } : this.settings

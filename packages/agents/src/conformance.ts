@@ -1,4 +1,4 @@
-import { NestorError, Runtime, redactDeep, type Provider } from '@nestor/core'
+import { NestorError, Runtime, isOfflineProvider, redactDeep, type Provider } from '@nestor/core'
 import {
   classifyCalls,
   classifyEnding,
@@ -38,20 +38,12 @@ export type ConformanceOutcome = {
 
 export const CONFORMANCE_MAX_TURNS = 8
 const ANSWER_LIMIT = 500
-// Global symbol shared with @nestor/providers (replay in strict mode, scripted), which agents does not depend on.
-const offlineProvider = Symbol.for('nestor.offlineProvider')
-
 /**
- * A provider is live unless it is known to make no network call: one marked with the global
- * `nestor.offlineProvider` symbol (replay in strict mode, or recording from an offline model) or
- * the `scripted()` testing provider. Anything else could spend money or leak data, so it needs the
- * explicit opt-in.
+ * A provider is live unless it is marked offline (core's `offlineProvider` symbol: `scripted()`,
+ * a strict `replay()`, or a recording from an offline model). Anything else could spend money or
+ * leak data, so it needs the explicit opt-in.
  */
-export function isLiveProvider(provider: Provider): boolean {
-  const marked = (provider as unknown as Record<symbol, unknown>)[offlineProvider]
-  if (typeof marked === 'boolean') return !marked
-  return !(provider.name === 'scripted' && Array.isArray((provider as { requests?: unknown }).requests))
-}
+export const isLiveProvider = (provider: Provider): boolean => !isOfflineProvider(provider)
 
 /**
  * Runs the tool-loop conformance workflow (read_fixture → run_fixture_test → write_fixture_patch →

@@ -157,6 +157,17 @@ export type NestorErrorLike = Error & {
 
 export type Capabilities = { tools: boolean; thinking: boolean; contextWindow?: number }
 
+/**
+ * Marks a provider that makes no network call (`scripted()`, a strict `replay()`). The
+ * conformance harness treats every unmarked provider as live and refuses it unless
+ * NESTOR_LIVE_TESTS=1.
+ */
+export const offlineProvider: unique symbol = Symbol.for('nestor.offlineProvider')
+
+/** True for providers marked offline. */
+export const isOfflineProvider = (provider: Provider): boolean =>
+  (provider as { [offlineProvider]?: unknown })[offlineProvider] === true
+
 export interface Provider {
   name: string
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent>

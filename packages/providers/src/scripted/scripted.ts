@@ -1,6 +1,7 @@
 import type { ModelEvent, ModelRequest, Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
+import { offlineProvider } from '../replay/offline.js'
 
 export type ScriptedToolCall = { type: 'toolCall'; id?: string; name: string; arguments: Record<string, unknown> | string }
 /** One assistant turn: plain text, a message body, or a provider failure. */
@@ -20,6 +21,8 @@ export type ScriptedOptions = {
 export type ScriptedProvider = Provider & {
   /** Every request the loop sent, in order. */
   readonly requests: ModelRequest[]
+  /** Marked offline: the conformance harness runs it without NESTOR_LIVE_TESTS. */
+  readonly [offlineProvider]: true
 }
 
 /**
@@ -36,6 +39,7 @@ export function scripted(
   return {
     name,
     requests,
+    [offlineProvider]: true,
     async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelEvent> {
       const index = requests.push(structuredClone(request)) - 1
       const builder = new AssistantBuilder(name, request.model)

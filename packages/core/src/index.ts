@@ -1,5 +1,5 @@
 export * from './types.js'
-export { NestorError, messageOf } from './errors.js'
+export { NestorError, invalidOption, messageOf } from './errors.js'
 export { emptyUsage, addUsage } from './usage.js'
 export { redactString, redactDeep } from './redact.js'
 export { canonicalJson, callSignature } from './canonical.js'

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { ModelRequest } from '@nestor/core'
-import { NestorError } from '@nestor/core'
+import { invalidOption } from '@nestor/core'
 import { toAnthropicMessages } from './convert-messages.js'
 import { toAnthropicTools } from './convert-tools.js'
 import { toAnthropicToolChoice } from './tool-choice.js'
@@ -78,15 +78,4 @@ function thinkingConfig(option: unknown, fallback: { budgetTokens: number } | un
   }
   if (typeof chosen === 'object' && 'type' in chosen) return chosen as Anthropic.ThinkingConfigParam
   throw invalidOption('thinking', '{ budgetTokens } or an Anthropic thinking object', chosen)
-}
-
-/** core's own helper is not exported from the package; same message shape. */
-function invalidOption(option: string, allowed: string, got: unknown): NestorError {
-  let shown: string
-  try {
-    shown = typeof got === 'string' ? JSON.stringify(got) : String(JSON.stringify(got) ?? got)
-  } catch {
-    shown = typeof got
-  }
-  return new NestorError('invalid_options', `invalid option ${option}: expected ${allowed}, got ${shown}`)
 }

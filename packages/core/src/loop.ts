@@ -89,7 +89,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   }
 }
 
-type Ending = { status: ExecResult['status']; text?: string; error?: NestorErrorLike; pending?: ExecResult['pending'] }
+export type Ending = { status: ExecResult['status']; text?: string; error?: NestorErrorLike; pending?: ExecResult['pending'] }
 
 async function runCalls(ctx: ExecContext, message: AssistantMessage, ids: string[], iteration = ctx.iterationsUsed): Promise<ToolsOutcome> {
   const wanted = new Set(ids)
@@ -192,7 +192,15 @@ function textOf(message: AssistantMessage | ToolResultMessage): string {
   return text
 }
 
-function end(ctx: ExecContext, ending: Ending): ExecResult {
+/** Ends an exec: builds its result and emits agent_end, always the last event. */
+export function end(ctx: ExecContext, ending: Ending): ExecResult {
+  const result = resultOf(ctx, ending)
+  emit(ctx, { type: 'agent_end', result })
+  return result
+}
+
+/** The ExecResult of an exec in its current state; budget fields are always set. */
+export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
   const result: ExecResult = {
     execId: ctx.execId,
     status: ending.status,
@@ -208,6 +216,5 @@ function end(ctx: ExecContext, ending: Ending): ExecResult {
   }
   if (ending.error) result.error = ctx.redact(ending.error)
   if (ending.pending) result.pending = ending.pending
-  emit(ctx, { type: 'agent_end', result })
   return result
 }

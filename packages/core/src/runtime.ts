@@ -5,7 +5,7 @@ import { EventLog } from './event-log.js'
 import { emit, type ExecContext, type LoopSettings, type PriorDecision, type TreeState } from './exec-context.js'
 import { currentFrame, type Frame } from './frame.js'
 import { generateId } from './ids.js'
-import { runLoop, type LoopStart } from './loop.js'
+import { end, resultOf, runLoop, type LoopStart } from './loop.js'
 import { MessageQueue } from './message-queue.js'
 import { validateExecOptions, validateRuntimeOptions } from './options.js'
 import { eventRedactor } from './redact.js'
@@ -296,38 +296,12 @@ function addInto(a: ExecResult['usage'], b: ExecResult['usage']) {
 async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
   const input = 'input' in start ? start.input : []
   emit(ctx, { type: 'agent_start', input, toolNames: [...ctx.tools.keys()], iterationBudget: ctx.iterationBudget })
-  const result: ExecResult = {
-    execId: ctx.execId,
-    status: 'failed',
-    text: '',
-    messages: [],
-    history: ctx.history,
-    iterationsUsed: 0,
-    iterationBudget: ctx.iterationBudget,
-    usage: ctx.usage,
-    totalUsage: ctx.totalUsage,
-    receipts: [],
-    error,
-  }
-  emit(ctx, { type: 'agent_end', result })
-  return result
+  return end(ctx, { status: 'failed', error })
 }
 
-function fallbackResult(ctx: ExecContext, error: unknown): ExecResult {
-  return {
-    execId: ctx.execId,
-    status: 'failed',
-    text: '',
-    messages: ctx.history.slice(ctx.startIndex),
-    history: ctx.history,
-    iterationsUsed: ctx.iterationsUsed,
-    iterationBudget: ctx.iterationBudget,
-    usage: ctx.usage,
-    totalUsage: ctx.totalUsage,
-    receipts: ctx.receipts,
-    error: NestorError.isInstance(error) ? error : new NestorError('provider_error', String(error)),
-  }
-}
+/** Only reached if the loop itself broke: the result as it stands, without further events. */
+const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
+  resultOf(ctx, { status: 'failed', error: NestorError.isInstance(error) ? error : new NestorError('provider_error', String(error)) })
 
 // Abort links are removed when the exec ends, so a long-lived parent signal does not collect
 // listeners from every child it ever had.

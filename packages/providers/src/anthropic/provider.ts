@@ -67,9 +67,9 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
         idleTimeoutMs: request.streamIdleTimeoutMs ?? options.streamIdleTimeoutMs,
         signal,
         secrets: secrets(),
-        attempt: (builder, attemptSignal) => {
+        attempt: (builder, attemptSignal, emit) => {
           current = builder
-          return attempt(request, builder, attemptSignal)
+          return attempt(request, builder, attemptSignal, emit)
         },
         classify: (error) => {
           const classified = classifyAnthropicError(error, name)
@@ -86,9 +86,9 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
     secrets,
   }
 
-  async function* attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+  async function attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> {
     const params = buildAnthropicParams(request, defaults, name)
     const events = await getClient().messages.create(params, { signal, maxRetries: 0 })
-    yield* readAnthropicStream(events, builder, name)
+    await readAnthropicStream(events, builder, name, emit)
   }
 }

@@ -57,30 +57,31 @@ export function mapUsage(usage: Partial<Record<string, unknown>> | null | undefi
  * it stays in the message with its raw text in `invalidArguments` and no `toolcall_end`, so it can
  * never run even if the fragment happens to parse.
  */
-export async function* readAnthropicStream(
+export async function readAnthropicStream(
   events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
   builder: AssistantBuilder,
   provider: string,
-): AsyncGenerator<ModelEvent> {
+  emit: (event: ModelEvent) => void,
+): Promise<void> {
   const open = new Map<number, OpenBlock>()
   let stopReason: string | null | undefined
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
         builder.setUsage(mapUsage(event.message.usage as unknown as Record<string, unknown>))
-        yield builder.start()
+        emit(builder.start())
         break
       case 'content_block_start': {
         const block = event.content_block
         if (block.type === 'text') {
           open.set(event.index, { kind: 'text' })
-          if (block.text) yield builder.text(block.text)
+          if (block.text) emit(builder.text(block.text))
         } else if (block.type === 'thinking') {
           builder.pushThinkingBlock({ thinking: block.thinking ?? '' })
           const ref = builder.message.content.at(-1) as ThinkingContent
           if (block.signature) ref.signature = block.signature
           open.set(event.index, { kind: 'thinking', block: ref })
-          if (block.thinking) yield { type: 'thinking_delta', delta: block.thinking }
+          if (block.thinking) emit({ type: 'thinking_delta', delta: block.thinking })
         } else if (block.type === 'redacted_thinking') {
           // Opaque encrypted reasoning: kept as a redacted ThinkingContent whose signature is the data.
           builder.pushThinkingBlock({ thinking: '', signature: block.data, redacted: true })
@@ -89,7 +90,7 @@ export async function* readAnthropicStream(
           const initial = isRecord(block.input) ? block.input : {}
           const start = builder.toolCallStart(event.index, block.id, block.name)
           if (start.type === 'toolcall_start') open.set(event.index, { kind: 'tool', id: start.id, json: '', initial })
-          yield start
+          emit(start)
         } else {
           // Server tools and their results are not modelled by Nestor; their blocks are skipped.
           open.set(event.index, { kind: 'other' })
@@ -100,11 +101,11 @@ export async function* readAnthropicStream(
         const state = open.get(event.index)
         const delta = event.delta
         if (delta.type === 'text_delta') {
-          if (state?.kind === 'text' && delta.text) yield builder.text(delta.text)
+          if (state?.kind === 'text' && delta.text) emit(builder.text(delta.text))
         } else if (delta.type === 'thinking_delta') {
           if (state?.kind === 'thinking' && delta.thinking) {
             state.block.thinking += delta.thinking
-            yield { type: 'thinking_delta', delta: delta.thinking }
+            emit({ type: 'thinking_delta', delta: delta.thinking })
           }
         } else if (delta.type === 'signature_delta') {
           if (state?.kind === 'thinking') state.block.signature = (state.block.signature ?? '') + delta.signature
@@ -112,7 +113,7 @@ export async function* readAnthropicStream(
           if (state?.kind === 'tool' && delta.partial_json) {
             state.json += delta.partial_json
             const out = builder.toolCallDelta(event.index, delta.partial_json)
-            if (out) yield out
+            if (out) emit(out)
           }
         }
         break
@@ -123,7 +124,7 @@ export async function* readAnthropicStream(
         if (state?.kind === 'tool') {
           // A no-argument call streams `partial_json: ""` only: the input is {} (or what the start carried).
           const end = builder.toolCallEnd(event.index, state.json.trim() === '' ? state.initial : undefined)
-          if (end) yield end
+          if (end) emit(end)
         }
         break
       }
@@ -132,7 +133,7 @@ export async function* readAnthropicStream(
         builder.setUsage(mapUsage(event.usage as unknown as Record<string, unknown>))
         break
       case 'message_stop':
-        yield* finish(builder, open, stopReason, provider)
+        for (const event of finish(builder, open, stopReason, provider)) emit(event)
         return
       default:
         break

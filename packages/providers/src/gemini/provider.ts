@@ -52,7 +52,7 @@ export function gemini(options: GeminiOptions = {}): Provider {
         ...(signal ? { signal } : {}),
         secrets: secrets(),
         classify: (error) => classifyGeminiError(error, name),
-        async *attempt(builder, attemptSignal) {
+        async attempt(builder, attemptSignal, emit) {
           if (!apiKey && !options.client) {
             throw new NestorError('provider_error', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', { provider: name, retryable: false })
           }
@@ -67,9 +67,9 @@ export function gemini(options: GeminiOptions = {}): Provider {
               ...(options.baseURL ? { baseUrl: options.baseURL.replace(/\/+$/, '') } : {}),
               signal: controller.signal,
             })
-            yield builder.start()
-            for await (const chunk of chunks) yield* reader.read(chunk)
-            yield reader.finish()
+            emit(builder.start())
+            for await (const chunk of chunks) for (const event of reader.read(chunk)) emit(event)
+            emit(reader.finish())
           } finally {
             attemptSignal.removeEventListener('abort', onAbort)
             controller.abort()

@@ -22,10 +22,10 @@ export type RetryStreamOptions = {
   /** Strings never to appear in an error message (the API key). */
   secrets: string[]
   /**
-   * One attempt. Either push events through `emit` and resolve when the stream ended (the fast
-   * path: no generator hop per event), or return an async iterable of events. Throws on failure.
+   * One attempt: pushes its events through `emit` (synchronously, so there is no generator hop
+   * per event) and resolves when the stream ended. Throws on failure.
    */
-  attempt(builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> | AsyncIterable<ModelEvent>
+  attempt(builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void>
   classify(error: unknown): ClassifiedError
 }
 
@@ -71,13 +71,7 @@ async function pump(options: RetryStreamOptions, out: PushStream<ModelEvent>): P
       out.push(event)
     }
     try {
-      const running = options.attempt(builder, controller.signal, emit)
-      if (isAsyncIterable(running)) {
-        for await (const event of running) {
-          emit(event)
-          if (finished) break
-        }
-      } else await running
+      await options.attempt(builder, controller.signal, emit)
       if (finished) return
       // An attempt that ended without a terminal event is a malformed stream.
       throw new NestorError('provider_error', 'stream ended without a final message', { provider: options.provider, retryable: false })
@@ -101,9 +95,6 @@ async function pump(options: RetryStreamOptions, out: PushStream<ModelEvent>): P
     }
   }
 }
-
-const isAsyncIterable = (value: unknown): value is AsyncIterable<ModelEvent> =>
-  typeof value === 'object' && value !== null && Symbol.asyncIterator in value
 
 function safeClassify(options: RetryStreamOptions, thrown: unknown): ClassifiedError {
   try {

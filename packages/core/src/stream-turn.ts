@@ -1,6 +1,6 @@
 import { NestorError, messageOf } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
-import type { AssistantMessage, ModelRequest, NestorErrorLike } from './types.js'
+import type { AssistantMessage, ModelEvent, ModelRequest, NestorErrorLike } from './types.js'
 import { emptyUsage } from './usage.js'
 
 export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }
@@ -8,49 +8,60 @@ export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }
 /**
  * Streams one assistant message from the provider as message_start / message_delta* /
  * message_end events. Always returns a final message: a provider that breaks its contract and
- * throws is turned into an error message here, so the loop never sees a throw.
+ * throws is turned into an error message here, so the loop never sees a throw. Providers with a
+ * `streamTo` fast path deliver events by call instead of through an async iterator.
  */
 export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promise<TurnOutcome> {
   let message: AssistantMessage | undefined
-  let error: NestorErrorLike | undefined
+  let outcome: TurnOutcome | undefined
   const names = new Map<string, string>()
-  try {
-    for await (const event of ctx.provider.stream(request, ctx.controller.signal)) {
-      switch (event.type) {
-        case 'start':
-          message = event.message
-          emit(ctx, { type: 'message_start', message })
-          break
-        case 'text_delta':
-          emit(ctx, { type: 'message_delta', delta: { kind: 'text', text: event.delta } })
-          break
-        case 'thinking_delta':
-          emit(ctx, { type: 'message_delta', delta: { kind: 'thinking', text: event.delta } })
-          break
-        case 'toolcall_start':
-          names.set(event.id, event.name)
-          emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: event.name, argumentsDelta: '' } })
-          break
-        case 'toolcall_delta':
-          emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: names.get(event.id) ?? '', argumentsDelta: event.delta } })
-          break
-        case 'toolcall_end':
-          break
-        case 'retry':
-          emit(ctx, { type: 'retry', attempt: event.attempt, delayMs: event.delayMs, error: event.error })
-          break
-        case 'done':
-        case 'error': {
-          const first = message === undefined
-          message = event.message
-          if (event.type === 'error') error = event.error
-          if (first) emit(ctx, { type: 'message_start', message })
-          return finish(ctx, message, error)
-        }
+  /** Handles one provider event; true once the stream's terminal event arrived. */
+  const handle = (event: ModelEvent): boolean => {
+    if (outcome) return true
+    switch (event.type) {
+      case 'start':
+        message = event.message
+        emit(ctx, { type: 'message_start', message })
+        return false
+      case 'text_delta':
+        emit(ctx, { type: 'message_delta', delta: { kind: 'text', text: event.delta } })
+        return false
+      case 'thinking_delta':
+        emit(ctx, { type: 'message_delta', delta: { kind: 'thinking', text: event.delta } })
+        return false
+      case 'toolcall_start':
+        names.set(event.id, event.name)
+        emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: event.name, argumentsDelta: '' } })
+        return false
+      case 'toolcall_delta':
+        emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: names.get(event.id) ?? '', argumentsDelta: event.delta } })
+        return false
+      case 'toolcall_end':
+        return false
+      case 'retry':
+        emit(ctx, { type: 'retry', attempt: event.attempt, delayMs: event.delayMs, error: event.error })
+        return false
+      case 'done':
+      case 'error': {
+        const first = message === undefined
+        message = event.message
+        if (first) emit(ctx, { type: 'message_start', message })
+        outcome = finish(ctx, message, event.type === 'error' ? event.error : undefined)
+        return true
       }
     }
-    throw new NestorError('provider_error', `provider ${ctx.provider.name} ended its stream without a final message`, { provider: ctx.provider.name })
+  }
+  try {
+    const provider = ctx.provider
+    if (provider.streamTo) {
+      await provider.streamTo(request, ctx.controller.signal, handle)
+    } else {
+      for await (const event of provider.stream(request, ctx.controller.signal)) if (handle(event)) break
+    }
+    if (outcome) return outcome
+    throw new NestorError('provider_error', `provider ${provider.name} ended its stream without a final message`, { provider: provider.name })
   } catch (thrown) {
+    if (outcome) return outcome
     const aborted = ctx.controller.signal.aborted
     const partial: AssistantMessage = message ?? {
       role: 'assistant',
@@ -62,7 +73,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
     }
     partial.stopReason = aborted ? 'aborted' : 'error'
     partial.errorMessage = aborted ? 'aborted' : messageOf(thrown)
-    error = NestorError.isInstance(thrown)
+    const error = NestorError.isInstance(thrown)
       ? thrown
       : new NestorError(aborted ? 'aborted' : 'provider_error', partial.errorMessage, { provider: ctx.provider.name, cause: thrown })
     if (!message) emit(ctx, { type: 'message_start', message: partial })
@@ -71,7 +82,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
 }
 
 function finish(ctx: ExecContext, message: AssistantMessage, error: NestorErrorLike | undefined): TurnOutcome {
-  // Abort wins over whatever the provider reported: the user asked to stop.
+  // Abort wins over a failure the provider reported: the user asked to stop.
   if (ctx.controller.signal.aborted && message.stopReason === 'error') {
     message.stopReason = 'aborted'
     message.errorMessage ??= 'aborted'

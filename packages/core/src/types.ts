@@ -171,6 +171,11 @@ export const isOfflineProvider = (provider: Provider): boolean =>
 export interface Provider {
   name: string
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent>
+  /**
+   * Optional fast path with the same events as `stream`, delivered by calling `sink` (no promise
+   * per event). The loop prefers it. Resolves after the terminal event; never rejects.
+   */
+  streamTo?(request: ModelRequest, signal: AbortSignal | undefined, sink: (event: ModelEvent) => void): Promise<void>
   capabilities?(model: string): Promise<Capabilities>
   /** Strings the redactor must hide (the API key). Never logged or emitted. */
   secrets?(): string[]

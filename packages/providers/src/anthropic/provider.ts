@@ -2,7 +2,8 @@ import Anthropic from '@anthropic-ai/sdk'
 import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import { streamWithRetries } from '../shared/retry-stream.js'
+import type { RetryStreamOptions } from '../shared/retry-stream.js'
+import { retryingStreams } from '../shared/retrying-provider.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
@@ -55,11 +56,11 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
 
   return {
     name,
-    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
+    ...retryingStreams((request: ModelRequest, signal?: AbortSignal): RetryStreamOptions => {
       // The builder of the attempt in flight: a failure after visible content must not be reported
       // as retryable, since retrying would duplicate what the caller already streamed.
       let current: AssistantBuilder | undefined
-      return streamWithRetries({
+      return {
         provider: name,
         model: request.model,
         maxRetries: request.maxRetries ?? options.maxRetries,
@@ -80,8 +81,8 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
           }
           return classified
         },
-      })
-    },
+      }
+    }),
     capabilities: async (model: string) => anthropicCapabilities(model),
     secrets,
   }

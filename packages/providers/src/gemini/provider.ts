@@ -1,6 +1,7 @@
 import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
-import { streamWithRetries } from '../shared/retry-stream.js'
+import type { RetryStreamOptions } from '../shared/retry-stream.js'
+import { retryingStreams } from '../shared/retrying-provider.js'
 import { geminiCapabilities } from './capabilities.js'
 import { toGeminiContents } from './convert-messages.js'
 import { toGeminiTools } from './convert-tools.js'
@@ -41,9 +42,9 @@ export function gemini(options: GeminiOptions = {}): Provider {
     name,
     secrets,
     capabilities: async (model: string) => geminiCapabilities(model),
-    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
+    ...retryingStreams((request: ModelRequest, signal?: AbortSignal): RetryStreamOptions => {
       const body = buildRequest(request, name)
-      return streamWithRetries({
+      return {
         provider: name,
         model: request.model,
         maxRetries: request.maxRetries ?? options.maxRetries ?? 2,
@@ -75,8 +76,8 @@ export function gemini(options: GeminiOptions = {}): Provider {
             controller.abort()
           }
         },
-      })
-    },
+      }
+    }),
   }
 }
 

@@ -2,7 +2,8 @@ import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import OpenAI from 'openai'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import { streamWithRetries } from '../shared/retry-stream.js'
+import type { RetryStreamOptions } from '../shared/retry-stream.js'
+import { retryingStreams } from '../shared/retrying-provider.js'
 import { openAICapabilities } from './capabilities.js'
 import { toChatRequest } from './chat-request.js'
 import { chatStreamEvents } from './chat-stream.js'
@@ -38,7 +39,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
     api,
     secrets,
     capabilities: async (model: string) => openAICapabilities(model),
-    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent> {
+    ...retryingStreams((request: ModelRequest, signal?: AbortSignal): RetryStreamOptions => {
       const schemas = strict ? new Map(request.tools.map((tool) => [tool.name, tool.parameters])) : undefined
       const attempt = async (builder: AssistantBuilder, attemptSignal: AbortSignal, push: (event: ModelEvent) => void): Promise<void> => {
         // Strict mode sends `null` for optional properties; the tools expect them absent.
@@ -60,7 +61,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
           await chatStreamEvents(stream, builder, name, attemptSignal, emit)
         }
       }
-      return streamWithRetries({
+      return {
         provider: name,
         model: request.model,
         maxRetries: request.maxRetries ?? options.maxRetries,
@@ -70,7 +71,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
         secrets: secrets(),
         attempt,
         classify: (error) => classifyOpenAIError(error, name),
-      })
-    },
+      }
+    }),
   }
 }

@@ -36,11 +36,17 @@ export type RetryStreamOptions = {
  */
 export function streamWithRetries(options: RetryStreamOptions): AsyncIterable<ModelEvent> {
   const out = new PushStream<ModelEvent>()
-  void pump(options, out).finally(() => out.end())
+  void pumpWithRetries(options, (event) => out.push(event)).finally(() => out.end())
   return out
 }
 
-async function pump(options: RetryStreamOptions, out: PushStream<ModelEvent>): Promise<void> {
+/**
+ * The same attempts, delivered straight to `sink` (Provider.streamTo): the loop handles each event
+ * in the call that produced it, with no queue and no promise per event. Resolves after the
+ * terminal event; never rejects.
+ */
+export async function pumpWithRetries(options: RetryStreamOptions, sink: (event: ModelEvent) => void): Promise<void> {
+  const out = { push: sink }
   const maxRetries = options.maxRetries ?? 2
   const baseDelay = options.baseDelayMs ?? 500
   const maxDelay = options.maxRetryDelayMs ?? 30_000

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { redactDeep } from '@nestor/core'
 import { AssistantBuilder } from '@nestor/providers'
+import { memoryMicro } from './memory.js'
 import { runtimeMicro } from './micro-runtime.js'
 
 // Micro-benchmarks of the paths Nestor runs per event, per fragment and per nested exec. Each is
@@ -64,5 +65,5 @@ async function redactMicro(): Promise<MicroResult[]> {
 }
 
 export async function runMicro(): Promise<MicroResult[]> {
-  return [...(await runtimeMicro()), await builderMicro(), ...(await redactMicro())]
+  return [...(await runtimeMicro()), await builderMicro(), ...(await redactMicro()), ...(await memoryMicro())]
 }

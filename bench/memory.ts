@@ -1,0 +1,63 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { Runtime, emptyUsage, type Message, type ModelEvent, type Provider } from '@nestor/core'
+import { AssistantBuilder } from '@nestor/providers'
+import type { MicroResult } from './micro.js'
+
+// Memory against history length: what one finished exec keeps alive (its event log and result)
+// for histories of N prior messages. The history objects are the caller's and are allocated
+// before measuring, so the numbers are Nestor's own retention. Linear growth shows as a flat
+// "bytes per prior message" column.
+
+setFlagsFromString('--expose_gc')
+const gc = runInNewContext('gc') as () => void
+
+function history(n: number): Message[] {
+  return Array.from({ length: n }, (_, i): Message =>
+    i % 2 === 0
+      ? { role: 'user', content: `question ${i}` }
+      : { role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'stop', usage: emptyUsage(), provider: 'p', model: 'm' },
+  )
+}
+
+/** Answers 'ok' and keeps nothing (scripted() would keep a clone of every request). */
+const answerOk: Provider = {
+  name: 'bench-memory',
+  async *stream(request): AsyncGenerator<ModelEvent> {
+    const builder = new AssistantBuilder('bench-memory', request.model)
+    yield builder.start()
+    yield builder.text('ok')
+    yield builder.done('stop')
+  },
+}
+
+async function retainedPerExec(n: number, execs: number): Promise<number> {
+  const prior = history(n)
+  const runtime = new Runtime({ provider: answerOk, model: 'm', secrets: ['sk-bench-secret'] })
+  await runtime.exec('warm', { history: prior })
+  gc()
+  const before = process.memoryUsage().heapUsed
+  const kept: unknown[] = []
+  for (let i = 0; i < execs; i++) {
+    const run = runtime.exec('go', { history: prior })
+    for await (const _ of run) void _
+    kept.push(run, await run)
+  }
+  gc()
+  const after = process.memoryUsage().heapUsed
+  if (kept.length !== execs * 2) throw new Error('lost a run')
+  return (after - before) / execs
+}
+
+export async function memoryMicro(): Promise<MicroResult[]> {
+  const out: MicroResult[] = []
+  for (const n of [250, 500, 1000, 2000, 4000]) {
+    const bytes = await retainedPerExec(n, 20)
+    out.push({
+      name: `retained heap per finished exec, history ${n}`,
+      perOp: `${(bytes / 1024).toFixed(1)} KiB`,
+      note: `${(bytes / n).toFixed(1)} bytes per prior message (flat = linear growth)`,
+    })
+  }
+  return out
+}

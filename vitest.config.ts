@@ -16,5 +16,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
+    reporters: ['default', './test/support/plain-summary.ts'],
   },
 })

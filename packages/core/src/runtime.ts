@@ -148,18 +148,21 @@ export class Runtime {
   }
 
   /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
-  runBatch(calls: BatchCall[], options: { stopOnError?: boolean; tools?: ToolInput[] } = {}): Promise<BatchResult> {
-    return runBatch(this.batchContext(options.tools), calls, options)
+  runBatch(calls: BatchCall[], options: { stopOnError?: boolean; tools?: ToolInput[]; signal?: AbortSignal } = {}): Promise<BatchResult> {
+    const ctx = this.batchContext(options.tools, options.signal)
+    return runBatch(ctx, calls, options).finally(() => unlinkAbort(ctx.controller))
   }
 
   /** Lanes run concurrently up to `maxConcurrency`, calls inside a lane one after the other. */
-  runParallelBatch(lanes: BatchLane[], options: { maxConcurrency: number; tools?: ToolInput[] }): Promise<ParallelBatchResult> {
-    return runParallelBatch(this.batchContext(options.tools), lanes, options)
+  runParallelBatch(lanes: BatchLane[], options: { maxConcurrency: number; tools?: ToolInput[]; signal?: AbortSignal }): Promise<ParallelBatchResult> {
+    const ctx = this.batchContext(options?.tools, options?.signal)
+    return runParallelBatch(ctx, lanes, options).finally(() => unlinkAbort(ctx.controller))
   }
 
-  private batchContext(tools: ToolInput[] | undefined): ExecContext {
+  /** Batches share the loop's call pipeline through an exec context of their own (no model). */
+  private batchContext(tools: ToolInput[] | undefined, signal: AbortSignal | undefined): ExecContext {
     const resolved = indexTools(tools ? normalizeTools(tools) : (this.options.registry ?? globalRegistry).list())
-    const ctx = this.createContext(undefined, resolved, {}, [], 0, generateId('batch'))
+    const ctx = this.createContext(undefined, resolved, signal ? { signal } : {}, [], 0, generateId('batch'))
     ctx.settings = { ...ctx.settings, duplicateCalls: 'allow', stopAtTools: new Set() }
     return ctx
   }

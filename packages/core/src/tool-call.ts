@@ -2,7 +2,7 @@ import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
 import { runTool } from './tool-runner.js'
-import type { ApprovalRequest, ReceiptStatus, Tool, ToolCall, ToolContext, ToolReceipt, ToolResultMessage } from './types.js'
+import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolContext, ToolReceipt, ToolResultMessage } from './types.js'
 import { decideApproval } from './approvals.js'
 
 /** What one call came to. `pause` means it waits for a decision and has no result yet. */

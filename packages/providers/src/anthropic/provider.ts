@@ -2,8 +2,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import type { RetryStreamOptions } from '../shared/retry-stream.js'
-import { retryingStreams } from '../shared/retrying-provider.js'
+import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
@@ -56,18 +55,11 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
 
   return {
     name,
-    ...retryingStreams((request: ModelRequest, signal?: AbortSignal): RetryStreamOptions => {
+    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
       // The builder of the attempt in flight: a failure after visible content must not be reported
       // as retryable, since retrying would duplicate what the caller already streamed.
       let current: AssistantBuilder | undefined
       return {
-        provider: name,
-        model: request.model,
-        maxRetries: request.maxRetries ?? options.maxRetries,
-        maxRetryDelayMs: options.maxRetryDelayMs,
-        idleTimeoutMs: request.streamIdleTimeoutMs ?? options.streamIdleTimeoutMs,
-        signal,
-        secrets: secrets(),
         attempt: (builder, attemptSignal, emit) => {
           current = builder
           return attempt(request, builder, attemptSignal, emit)

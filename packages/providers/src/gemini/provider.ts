@@ -1,7 +1,6 @@
-import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
+import type { ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
-import type { RetryStreamOptions } from '../shared/retry-stream.js'
-import { retryingStreams } from '../shared/retrying-provider.js'
+import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { geminiCapabilities } from './capabilities.js'
 import { toGeminiContents } from './convert-messages.js'
 import { toGeminiTools } from './convert-tools.js'
@@ -42,16 +41,9 @@ export function gemini(options: GeminiOptions = {}): Provider {
     name,
     secrets,
     capabilities: async (model: string) => geminiCapabilities(model),
-    ...retryingStreams((request: ModelRequest, signal?: AbortSignal): RetryStreamOptions => {
+    ...retryingStreams({ ...options, name, secrets, maxRetries: options.maxRetries ?? 2 }, (request: ModelRequest): AttemptPlan => {
       const body = buildRequest(request, name)
       return {
-        provider: name,
-        model: request.model,
-        maxRetries: request.maxRetries ?? options.maxRetries ?? 2,
-        ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
-        ...idle(request.streamIdleTimeoutMs ?? options.streamIdleTimeoutMs),
-        ...(signal ? { signal } : {}),
-        secrets: secrets(),
         classify: (error) => classifyGeminiError(error, name),
         async attempt(builder, attemptSignal, emit) {
           if (!apiKey && !options.client) {
@@ -81,9 +73,6 @@ export function gemini(options: GeminiOptions = {}): Provider {
   }
 }
 
-function idle(ms: number | undefined): { idleTimeoutMs?: number } {
-  return ms !== undefined && ms > 0 ? { idleTimeoutMs: ms } : {}
-}
 
 /** The provider-neutral request as a Gemini body. */
 export function buildRequest(request: ModelRequest, providerName: string): GeminiRequest {

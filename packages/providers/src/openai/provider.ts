@@ -2,8 +2,7 @@ import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import OpenAI from 'openai'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import type { RetryStreamOptions } from '../shared/retry-stream.js'
-import { retryingStreams } from '../shared/retrying-provider.js'
+import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { openAICapabilities } from './capabilities.js'
 import { toChatRequest } from './chat-request.js'
 import { chatStreamEvents } from './chat-stream.js'
@@ -39,7 +38,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
     api,
     secrets,
     capabilities: async (model: string) => openAICapabilities(model),
-    ...retryingStreams((request: ModelRequest, signal?: AbortSignal): RetryStreamOptions => {
+    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
       const schemas = strict ? new Map(request.tools.map((tool) => [tool.name, tool.parameters])) : undefined
       const attempt = async (builder: AssistantBuilder, attemptSignal: AbortSignal, push: (event: ModelEvent) => void): Promise<void> => {
         // Strict mode sends `null` for optional properties; the tools expect them absent.
@@ -61,17 +60,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
           await chatStreamEvents(stream, builder, name, attemptSignal, emit)
         }
       }
-      return {
-        provider: name,
-        model: request.model,
-        maxRetries: request.maxRetries ?? options.maxRetries,
-        maxRetryDelayMs: options.maxRetryDelayMs,
-        idleTimeoutMs: request.streamIdleTimeoutMs ?? options.streamIdleTimeoutMs,
-        signal,
-        secrets: secrets(),
-        attempt,
-        classify: (error) => classifyOpenAIError(error, name),
-      }
+      return { attempt, classify: (error) => classifyOpenAIError(error, name) }
     }),
   }
 }

@@ -1,13 +1,37 @@
 import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { pumpWithRetries, streamWithRetries, type RetryStreamOptions } from './retry-stream.js'
 
+/** What an adapter sets once: its name, its retry and idle defaults, its secrets. */
+export type RetryDefaults = {
+  name: string
+  maxRetries?: number
+  maxRetryDelayMs?: number
+  streamIdleTimeoutMs?: number
+  secrets(): string[]
+}
+
+/** What an adapter decides per request: how to run one attempt and how to classify its failure. */
+export type AttemptPlan = Pick<RetryStreamOptions, 'attempt' | 'classify'>
+
 /**
- * Both faces of a provider built on `streamWithRetries`: `stream` (the async iterable every
- * consumer can read) and `streamTo` (the loop's fast path). One options function serves both.
+ * Both faces of an adapter built on the retry stream: `stream` (the async iterable any consumer
+ * can read) and `streamTo` (the loop's fast path). The request's own `maxRetries` and
+ * `streamIdleTimeoutMs` (the runtime's settings) win over the adapter's defaults.
  */
 export function retryingStreams(
-  optionsFor: (request: ModelRequest, signal?: AbortSignal) => RetryStreamOptions,
+  defaults: RetryDefaults,
+  plan: (request: ModelRequest) => AttemptPlan,
 ): Pick<Provider, 'stream'> & Required<Pick<Provider, 'streamTo'>> {
+  const optionsFor = (request: ModelRequest, signal: AbortSignal | undefined): RetryStreamOptions => ({
+    provider: defaults.name,
+    model: request.model,
+    maxRetries: request.maxRetries ?? defaults.maxRetries,
+    maxRetryDelayMs: defaults.maxRetryDelayMs,
+    idleTimeoutMs: request.streamIdleTimeoutMs ?? defaults.streamIdleTimeoutMs,
+    signal,
+    secrets: defaults.secrets(),
+    ...plan(request),
+  })
   return {
     stream: (request, signal) => streamWithRetries(optionsFor(request, signal)),
     streamTo: (request, signal, sink: (event: ModelEvent) => void) => pumpWithRetries(optionsFor(request, signal), sink),

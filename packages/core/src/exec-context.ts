@@ -90,6 +90,8 @@ export type ExecContext = {
   /** Sends a finished event to this exec's listeners and up through its ancestors' streams. */
   publish(event: AgentEvent): void
   redact<T>(value: T): T
+  /** Strings the redactor hides (runtime secrets, the provider's key, ancestors' secrets). */
+  secrets: readonly string[]
   /** The runtime's result cache for `cacheable` tools, keyed by signature. */
   cache: Map<string, ToolOutput>
   decisions: Map<string, PriorDecision>

@@ -241,6 +241,7 @@ export class Runtime {
       cache: this.cache,
       decisions: new Map(),
       redact,
+      secrets,
       publish(event) {
         log.push(event)
         for (let p = ctx.parent; p; p = p.parent) p.log.push(event)

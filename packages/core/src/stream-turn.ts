@@ -1,6 +1,7 @@
 import { NestorError, messageOf } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
-import type { AssistantMessage, ModelEvent, ModelRequest, NestorErrorLike } from './types.js'
+import { DeltaGuard } from './delta-guard.js'
+import type { AssistantMessage, MessageDelta, ModelEvent, ModelRequest, NestorErrorLike } from './types.js'
 import { emptyUsage } from './usage.js'
 
 export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }
@@ -15,6 +16,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
   let message: AssistantMessage | undefined
   let outcome: TurnOutcome | undefined
   const names = new Map<string, string>()
+  const deltas = new DeltaStream(ctx)
   /** Handles one provider event; true once the stream's terminal event arrived. */
   const handle = (event: ModelEvent): boolean => {
     if (outcome) return true
@@ -24,17 +26,18 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
         emit(ctx, { type: 'message_start', message })
         return false
       case 'text_delta':
-        emit(ctx, { type: 'message_delta', delta: { kind: 'text', text: event.delta } })
+        deltas.push('text', event.delta)
         return false
       case 'thinking_delta':
-        emit(ctx, { type: 'message_delta', delta: { kind: 'thinking', text: event.delta } })
+        deltas.push('thinking', event.delta)
         return false
       case 'toolcall_start':
         names.set(event.id, event.name)
+        deltas.releaseAll()
         emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: event.name, argumentsDelta: '' } })
         return false
       case 'toolcall_delta':
-        emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: names.get(event.id) ?? '', argumentsDelta: event.delta } })
+        deltas.push(event.id, event.delta, names.get(event.id) ?? '')
         return false
       case 'toolcall_end':
         return false
@@ -43,6 +46,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
         return false
       case 'done':
       case 'error': {
+        deltas.releaseAll()
         const first = message === undefined
         message = event.message
         if (first) emit(ctx, { type: 'message_start', message })
@@ -62,6 +66,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
     throw new NestorError('provider_error', `provider ${provider.name} ended its stream without a final message`, { provider: provider.name })
   } catch (thrown) {
     if (outcome) return outcome
+    deltas.releaseAll()
     const aborted = ctx.controller.signal.aborted
     const partial: AssistantMessage = message ?? {
       role: 'assistant',
@@ -89,4 +94,48 @@ function finish(ctx: ExecContext, message: AssistantMessage, error: NestorErrorL
   }
   emit(ctx, { type: 'message_end', message })
   return error ? { message, error } : { message }
+}
+
+/**
+ * Emits message_delta events. With secrets, each stream goes through a DeltaGuard so a secret
+ * split across chunks never appears; a stream's held-back tail is released when another stream
+ * starts or the message ends, which keeps the deltas in order.
+ */
+class DeltaStream {
+  private readonly guard: DeltaGuard | undefined
+  private current: string | undefined
+  private readonly toolNames = new Map<string, string>()
+
+  constructor(private readonly ctx: ExecContext) {
+    this.guard = ctx.secrets.length ? new DeltaGuard(ctx.secrets) : undefined
+  }
+
+  /** `stream` is 'text', 'thinking' or a tool call id (with its tool name). */
+  push(stream: string, text: string, toolName?: string): void {
+    if (!this.guard) return this.send(stream, text, toolName)
+    if (this.current !== undefined && this.current !== stream) this.release(this.current)
+    this.current = stream
+    if (toolName !== undefined) this.toolNames.set(stream, toolName)
+    const safe = this.guard.feed(stream, text)
+    if (safe) this.send(stream, safe, toolName)
+  }
+
+  releaseAll(): void {
+    if (!this.guard) return
+    for (const stream of this.guard.pending()) this.release(stream)
+    this.current = undefined
+  }
+
+  private release(stream: string): void {
+    const rest = this.guard?.flush(stream)
+    if (rest) this.send(stream, rest, this.toolNames.get(stream))
+  }
+
+  private send(stream: string, text: string, toolName: string | undefined): void {
+    const delta: MessageDelta =
+      stream === 'text' || stream === 'thinking'
+        ? { kind: stream, text }
+        : { kind: 'toolCall', id: stream, name: toolName ?? '', argumentsDelta: text }
+    emit(this.ctx, { type: 'message_delta', delta })
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, defineTool, exec, type AgentEvent, type ExecResult, type ModelRequest } from '@nestor/core'
+import { NestorError, Runtime, currentExec, defineTool, exec, type AgentEvent, type ExecResult, type ModelRequest } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect, textOf } from '../support/run.js'
 
@@ -16,6 +16,18 @@ describe('nested exec', () => {
       thrown = error
     }
     expect(NestorError.isInstance(thrown) && thrown.code).toBe('no_runtime')
+  })
+
+  it('currentExec() tells a tool body which exec and tool it runs in, and is undefined outside', async () => {
+    let seen: ReturnType<typeof currentExec>
+    const where = defineTool({ name: 'where', description: 'd', parameters: z.object({}), execute: async () => {
+      await new Promise((r) => setTimeout(r, 1))
+      seen = currentExec()
+      return 'here'
+    } })
+    const result = await new Runtime({ provider: scripted([calls({ name: 'where' }), 'ok']), model: 'm' }).exec('go', { tools: [where] })
+    expect(seen).toEqual({ execId: result.execId, depth: 0, path: [result.execId], toolName: 'where' })
+    expect(currentExec()).toBeUndefined()
   })
 
   it('a tool body that calls exec() opens a child: depth 1, parentExecId, inherited provider and model, events in the parent stream', async () => {

@@ -1,7 +1,7 @@
 import {
   NestorError,
   Runtime,
-  currentFrame,
+  currentExec,
   exec as execInFrame,
   toolSource,
   type ExecInput,
@@ -69,7 +69,7 @@ export abstract class Agent implements ToolSource {
     if (merged.model === undefined && this.model !== undefined && !this.runtime) merged.model = this.model
     const runtime = this.runtime ?? this.standaloneRuntime()
     if (runtime) return runtime.exec(input, merged)
-    if (!currentFrame()) {
+    if (!currentExec()) {
       throw new NestorError('no_runtime', `${this.constructor.name}.exec() was called outside any exec: give the agent a runtime (or a provider and a model), or call it from inside a tool body`)
     }
     return execInFrame(input, merged)
@@ -84,7 +84,7 @@ export abstract class Agent implements ToolSource {
   }
 
   private standaloneRuntime(): Runtime | undefined {
-    if (currentFrame() || !this.provider || this.model === undefined) return undefined
+    if (currentExec() || !this.provider || this.model === undefined) return undefined
     this.#ownRuntime ??= new Runtime({ provider: this.provider, model: this.model })
     return this.#ownRuntime
   }

@@ -12,6 +12,15 @@ const frames = new AsyncLocalStorage<Frame>()
 
 export const currentFrame = (): Frame | undefined => frames.getStore()
 
+/** What a tool body may know about the exec it runs in. */
+export type ExecFrameInfo = { execId: string; depth: number; path: readonly string[]; toolName: string }
+
+/** The exec whose tool body is running here, or undefined outside any tool body. */
+export function currentExec(): ExecFrameInfo | undefined {
+  const frame = frames.getStore()
+  return frame && { execId: frame.ctx.execId, depth: frame.ctx.depth, path: frame.ctx.path, toolName: frame.runningTool }
+}
+
 // On Node 20 an enabled AsyncLocalStorage installs promise hooks that make every promise in the
 // process several times slower (measured 3.7x on a promise-heavy loop), the provider SDK's stream
 // included. Frames are only needed while a tool body runs, so the storage is enabled while at

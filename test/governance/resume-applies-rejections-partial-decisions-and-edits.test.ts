@@ -39,6 +39,9 @@ describe('runtime.resume decisions', () => {
     expect(result.receipts.map((r) => r.status)).toEqual(['rejected'])
     expect(events.some((e) => e.type === 'tool_end' && e.receipt.status === 'rejected')).toBe(true)
     expect(historyProblems(result.history)).toEqual([])
+    // The paused turn is closed by its turn_end (iteration 1) before the next model call starts.
+    const turns = events.filter((e) => e.type === 'turn_start' || e.type === 'turn_end').map((e) => `${e.type}:${'iteration' in e ? e.iteration : ''}`)
+    expect(turns).toEqual(['turn_end:1', 'turn_start:2', 'turn_end:2'])
   })
 
   it('deciding one of two pending calls leaves the exec paused with the other pending, and deciding the other completes it', async () => {

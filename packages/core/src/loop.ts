@@ -29,7 +29,9 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   try {
     let wantsTools = true
     if ('resume' in start) {
+      // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
       const outcome = await runCalls(ctx, start.resume.message, start.resume.remaining)
+      emit(ctx, { type: 'turn_end', iteration: ctx.iterationsUsed, message: start.resume.message, toolResults: outcome.results })
       const stop = afterTools(ctx, outcome, start.resume.message)
       if (stop) return end(ctx, stop)
     }

@@ -1,6 +1,7 @@
 import { NestorError, messageOf } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { runInFrame } from './frame.js'
+import { sleep } from './sleep.js'
 import { toToolOutput } from './tool.js'
 import type { Tool, ToolCall, ToolContext, ToolOutput } from './types.js'
 
@@ -27,7 +28,7 @@ export async function runTool(ctx: ExecContext, tool: Tool, args: Record<string,
     if (ctx.controller.signal.aborted) return { status: 'aborted', message: 'aborted', attempts: attempt - 1 }
     last = await attemptOnce(ctx, tool, args, call, timeoutMs, attempt)
     if (last.status === 'ok' || last.status === 'aborted') return last
-    if (attempt < attemptsAllowed && !(await pause(Math.min(2000, 50 * 2 ** (attempt - 1)), ctx.controller.signal))) {
+    if (attempt < attemptsAllowed && !(await sleep(Math.min(2000, 50 * 2 ** (attempt - 1)), ctx.controller.signal))) {
       return { status: 'aborted', message: 'aborted', attempts: attempt }
     }
   }
@@ -98,20 +99,4 @@ function gateValue(value: unknown): unknown {
 
 function emitUpdate(ctx: ExecContext, toolCallId: string, update: unknown): void {
   emit(ctx, { type: 'tool_update', toolCallId, update })
-}
-
-/** Resolves true after `ms`, false on abort; leaves no timer behind. */
-export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false)
-    const onAbort = () => {
-      clearTimeout(timer)
-      resolve(false)
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve(true)
-    }, ms)
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
 }

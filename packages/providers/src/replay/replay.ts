@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AssistantMessage, ModelEvent, ModelRequest, Provider } from '@nestor/core'
-import { NestorError, emptyUsage, redactDeep } from '@nestor/core'
+import { NestorError, emptyUsage, redactDeep, sleep } from '@nestor/core'
 import {
   CASSETTE_VERSION,
   canonicalRequest,
@@ -125,7 +125,7 @@ async function load(file: string, key: string): Promise<Cassette | 'missing' | s
 async function* play(cassette: Cassette, signal: AbortSignal | undefined, paceMs: number): AsyncGenerator<ModelEvent> {
   let partial: AssistantMessage | undefined
   for (const raw of cassette.events) {
-    if (paceMs > 0) await pause(paceMs, signal)
+    if (paceMs > 0) await sleep(paceMs, signal)
     const event = eventFromJson(raw)
     if (event.type === 'start') partial = structuredClone(event.message)
     if (signal?.aborted && partial) {
@@ -176,17 +176,4 @@ async function* failed(provider: string, model: string, error: NestorError): Asy
   const message: AssistantMessage = { role: 'assistant', content: [], stopReason: 'error', usage: emptyUsage(), provider, model, errorMessage: error.message }
   yield { type: 'start', message: structuredClone(message) }
   yield { type: 'error', message, error }
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve()
-    const done = () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done, { once: true })
-  })
 }

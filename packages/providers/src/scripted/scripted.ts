@@ -1,5 +1,5 @@
 import type { ModelEvent, ModelRequest, Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
-import { NestorError } from '@nestor/core'
+import { NestorError, sleep } from '@nestor/core'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
 import { offlineProvider } from '../replay/offline.js'
 
@@ -51,7 +51,7 @@ export function scripted(
         return { type: 'error', message: builder.message, error: new NestorError('aborted', 'aborted') } as const
       }
       const pause = async () => {
-        if (options.delayMs) await delay(options.delayMs, signal)
+        if (options.delayMs) await sleep(options.delayMs, signal)
         return signal?.aborted ?? false
       }
       let turn: ScriptedTurn | undefined
@@ -107,19 +107,4 @@ export function scripted(
 function* pieces(text: string, size: number): Generator<string> {
   if (text.length === 0) return
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size)
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve()
-    const onAbort = () => {
-      clearTimeout(timer)
-      resolve()
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }

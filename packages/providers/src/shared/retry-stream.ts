@@ -1,8 +1,7 @@
 import type { ModelEvent } from '@nestor/core'
-import { NestorError, messageOf } from '@nestor/core'
+import { NestorError, messageOf, redactString, sleep } from '@nestor/core'
 import { AssistantBuilder } from './assistant-builder.js'
 import { PushStream } from './push-stream.js'
-import { redactString } from '@nestor/core'
 
 /** A provider failure, classified: whether to retry, and how long the server asked us to wait. */
 export type ClassifiedError = { error: NestorError; retryAfterMs?: number }
@@ -125,22 +124,6 @@ export function backoff(attempt: number, baseMs: number, maxMs: number, retryAft
   if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, maxMs)
   const ceiling = Math.min(maxMs, baseMs * 2 ** attempt)
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2)
-}
-
-/** Resolves true after `ms`, false if `signal` aborts first. Leaves no timer behind. */
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false)
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve(true)
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(timer)
-      resolve(false)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }
 
 /** One interval per attempt, not a timer per chunk: chunks only stamp `last`. */

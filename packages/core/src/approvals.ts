@@ -2,6 +2,11 @@ import { messageOf } from './errors.js'
 import { emit, type ExecContext, type PriorDecision } from './exec-context.js'
 import type { ApprovalDecision, ApprovalRequest, Tool, ToolCall, ToolContext } from './types.js'
 
+/** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates. */
+export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
+  return { signal: ctx.controller.signal, toolCallId: call.id, execId: ctx.execId, depth: ctx.depth, update: () => {} }
+}
+
 /**
  * Whether a call needs a decision. A predicate that throws counts as "yes": when the policy
  * cannot be evaluated, a person (or the handler) decides, never the model alone.

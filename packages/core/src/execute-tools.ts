@@ -2,7 +2,7 @@ import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { errorResult, makeReceipt } from './receipt.js'
 import { runToolCall, type CallOutcome } from './tool-call.js'
-import { needsApprovalOf } from './approvals.js'
+import { approvalContext, needsApprovalOf } from './approvals.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from './types.js'
 
 export const SKIPPED_FOR_STEERING = 'Skipped due to queued user message'
@@ -137,8 +137,7 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: Tool
     const checked = tool.validate ? tool.validate(call.arguments) : { ok: true as const, value: call.arguments }
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
-    const toolCtx = { signal: ctx.controller.signal, toolCallId: call.id, execId: ctx.execId, depth: ctx.depth, update: () => {} }
-    const needs = await needsApprovalOf(tool, args, toolCtx)
+    const needs = await needsApprovalOf(tool, args, approvalContext(ctx, call))
     if (needs) out.pending.push({ toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path })
   }
 }

@@ -34,13 +34,8 @@ export function runInFrame<T>(frame: Frame, body: () => T | Promise<T>): Promise
   const settled = () => {
     if (--bodiesInFlight === 0) frames.disable()
   }
-  let result: Promise<T>
-  try {
-    result = frames.run(frame, async () => body())
-  } catch (error) {
-    settled()
-    return Promise.reject(error)
-  }
+  // An async wrapper: a body that throws synchronously still becomes a rejected promise.
+  const result = frames.run(frame, async () => body())
   result.then(settled, settled)
   return result
 }

@@ -22,15 +22,6 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   return walk(value, longestFirst(secrets), new Map(), false) as T
 }
 
-/**
- * Like `redactDeep`, but copies every plain object and array. Events need this: an event may point
- * at a live object (the growing assistant message of `message_start`) that gains a secret after
- * the event was redacted; a copy cannot change behind the redactor's back.
- */
-export function redactSnapshot<T>(value: T, secrets: readonly string[]): T {
-  return walk(value, longestFirst(secrets), new Map(), true) as T
-}
-
 const isPlain = (value: object): boolean => {
   const proto = Object.getPrototypeOf(value) as unknown
   return proto === Object.prototype || proto === null
@@ -95,7 +86,8 @@ function holdsSecret(value: unknown, secrets: readonly string[], seen: Set<objec
 }
 
 /**
- * The redactor every exec applies to its events. Same output as `redactSnapshot`, made cheap for
+ * The redactor every exec applies to its events: a redacted snapshot (every plain object and
+ * array copied, because an event may point at a live object that gains a secret later), made cheap for
  * the two hot cases: a `message_delta` holds only fresh strings, so it is checked, not copied;
  * and a message that ended without a secret is sealed, so later events that carry it again
  * (turn_end, agent_end with the whole history) pass it through instead of copying it.

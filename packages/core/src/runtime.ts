@@ -16,6 +16,7 @@ import { normalizeTools } from './tool.js'
 import type {
   AgentEvent,
   AgentEventType,
+  AssistantMessage,
   BatchCall,
   BatchLane,
   BatchResult,
@@ -100,7 +101,7 @@ export class Runtime {
    * same counters. Tools are matched by name from `options.tools` or this runtime's registry.
    */
   resume(state: RunState, decisions: ResumeDecisions = {}, options: Pick<ExecOptions, 'tools' | 'signal'> = {}): ExecRun {
-    const { state: checked, message } = verifyState(state, this.options.stateSecret)
+    const { state: checked } = verifyState(state, this.options.stateSecret)
     const available = indexTools(options.tools ? normalizeTools(options.tools) : (this.options.registry ?? globalRegistry).list())
     const tools = new Map<string, Tool>()
     for (const name of checked.toolNames) {
@@ -143,8 +144,9 @@ export class Runtime {
       ctx.tree.tokens = checked.tree.tokens
       ctx.tree.startedAt = Date.now() - checked.tree.elapsedMs
     }
-    const pausedMessage = history.findLast((m) => m.role === 'assistant') ?? message
-    return this.start(ctx, { resume: { message: pausedMessage as typeof message, remaining: checked.remaining } })
+    // verifyState checked that the history ends its own part with the paused assistant message.
+    const paused = history.findLast((m): m is AssistantMessage => m.role === 'assistant') as AssistantMessage
+    return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } })
   }
 
   /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */

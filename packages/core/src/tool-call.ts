@@ -2,8 +2,8 @@ import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
 import { runTool } from './tool-runner.js'
-import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolContext, ToolReceipt, ToolResultMessage } from './types.js'
-import { decideApproval } from './approvals.js'
+import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
+import { approvalContext, decideApproval } from './approvals.js'
 
 /** What one call came to. `pause` means it waits for a decision and has no result yet. */
 export type CallOutcome =
@@ -121,8 +121,4 @@ function track(ctx: ExecContext, signature: string, status: ReceiptStatus): bool
   const streak = (ctx.streaks.get(signature) ?? 0) + 1
   ctx.streaks.set(signature, streak)
   return streak >= ctx.settings.breakerThreshold
-}
-
-function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
-  return { signal: ctx.controller.signal, toolCallId: call.id, execId: ctx.execId, depth: ctx.depth, update: () => {} }
 }

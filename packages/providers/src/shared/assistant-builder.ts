@@ -120,9 +120,8 @@ export class AssistantBuilder {
   }
 
   done(stopReason: StopReason): ModelEvent {
-    // Calls cut off by the length limit keep what arrived; the loop never executes them.
-    if (stopReason !== 'length') this.closeAll()
-    else for (const key of [...this.open.keys()]) this.toolCallEnd(key)
+    // Calls still open are closed with what arrived; after a length cut the loop never runs them.
+    this.closeAll()
     const hasCalls = this.message.content.some((c) => c.type === 'toolCall')
     this.message.stopReason = stopReason === 'stop' && hasCalls ? 'toolUse' : stopReason
     return { type: 'done', message: this.message }

@@ -49,7 +49,12 @@ function describe(value: unknown): string {
 
 /** Anything thrown, as a message string (for error results and provider errors). */
 export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message
-  if (typeof error === 'string') return error
-  return describe(error)
+  // A thrown value is foreign code: its `message` may be a getter that throws, or not a string.
+  try {
+    if (error instanceof Error) return String(error.message)
+    if (typeof error === 'string') return error
+    return describe(error)
+  } catch {
+    return 'a value was thrown whose message could not be read'
+  }
 }

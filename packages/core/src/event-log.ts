@@ -11,6 +11,8 @@ export class EventLog<T> implements AsyncIterable<T> {
   private waiting: Promise<void> | undefined
 
   push(item: T): void {
+    // A closed log is final: a reader that finished must not be able to miss anything.
+    if (this.closed) return
     this.items.push(item)
     if (this.wake) this.signal()
   }

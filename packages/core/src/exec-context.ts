@@ -85,6 +85,8 @@ export type ExecContext = {
   tree: TreeState
   log: EventLog<AgentEvent>
   seq: number
+  /** Set when agent_end is out: nothing more is emitted for this exec, nothing joins its stream. */
+  ended: boolean
   /** The runtime that owns this exec (for nested exec()). */
   runtime: unknown
   /** Sends a finished event to this exec's listeners and up through its ancestors' streams. */
@@ -100,12 +102,15 @@ export type ExecContext = {
 /** Stamps the common fields on a payload and publishes it. The payload object is reused. */
 export function emit(ctx: ExecContext, payload: EventPayload): AgentEvent {
   const event = payload as AgentEvent
+  // agent_end is the last event: anything later (a body that ignored its abort) is dropped.
+  if (ctx.ended) return event
   event.execId = ctx.execId
   if (ctx.parentExecId !== undefined) event.parentExecId = ctx.parentExecId
   event.depth = ctx.depth
   event.seq = ctx.seq++
   event.timestamp = Date.now()
   const safe = ctx.redact(event)
+  if (event.type === 'agent_end') ctx.ended = true
   ctx.publish(safe)
   return safe
 }

@@ -7,6 +7,8 @@ import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from
 
 export const SKIPPED_FOR_STEERING = 'Skipped due to queued user message'
 
+const FAILED = 'Tool call not executed: the exec failed'
+
 export type ToolsOutcome = {
   results: ToolResultMessage[]
   /** Calls waiting for an approval decision (the exec pauses). */
@@ -28,6 +30,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
   const slots: (ToolResultMessage | undefined)[] = new Array(calls.length)
   let stopReason: string | undefined
   let paused = false
+  let failed: { thrown: unknown } | undefined
 
   const settle = (index: number, call: ToolCall, outcome: CallOutcome) => {
     if (outcome.kind === 'pause') {
@@ -62,7 +65,18 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     if (ctx.settings.steering === 'interrupt' && ctx.steering.pending) {
       return skip(ctx, slots, index, call, 'skipped', SKIPPED_FOR_STEERING)
     }
-    settle(index, call, await runToolCall(ctx, call, iteration))
+    let outcome: CallOutcome
+    try {
+      outcome = await runToolCall(ctx, call, iteration)
+    } catch (thrown) {
+      // A hook (or a bug) threw: the exec will fail with it, but only once every call that is
+      // running has its result and receipt, so nothing of this round arrives after agent_end.
+      // The loop answers this call (and those never started) when it repairs the history.
+      failed ??= { thrown }
+      stopReason ??= FAILED
+      return
+    }
+    settle(index, call, outcome)
   }
 
   if (ctx.settings.toolExecution === 'parallel' && calls.length > 1) {
@@ -84,13 +98,14 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     await Promise.all(Array.from({ length: width }, worker))
   } else {
     for (const [index, call] of calls.entries()) {
-      if (paused) break
+      if (paused || failed) break
       await process(index, call)
     }
   }
 
   for (const [index, call] of calls.entries()) {
     const result = slots[index]
+    if (!result && failed) continue
     if (result) {
       out.results.push(result)
       ctx.history.push(result)
@@ -100,6 +115,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       out.remaining.push(call.id)
     }
   }
+  if (failed) throw failed.thrown
   if (paused && ctx.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out)
   return out
 }

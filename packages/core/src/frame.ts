@@ -39,3 +39,11 @@ export function runInFrame<T>(frame: Frame, body: () => T | Promise<T>): Promise
   result.then(settled, settled)
   return result
 }
+
+/**
+ * Runs `fn` outside any frame. Listeners run here: an exec() a listener starts is an independent
+ * root even when the event it reacts to was emitted from inside a tool body.
+ */
+export function outsideFrames<T>(fn: () => T): T {
+  return frames.getStore() === undefined ? fn() : frames.exit(fn)
+}

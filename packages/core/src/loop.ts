@@ -8,7 +8,10 @@ import { toRunState } from './run-state.js'
 import { streamTurn } from './stream-turn.js'
 import type { AssistantMessage, ExecResult, Message, ModelRequest, NestorErrorLike, ToolCall, ToolResultMessage, UserMessage } from './types.js'
 import { addUsage } from './usage.js'
+import { untilAbort } from './abort-watch.js'
 import { generateId } from './ids.js'
+
+const ABORTED = Symbol('aborted')
 
 const LENGTH_CUT = 'Tool call not executed: the response was cut off by the length limit, so its arguments may be incomplete'
 
@@ -35,18 +38,36 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
       const stop = afterTools(ctx, outcome, start.resume.message)
       if (stop) return end(ctx, stop)
     }
-    if (ctx.controller.signal.aborted) return end(ctx, aborted(ctx))
     outer: while (true) {
       while (wantsTools || ctx.steering.pending) {
-        for (const message of ctx.steering.drain()) append(ctx, message)
+        // After an abort no model call starts and no iteration is counted.
+        if (ctx.controller.signal.aborted) return end(ctx, aborted(ctx))
+        const steered = ctx.steering.drain()
+        for (const message of steered) append(ctx, message)
         const budgetError = checkBudgets(ctx)
         if (budgetError) return end(ctx, { status: 'failed', error: budgetError })
         if (ctx.iterationsUsed >= ctx.iterationBudget) return end(ctx, { status: 'failed', error: iterationLimit(ctx) })
 
-        const iteration = ++ctx.iterationsUsed
+        // prepareTurn runs before the turn opens, and an abort does not wait for it: aborted
+        // there, the exec ends with no turn events and no empty assistant message.
+        const iteration = ctx.iterationsUsed + 1
+        const request = await untilAbort(buildRequest(ctx, iteration), ctx.controller.signal, () => ABORTED).catch((thrown: unknown) => {
+          if (thrown === ABORTED) return undefined
+          throw thrown
+        })
+        if (!request) return end(ctx, aborted(ctx))
+        ctx.iterationsUsed = iteration
         ctx.tree.iterations++
         emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.iterationBudget })
-        const { message, error } = await streamTurn(ctx, await buildRequest(ctx, iteration))
+        // Steering that arrived while the request was prepared (or right after exec() returned)
+        // still goes into this model call ('one' mode takes one message per call).
+        if (steered.length === 0 || ctx.steering.mode === 'all') {
+          for (const message of ctx.steering.drain()) {
+            append(ctx, message)
+            if (request.messages !== ctx.history) request.messages = [...request.messages, message]
+          }
+        }
+        const { message, error } = await streamTurn(ctx, request)
         ctx.history.push(message)
         addUsage(ctx.usage, message.usage)
         addUsage(ctx.totalUsage, message.usage)
@@ -208,13 +229,14 @@ export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
     status: ending.status,
     text: ending.text ?? '',
     messages: ctx.history.slice(ctx.startIndex),
-    history: ctx.history,
+    // Copies: a result never changes after it resolves, whatever still holds the live state.
+    history: ctx.history.slice(),
     iterationsUsed: ctx.iterationsUsed,
     iterationBudget: ctx.iterationBudget,
-    usage: ctx.usage,
-    totalUsage: ctx.totalUsage,
+    usage: { ...ctx.usage },
+    totalUsage: { ...ctx.totalUsage },
     // Receipts leave redacted: their signature holds the call's arguments.
-    receipts: ctx.redact(ctx.receipts),
+    receipts: ctx.redact(ctx.receipts.slice()),
   }
   if (ending.error) result.error = ctx.redact(ending.error)
   if (ending.pending) result.pending = ending.pending

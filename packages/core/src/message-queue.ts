@@ -3,7 +3,7 @@ import type { QueueMode, UserMessage } from './types.js'
 /** Steering or follow-up messages waiting for the loop. `mode` decides how many one drain takes. */
 export class MessageQueue {
   private items: UserMessage[] = []
-  constructor(private readonly mode: QueueMode) {}
+  constructor(readonly mode: QueueMode) {}
 
   push(message: UserMessage): void {
     this.items.push(message)

@@ -1,9 +1,10 @@
-import { EventEmitter } from 'eventemitter3'
 import { runBatch, runParallelBatch } from './batch.js'
 import { NestorError, invalidOption } from './errors.js'
 import { EventLog } from './event-log.js'
 import { emit, type ExecContext, type LoopSettings, type PriorDecision, type TreeState } from './exec-context.js'
+import { internalController, onAbort } from './abort-watch.js'
 import { currentFrame, type Frame } from './frame.js'
+import { Listeners } from './listeners.js'
 import { generateId } from './ids.js'
 import { end, resultOf, runLoop, type LoopStart } from './loop.js'
 import { MessageQueue } from './message-queue.js'
@@ -45,7 +46,7 @@ export class Runtime {
   readonly options: Readonly<RuntimeOptions>
   /** Results of `cacheable` tools, keyed by call signature, shared by every exec of this runtime. */
   readonly cache = new Map<string, ToolOutput>()
-  private readonly emitter = new EventEmitter()
+  private readonly listeners = new Listeners()
   private readonly settings: LoopSettings
 
   constructor(options: RuntimeOptions) {
@@ -69,12 +70,11 @@ export class Runtime {
 
   /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */
   on<T extends AgentEventType | '*'>(type: T, listener: Listener<T>): () => void {
-    this.emitter.on(type, listener as (event: AgentEvent) => void)
-    return () => this.emitter.off(type, listener as (event: AgentEvent) => void)
+    return this.listeners.add(type, listener as (event: AgentEvent) => void)
   }
 
   off<T extends AgentEventType | '*'>(type: T, listener: Listener<T>): void {
-    this.emitter.off(type, listener as (event: AgentEvent) => void)
+    this.listeners.remove(type, listener as (event: AgentEvent) => void)
   }
 
   /**
@@ -90,6 +90,10 @@ export class Runtime {
       throw invalidOption('toolChoice', `the name of one of this exec's tools (${[...tools.keys()].join(', ') || 'none'})`, choice.name)
     }
     const messages = toMessages(input)
+    if (messages.length === 0 && (options.history ?? []).length === 0) {
+      // A model call needs at least one message: refuse here rather than send `messages: []`.
+      throw invalidOption('input', 'at least one message (in input or options.history)', input)
+    }
     const ctx = this.createContext(frame, tools, options, [...(options.history ?? [])], (options.history ?? []).length)
     if (ctx.depth > ctx.tree.maxDepth) return this.start(ctx, { input: messages }, new NestorError('max_depth', `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`))
     return this.start(ctx, { input: messages })
@@ -211,9 +215,9 @@ export class Runtime {
     const redact = eventRedactor(secrets)
     redact.seal(history)
     const log = new EventLog<AgentEvent>()
-    const emitter = this.emitter
+    const listeners = this.listeners
     const settings = options.providerOptions ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } } : this.settings
-    const controller = new AbortController()
+    const controller = internalController()
     const ctx: ExecContext = {
       execId,
       depth: parent ? parent.depth + 1 : 0,
@@ -239,6 +243,7 @@ export class Runtime {
       tree,
       log,
       seq: 0,
+      ended: false,
       runtime: this,
       cache: this.cache,
       decisions: new Map(),
@@ -246,15 +251,9 @@ export class Runtime {
       secrets,
       publish(event) {
         log.push(event)
-        for (let p = ctx.parent; p; p = p.parent) p.log.push(event)
-        if (emitter.listenerCount(event.type) + emitter.listenerCount('*') === 0) return
-        try {
-          emitter.emit(event.type, event)
-          emitter.emit('*', event)
-        } catch (error) {
-          // A failing listener must not break the loop; report it where Node reports warnings.
-          process.emitWarning(`a Nestor event listener threw: ${error instanceof Error ? error.message : String(error)}`)
-        }
+        // An ancestor that already ended takes nothing more into its stream.
+        for (let p = ctx.parent; p; p = p.parent) if (!p.ended) p.log.push(event)
+        if (listeners.has(event.type)) listeners.dispatch(event, (text) => ctx.redact(text))
       },
     }
     secretsOf.set(ctx, secrets)
@@ -323,9 +322,7 @@ function linkAbort(controller: AbortController, signals: (AbortSignal | undefine
       controller.abort(signal.reason)
       continue
     }
-    const onAbort = () => controller.abort(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    cleanups.push(() => signal.removeEventListener('abort', onAbort))
+    cleanups.push(onAbort(signal, () => controller.abort(signal.reason)))
   }
   if (cleanups.length) links.set(controller, () => cleanups.forEach((c) => c()))
 }

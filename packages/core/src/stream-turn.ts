@@ -1,6 +1,7 @@
 import { NestorError, messageOf } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { DeltaGuard } from './delta-guard.js'
+import { untilAbort } from './abort-watch.js'
 import type { AssistantMessage, MessageDelta, ModelEvent, ModelRequest, NestorErrorLike } from './types.js'
 import { emptyUsage } from './usage.js'
 
@@ -18,8 +19,10 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
   const names = new Map<string, string>()
   const deltas = new DeltaStream(ctx)
   /** Handles one provider event; true once the stream's terminal event arrived. */
+  // Set when the turn stopped listening (an abort the provider ignored): later events are dropped.
+  let gaveUp = false
   const handle = (event: ModelEvent): boolean => {
-    if (outcome) return true
+    if (outcome || gaveUp) return true
     switch (event.type) {
       case 'start':
         message = event.message
@@ -55,20 +58,26 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
       }
     }
   }
+  const provider = ctx.provider
+  const signal = ctx.controller.signal
   try {
-    const provider = ctx.provider
-    if (provider.streamTo) {
-      await provider.streamTo(request, ctx.controller.signal, handle)
-    } else {
-      for await (const event of provider.stream(request, ctx.controller.signal)) if (handle(event)) break
-    }
+    // Async wrappers: a provider that throws synchronously becomes a rejection like any other.
+    const work = provider.streamTo
+      ? (async () => provider.streamTo?.(request, signal, handle))()
+      : (async () => {
+          for await (const event of provider.stream(request, signal)) if (handle(event)) break
+        })()
+    // An abort settles the turn at once, whether or not the provider honours its signal.
+    await untilAbort(work, signal, () => new NestorError('aborted', 'aborted', { provider: provider.name }))
     if (outcome) return outcome
     throw new NestorError('provider_error', `provider ${provider.name} ended its stream without a final message`, { provider: provider.name })
   } catch (thrown) {
     if (outcome) return outcome
+    gaveUp = true
     deltas.releaseAll()
     const aborted = ctx.controller.signal.aborted
-    const partial: AssistantMessage = message ?? {
+    // A copy: the provider may still hold (and change) the message it was building.
+    const partial: AssistantMessage = message ? { ...message, content: message.content.map((block) => ({ ...block })) } : {
       role: 'assistant',
       content: [],
       stopReason: 'error',

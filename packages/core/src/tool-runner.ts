@@ -1,5 +1,6 @@
 import { NestorError, messageOf } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
+import { internalController, onAbort } from './abort-watch.js'
 import { runInFrame } from './frame.js'
 import { sleep } from './sleep.js'
 import { toToolOutput } from './tool.js'
@@ -43,17 +44,19 @@ async function attemptOnce(
   timeoutMs: number | undefined,
   attempt: number,
 ): Promise<RunOutcome> {
-  const controller = new AbortController()
+  const controller = internalController()
   const parentSignal = ctx.controller.signal
   let timedOut = false
+  // Once this attempt has its outcome, a late ctx.update() from the body is dropped: the call's
+  // tool_end (and maybe the exec's agent_end) may already be out.
+  let finished = false
   let timer: ReturnType<typeof setTimeout> | undefined
   let settle: ((outcome: RunOutcome) => void) | undefined
   const stopped = new Promise<RunOutcome>((resolve) => (settle = resolve))
-  const onAbort = () => {
+  const unwatch = onAbort(parentSignal, () => {
     controller.abort(parentSignal.reason)
     settle?.({ status: 'aborted', message: 'aborted', attempts: attempt })
-  }
-  parentSignal.addEventListener('abort', onAbort, { once: true })
+  })
   if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
     timer = setTimeout(() => {
       timedOut = true
@@ -67,11 +70,11 @@ async function attemptOnce(
     execId: ctx.execId,
     depth: ctx.depth,
     update: (partial) => {
-      emitUpdate(ctx, call.id, partial)
+      if (!finished) emitUpdate(ctx, call.id, partial)
     },
   }
   const body = runInFrame({ ctx, runningTool: tool.spec.name, signal: controller.signal }, () => tool.execute(args, toolCtx)).then(
-      (value): RunOutcome => ({ status: 'ok', output: toToolOutput(value), value: gateValue(value), attempts: attempt }),
+      (value): RunOutcome => outputOf(tool, value, attempt),
       (error: unknown): RunOutcome =>
         timedOut
           ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
@@ -79,12 +82,30 @@ async function attemptOnce(
             ? { status: 'aborted', message: 'aborted', attempts: attempt }
             : { status: 'tool_error', message: ctx.redact(messageOf(error)), attempts: attempt },
     )
+  // A throw inside the handlers above (never expected) still ends this call, not the exec.
+  const guarded = body.catch((error: unknown): RunOutcome => ({ status: 'tool_error', message: ctx.redact(messageOf(error)), attempts: attempt }))
   try {
-    return await Promise.race([body, stopped])
+    return await Promise.race([guarded, stopped])
   } finally {
+    finished = true
     if (timer) clearTimeout(timer)
-    parentSignal.removeEventListener('abort', onAbort)
+    unwatch()
     settle = undefined
+  }
+}
+
+/**
+ * What a body returned, as the call's output. The history, events, receipts and RunStates are JSON,
+ * so an output JSON cannot hold (a cycle, a BigInt, a getter that throws) is this call's error
+ * result, like a throw from the body: the body ran (attempts counts it) and the loop goes on.
+ */
+function outputOf(tool: Tool, value: unknown, attempt: number): RunOutcome {
+  try {
+    const output = toToolOutput(value)
+    if (output.details !== undefined) JSON.stringify(output.details)
+    return { status: 'ok', output, value: gateValue(value), attempts: attempt }
+  } catch (error) {
+    return { status: 'tool_error', message: `tool ${tool.spec.name} returned a value that cannot be serialised as JSON: ${messageOf(error)}`, attempts: attempt }
   }
 }
 

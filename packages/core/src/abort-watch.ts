@@ -1,0 +1,71 @@
+import { setMaxListeners } from 'node:events'
+
+/**
+ * Every place in Nestor that reacts to an abort goes through `onAbort`, which registers ONE real
+ * listener per signal and fans out to the callbacks itself. Eleven parallel tool calls, a tool that
+ * opens many child execs, or many execs sharing the caller's signal therefore never add more than
+ * one listener to any signal, so Node never prints MaxListenersExceededWarning because of Nestor.
+ */
+const watchers = new WeakMap<AbortSignal, Set<() => void>>()
+
+/** Calls `callback` once when `signal` aborts (at once if it already has). Returns the unsubscribe. */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  if (signal.aborted) {
+    callback()
+    return () => {}
+  }
+  let callbacks = watchers.get(signal)
+  if (!callbacks) {
+    const set = new Set<() => void>()
+    callbacks = set
+    watchers.set(signal, set)
+    signal.addEventListener(
+      'abort',
+      () => {
+        watchers.delete(signal)
+        for (const fn of [...set]) fn()
+      },
+      { once: true },
+    )
+  }
+  const entry = () => callback()
+  callbacks.add(entry)
+  return () => {
+    callbacks.delete(entry)
+  }
+}
+
+/**
+ * An AbortController for Nestor's own use. Its signal is handed to tool bodies and provider SDKs,
+ * which add listeners of their own (one per fetch, per child exec...): no limit applies to it.
+ */
+export function internalController(): AbortController {
+  const controller = new AbortController()
+  setMaxListeners(0, controller.signal)
+  return controller
+}
+
+/**
+ * Settles with `work`, or rejects with `reason()` as soon as `signal` aborts: an abort never waits
+ * for code that ignores its signal (a provider stream, a hook). The abandoned work's late outcome
+ * is swallowed, never an unhandled rejection.
+ */
+export function untilAbort<T>(work: Promise<T>, signal: AbortSignal, reason: () => unknown): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => {})
+    return Promise.reject(reason())
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = onAbort(signal, () => reject(reason()))
+    work.then(
+      (value) => {
+        stop()
+        resolve(value)
+      },
+      (error: unknown) => {
+        stop()
+        reject(error)
+      },
+    )
+  })
+}

@@ -1,9 +1,11 @@
-import { Runtime, emptyUsage, type AssistantMessage, type ModelEvent, type Provider } from '@nestor/core'
+import { Runtime, defineTool, emptyUsage, type AssistantMessage, type ModelEvent, type Provider } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
-import { collect, textOf } from '../support/run.js'
-import { text, useOpenAIWire, within } from './support.js'
+import { z } from 'zod'
+import { collect, historyProblems, textOf } from '../support/run.js'
+import { text, toolCalls, useOpenAIWire, within } from './support.js'
 
+const echo = defineTool({ name: 'echo', description: 'echoes', parameters: z.object({}), execute: () => 'echoed' })
 const never = () => new Promise<never>(() => {})
 const begun = (): AssistantMessage => ({ role: 'assistant', content: [], stopReason: 'stop', usage: emptyUsage(), provider: 'stuck', model: 'm' })
 
@@ -92,6 +94,25 @@ describe('abort settles a run whatever the provider or hook does', () => {
     const { result } = await within(2000, collect(run))
     expect(result.status).toBe('aborted')
     expect(wire.server.requests).toHaveLength(0)
+  })
+
+  it.each(['beforeToolCall', 'afterToolCall'] as const)('a %s hook that never resolves: aborted, the call answered', async (name) => {
+    wire.server.enqueue({ body: toolCalls({ id: 'call_e', name: 'echo' }) }, { body: text('unreachable') })
+    let entered: () => void = () => {}
+    const inHook = new Promise<void>((resolve) => (entered = resolve))
+    const hang = () => {
+      entered()
+      return never()
+    }
+    const runtime = new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini', hooks: { [name]: hang } })
+    const run = runtime.exec('go', { tools: [echo] })
+    await inHook
+    run.abort()
+    const { result } = await within(2000, collect(run))
+    expect(result.status).toBe('aborted')
+    expect(result.receipts.map((r) => r.toolCallId)).toEqual(['call_e'])
+    expect(historyProblems(result.history)).toEqual([])
+    expect(wire.server.requests).toHaveLength(1)
   })
 
   it('a real SDK stream stalled mid-answer on loopback: aborted, with the partial text kept', async () => {

@@ -4,6 +4,7 @@ import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
 import { runTool } from './tool-runner.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
 import { approvalContext, decideApproval } from './approvals.js'
+import { untilAbort } from './abort-watch.js'
 
 /** What one call came to. `pause` means it waits for a decision and has no result yet. */
 export type CallOutcome =
@@ -26,7 +27,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     result: ToolResultMessage,
     extra: { attempts?: number; cached?: boolean } = {},
   ): Promise<CallOutcome> => {
-    const replaced = await ctx.settings.hooks.afterToolCall?.(call, result)
+    // An abort does not wait for a hook: the result as it stands is the call's result.
+    const replaced = await hookUntilAbort(ctx, () => ctx.settings.hooks.afterToolCall?.(call, result))
     const final = replaced ?? result
     const receipt = makeReceipt({
       toolCallId: call.id,
@@ -43,7 +45,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   }
   const fail = (status: ReceiptStatus, text: string, attempts = 0) => done(status, errorResult(call.id, call.name, text), { attempts })
 
-  const hook = await ctx.settings.hooks.beforeToolCall?.(call, { execId: ctx.execId, depth: ctx.depth, iteration })
+  const hook = await hookUntilAbort(ctx, () => ctx.settings.hooks.beforeToolCall?.(call, { execId: ctx.execId, depth: ctx.depth, iteration }))
+  if (ctx.controller.signal.aborted) return fail('aborted', 'aborted')
   if (hook && hook.block) return fail('rejected', `blocked: ${hook.reason}`)
   if (!tool) {
     const names = [...ctx.tools.keys()]
@@ -121,4 +124,17 @@ function track(ctx: ExecContext, signature: string, status: ReceiptStatus): bool
   const streak = (ctx.streaks.get(signature) ?? 0) + 1
   ctx.streaks.set(signature, streak)
   return streak >= ctx.settings.breakerThreshold
+}
+
+const ABORTED = Symbol('aborted')
+
+/** A hook's answer, or undefined as soon as the exec aborts (a hook may never settle). */
+async function hookUntilAbort<T>(ctx: ExecContext, hook: () => T | Promise<T> | undefined): Promise<T | undefined> {
+  try {
+    // Called at once (an async wrapper turns a synchronous throw into a rejection).
+    return await untilAbort((async () => hook())(), ctx.controller.signal, () => ABORTED)
+  } catch (thrown) {
+    if (thrown === ABORTED) return undefined
+    throw thrown
+  }
 }

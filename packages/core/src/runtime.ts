@@ -13,6 +13,7 @@ import { filterTools, indexTools, registry as globalRegistry } from './registry.
 import { ExecRun } from './run.js'
 import { decisionsFromState, signState, verifyState } from './run-state.js'
 import { normalizeTools } from './tool.js'
+import { ToolCache } from './tool-cache.js'
 import type {
   AgentEvent,
   AgentEventType,
@@ -31,7 +32,6 @@ import type {
   RuntimeOptions,
   Tool,
   ToolInput,
-  ToolOutput,
 } from './types.js'
 import { emptyUsage } from './usage.js'
 
@@ -43,8 +43,8 @@ type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType
  */
 export class Runtime {
   readonly options: Readonly<RuntimeOptions>
-  /** Results of `cacheable` tools, keyed by call signature, shared by every exec of this runtime. */
-  readonly cache = new Map<string, ToolOutput>()
+  /** Results of `cacheable` tools, keyed by call signature (and scope), shared by every exec of this runtime; bounded by entries and TTL. */
+  readonly cache = new ToolCache()
   private readonly emitter = new EventEmitter()
   private readonly settings: LoopSettings
 

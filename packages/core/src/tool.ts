@@ -4,6 +4,7 @@ import { compileParameters } from './tool-parameters.js'
 import {
   toolSource,
   type ApprovalPredicate,
+  type CacheOptions,
   type ToolSource,
   type Tool,
   type ToolContext,
@@ -21,7 +22,7 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
   needsApproval?: boolean | ApprovalPredicate<InferArgs<S>>
   timeoutMs?: number
   retries?: number
-  cacheable?: boolean
+  cacheable?: boolean | CacheOptions<InferArgs<S>>
 }
 
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
@@ -46,8 +47,19 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
   if (options.needsApproval !== undefined) tool.needsApproval = options.needsApproval
   if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs
   if (options.retries !== undefined) tool.retries = options.retries
-  if (options.cacheable !== undefined) tool.cacheable = options.cacheable
+  if (options.cacheable !== undefined) tool.cacheable = checkCacheable(options.name, options.cacheable)
   return tool
+}
+
+function checkCacheable<A>(name: string, value: boolean | CacheOptions<A>): boolean | CacheOptions<A> {
+  if (typeof value === 'boolean') return value
+  const ok =
+    typeof value === 'object' &&
+    value !== null &&
+    (value.ttlMs === undefined || (typeof value.ttlMs === 'number' && value.ttlMs > 0)) &&
+    (value.scope === undefined || typeof value.scope === 'function')
+  if (!ok) throw new NestorError('invalid_options', `invalid option cacheable of tool ${name}: expected true, false or { ttlMs?: a number > 0, scope?: (args) => string }`)
+  return value
 }
 
 const isToolSource = (value: unknown): value is ToolSource =>

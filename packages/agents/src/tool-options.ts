@@ -1,4 +1,4 @@
-import type { ApprovalPredicate, InferArgs, SchemaInput, ToolContext } from '@nestor/core'
+import type { ApprovalPredicate, CacheOptions, InferArgs, SchemaInput, ToolContext } from '@nestor/core'
 
 /**
  * Options of one agent tool, shared by `@tool(...)` and `defineAgentTools`. The name defaults to
@@ -13,7 +13,7 @@ export type AgentToolOptions<S extends SchemaInput = SchemaInput> = {
   needsApproval?: boolean | ApprovalPredicate<InferArgs<S>>
   timeoutMs?: number
   retries?: number
-  cacheable?: boolean
+  cacheable?: boolean | CacheOptions<InferArgs<S>>
   /** Result gate: a result failing this schema becomes an error result. */
   output?: SchemaInput
 }

@@ -1,4 +1,5 @@
 import type { EventLog } from './event-log.js'
+import type { ToolCache } from './tool-cache.js'
 import type { MessageQueue } from './message-queue.js'
 import type {
   AgentEvent,
@@ -10,7 +11,6 @@ import type {
   Provider,
   Tool,
   ToolChoice,
-  ToolOutput,
   ToolReceipt,
   ToolSpec,
   Usage,
@@ -95,7 +95,7 @@ export type ExecContext = {
   /** Strings the redactor hides (runtime secrets, the provider's key, ancestors' secrets). */
   secrets: readonly string[]
   /** The runtime's result cache for `cacheable` tools, keyed by signature. */
-  cache: Map<string, ToolOutput>
+  cache: ToolCache
   decisions: Map<string, PriorDecision>
 }
 

@@ -239,6 +239,7 @@ export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
     receipts: ctx.redact(ctx.receipts.slice()),
   }
   if (ending.error) result.error = ctx.redact(ending.error)
-  if (ending.pending) result.pending = ending.pending
+  // The waiting calls' arguments leave redacted like events; only the state (needed to resume) keeps them.
+  if (ending.pending) result.pending = { state: ending.pending.state, approvals: ctx.redact(ending.pending.approvals) }
   return result
 }

@@ -33,10 +33,8 @@ function walk(value: unknown, secrets: readonly string[], memo: Map<object, unkn
   const known = memo.get(value)
   if (known !== undefined) return known
   if (value instanceof Error) {
-    // Errors keep their identity (code, class, isInstance); their text is redacted in place.
     memo.set(value, value)
-    value.message = redactString(value.message, secrets)
-    if (typeof value.stack === 'string') value.stack = redactString(value.stack, secrets)
+    redactError(value, secrets, memo, sealed)
     return value
   }
   if (Array.isArray(value)) {
@@ -67,6 +65,45 @@ function walk(value: unknown, secrets: readonly string[], memo: Map<object, unkn
     }
   }
   return copy ?? value
+}
+
+/**
+ * Errors keep their identity (code, class, isInstance); their whole graph is redacted in place:
+ * message, stack, `cause` (nested errors, strings, plain data), `AggregateError.errors` and any
+ * other own field. A getter that throws or a frozen error is skipped, never a crash: redaction
+ * runs on the way out of a failure and must not replace it with another.
+ */
+function redactError(error: Error, secrets: readonly string[], memo: Map<object, unknown>, sealed?: WeakSet<object>): void {
+  for (const key of new Set([...Object.getOwnPropertyNames(error), 'message', 'stack', 'cause'])) {
+    let item: unknown
+    try {
+      item = (error as unknown as Record<string, unknown>)[key]
+    } catch {
+      continue
+    }
+    // `errors` of an AggregateError is a live array: its entries are redacted where they stand.
+    const next = Array.isArray(item) && key === 'errors' ? redactEach(item, secrets, memo, sealed) : walk(item, secrets, memo, false, sealed)
+    if (next === item) continue
+    try {
+      Object.defineProperty(error, key, { value: next, writable: true, configurable: true, enumerable: Object.prototype.propertyIsEnumerable.call(error, key) })
+    } catch {
+      // A frozen or non-configurable field cannot be rewritten; nothing else can be done here.
+    }
+  }
+}
+
+function redactEach(items: unknown[], secrets: readonly string[], memo: Map<object, unknown>, sealed?: WeakSet<object>): unknown[] {
+  for (let i = 0; i < items.length; i++) {
+    const next = walk(items[i], secrets, memo, false, sealed)
+    if (next !== items[i]) {
+      try {
+        items[i] = next
+      } catch {
+        return items.map((item) => walk(item, secrets, memo, false, sealed))
+      }
+    }
+  }
+  return items
 }
 
 /** True when some string inside `value` contains a secret. Reads only; allocates nothing. */

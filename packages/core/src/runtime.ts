@@ -14,6 +14,7 @@ import { filterTools, indexTools, registry as globalRegistry } from './registry.
 import { ExecRun } from './run.js'
 import { decisionsFromState, signState, verifyState } from './run-state.js'
 import { normalizeTools } from './tool.js'
+import { ToolCache } from './tool-cache.js'
 import type {
   AgentEvent,
   AgentEventType,
@@ -32,7 +33,6 @@ import type {
   RuntimeOptions,
   Tool,
   ToolInput,
-  ToolOutput,
 } from './types.js'
 import { emptyUsage } from './usage.js'
 
@@ -44,8 +44,8 @@ type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType
  */
 export class Runtime {
   readonly options: Readonly<RuntimeOptions>
-  /** Results of `cacheable` tools, keyed by call signature, shared by every exec of this runtime. */
-  readonly cache = new Map<string, ToolOutput>()
+  /** Results of `cacheable` tools, keyed by call signature (and scope), shared by every exec of this runtime; bounded by entries and TTL. */
+  readonly cache = new ToolCache()
   private readonly listeners = new Listeners()
   private readonly settings: LoopSettings
 

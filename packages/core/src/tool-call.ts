@@ -2,7 +2,7 @@ import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
 import { runTool } from './tool-runner.js'
-import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
+import type { ApprovalRequest, CacheOptions, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
 import { approvalContext, decideApproval } from './approvals.js'
 import { untilAbort } from './abort-watch.js'
 
@@ -86,8 +86,9 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     signature = callSignature(call.name, runArgs)
   }
 
-  if (tool.cacheable) {
-    const hit = ctx.cache.get(signature)
+  const cacheKey = tool.cacheable ? cacheKeyOf(ctx, tool.cacheable, signature, runArgs) : undefined
+  if (cacheKey !== undefined) {
+    const hit = ctx.cache.get(cacheKey)
     if (hit) return succeed(ctx, call, signature, done, hit, { attempts: 0, cached: true })
   }
   const outcome = await runTool(ctx, tool, runArgs, call)
@@ -96,8 +97,15 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     const gate = tool.validateOutput(outcome.value)
     if (!gate.ok) return fail('tool_error', `result of ${call.name} failed its output schema:\n- ${gate.issues.join('\n- ')}`, outcome.attempts)
   }
-  if (tool.cacheable) ctx.cache.set(signature, outcome.output)
+  if (cacheKey !== undefined) ctx.cache.set(cacheKey, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
   return succeed(ctx, call, signature, done, outcome.output, { attempts: outcome.attempts, cached: false })
+}
+
+/** The signature, within the tool's scope when it has one (a NUL cannot occur in canonical JSON). */
+function cacheKeyOf(ctx: ExecContext, cacheable: true | CacheOptions, signature: string, args: Record<string, unknown>): string {
+  if (cacheable === true || !cacheable.scope) return signature
+  const scope = cacheable.scope(args, { execId: ctx.execId, rootExecId: ctx.path[0] ?? ctx.execId, depth: ctx.depth })
+  return `${String(scope)}\u0000${signature}`
 }
 
 function succeed(

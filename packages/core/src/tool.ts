@@ -1,8 +1,10 @@
 import { NestorError } from './errors.js'
 import { compileSchema, type InferArgs, type SchemaInput } from './schema.js'
+import { compileParameters } from './tool-parameters.js'
 import {
   toolSource,
   type ApprovalPredicate,
+  type CacheOptions,
   type ToolSource,
   type Tool,
   type ToolContext,
@@ -20,17 +22,22 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
   needsApproval?: boolean | ApprovalPredicate<InferArgs<S>>
   timeoutMs?: number
   retries?: number
-  cacheable?: boolean
+  cacheable?: boolean | CacheOptions<InferArgs<S>>
 }
 
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
 
+/** The one tool-name rule, for every way a tool is made (defineTool, `{ spec, execute }`, agents). */
+function checkToolName(name: unknown): void {
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new NestorError('invalid_options', `invalid tool name ${JSON.stringify(name)}: use 1-64 of a-z A-Z 0-9 _ - . : starting with a letter or _`)
+  }
+}
+
 /** A tool with its arguments typed from the schema. Validation runs before `execute`, every call. */
 export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<S, R>): Tool<InferArgs<S>, R> {
-  if (!TOOL_NAME.test(options.name)) {
-    throw new NestorError('invalid_options', `invalid tool name ${JSON.stringify(options.name)}: use 1-64 of a-z A-Z 0-9 _ - . : starting with a letter or _`)
-  }
-  const params = compileSchema(options.parameters)
+  checkToolName(options.name)
+  const params = compileParameters(options.name, options.parameters)
   const tool: Tool<InferArgs<S>, R> = {
     spec: { name: options.name, description: options.description, parameters: params.json },
     execute: options.execute,
@@ -40,8 +47,19 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
   if (options.needsApproval !== undefined) tool.needsApproval = options.needsApproval
   if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs
   if (options.retries !== undefined) tool.retries = options.retries
-  if (options.cacheable !== undefined) tool.cacheable = options.cacheable
+  if (options.cacheable !== undefined) tool.cacheable = checkCacheable(options.name, options.cacheable)
   return tool
+}
+
+function checkCacheable<A>(name: string, value: boolean | CacheOptions<A>): boolean | CacheOptions<A> {
+  if (typeof value === 'boolean') return value
+  const ok =
+    typeof value === 'object' &&
+    value !== null &&
+    (value.ttlMs === undefined || (typeof value.ttlMs === 'number' && value.ttlMs > 0)) &&
+    (value.scope === undefined || typeof value.scope === 'function')
+  if (!ok) throw new NestorError('invalid_options', `invalid option cacheable of tool ${name}: expected true, false or { ttlMs?: a number > 0, scope?: (args) => string }`)
+  return value
 }
 
 const isToolSource = (value: unknown): value is ToolSource =>
@@ -74,12 +92,17 @@ function normalizeOne(input: Tool): Tool {
   if (!spec || typeof spec.name !== 'string' || typeof input.execute !== 'function') {
     throw new NestorError('invalid_options', 'invalid option tools: each tool needs .spec { name, description, parameters } and .execute')
   }
+  checkToolName(spec.name)
   if (input.validate) {
     normalized.add(input)
     return input
   }
   const parameters = spec.parameters ?? { type: 'object', properties: {} }
-  const tool: Tool = { ...input, spec: { ...spec, description: spec.description ?? '', parameters }, validate: compileSchema(parameters).validate as Tool['validate'] }
+  const tool: Tool = {
+    ...input,
+    spec: { ...spec, description: spec.description ?? '', parameters },
+    validate: compileParameters(spec.name, parameters).validate as Tool['validate'],
+  }
   normalized.add(tool)
   return tool
 }

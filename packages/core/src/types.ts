@@ -89,8 +89,24 @@ export type Tool<A = Record<string, unknown>, R = unknown> = {
   needsApproval?: boolean | ApprovalPredicate<A>
   timeoutMs?: number
   retries?: number
-  cacheable?: boolean
+  /** Reuse results for identical calls: `true`, or bounds and a scope (see CacheOptions). */
+  cacheable?: boolean | CacheOptions<A>
 }
+
+/**
+ * How a `cacheable` tool's results are reused. Entries are keyed by the call's signature (tool
+ * name + canonical arguments) within the tool's `scope`, and live `ttlMs`.
+ */
+export type CacheOptions<A = Record<string, unknown>> = {
+  /** How long a result stays fresh. Default: the runtime cache's `ttlMs` (10 minutes). */
+  ttlMs?: number
+  /**
+   * Partitions the cache: only calls with the same scope share results (a user id, a tenant, the
+   * root exec id for "within one run"). The runtime cache is shared by every caller otherwise.
+   */
+  scope?(args: A, info: CacheScopeInfo): string
+}
+export type CacheScopeInfo = { execId: string; rootExecId: string; depth: number }
 
 /** Anything with `.spec` and `.execute`: what `exec({ tools })` accepts besides agents and methods. */
 export type ToolLike = { spec: ToolSpec; execute(args: never, ctx: ToolContext): unknown }

@@ -3,6 +3,8 @@ export type { ScriptedTurn, ScriptedToolCall, ScriptedOptions, ScriptedProvider 
 export { AssistantBuilder, generateToolCallId, parseArguments } from './shared/assistant-builder.js'
 export { streamWithRetries, backoff, retryAfterFromHeaders, isRetryableStatus } from './shared/retry-stream.js'
 export type { RetryStreamOptions, ClassifiedError } from './shared/retry-stream.js'
+export { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './shared/retrying-provider.js'
+export type { ProviderLogger, ProviderLogEntry, ProviderLogLevel } from './shared/sdk-logger.js'
 export { anthropic } from './anthropic/provider.js'
 export type { AnthropicOptions } from './anthropic/provider.js'
 export { toAnthropicToolChoice } from './anthropic/tool-choice.js'

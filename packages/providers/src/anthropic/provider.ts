@@ -3,6 +3,7 @@ import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { sdkLogging, type ProviderLogger } from '../shared/sdk-logger.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
@@ -26,6 +27,8 @@ export type AnthropicOptions = {
   thinking?: { budgetTokens: number }
   /** Provider name on messages and errors. Default 'anthropic'. */
   name?: string
+  /** The SDK's diagnostics, redacted. Default: none, the SDK prints nothing. Not applied to an injected `client`. */
+  logger?: ProviderLogger
 }
 
 /**
@@ -45,7 +48,7 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
     if (!apiKey) {
       throw new NestorError('invalid_options', `${name}: no API key (pass apiKey or set ANTHROPIC_API_KEY)`, { provider: name, retryable: false })
     }
-    client = new Anthropic({ apiKey, maxRetries: 0, ...(options.baseURL ? { baseURL: options.baseURL } : {}) })
+    client = new Anthropic({ apiKey, maxRetries: 0, ...(options.baseURL ? { baseURL: options.baseURL } : {}), ...sdkLogging(name, options.logger, secrets) })
     return client
   }
   const secrets = (): string[] => {

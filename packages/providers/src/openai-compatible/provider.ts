@@ -1,5 +1,6 @@
 import type { Capabilities, ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { openai } from '../openai/provider.js'
+import type { ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
 import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'
 import { parseTextProtocol } from './text-protocol-stream.js'
@@ -23,6 +24,8 @@ export type OpenAICompatibleOptions = {
   name?: string
   maxRetries?: number
   streamIdleTimeoutMs?: number
+  /** The SDK's diagnostics, redacted (see `openai({ logger })`). Default: none. */
+  logger?: ProviderLogger
 }
 
 export type OpenAICompatibleProvider = Provider & {
@@ -48,6 +51,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     apiKey: options.apiKey ?? NO_KEY,
     maxRetries: options.maxRetries,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+    ...(options.logger ? { logger: options.logger } : {}),
   })
   const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}
   const root = serverRoot(options.baseURL)

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai'
 import type { ReasoningEffort } from 'openai/resources/shared'
+import type { ProviderLogger } from '../shared/sdk-logger.js'
 
 export type OpenAIProviderOptions = {
   /** Default `process.env.OPENAI_API_KEY`. Never appears in events or errors. */
@@ -20,6 +21,8 @@ export type OpenAIProviderOptions = {
   streamIdleTimeoutMs?: number
   /** `provider` on produced messages. Default 'openai'. */
   name?: string
+  /** The SDK's diagnostics, redacted. Default: none, the SDK prints nothing. Not applied to an injected `client`. */
+  logger?: ProviderLogger
 }
 
 /** The `ModelRequest.options` keys this provider maps. `openai` is merged into the body as is. */

@@ -3,6 +3,7 @@ import { NestorError } from '@nestor/core'
 import OpenAI from 'openai'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { sdkLogging } from '../shared/sdk-logger.js'
 import { openAICapabilities } from './capabilities.js'
 import { toChatRequest } from './chat-request.js'
 import { chatStreamEvents } from './chat-stream.js'
@@ -28,7 +29,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
   const getClient = (): OpenAI => {
     if (client) return client
     if (!apiKey) throw new NestorError('provider_error', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { provider: name, retryable: false })
-    client = new OpenAI({ apiKey, baseURL: options.baseURL, maxRetries: 0 })
+    client = new OpenAI({ apiKey, baseURL: options.baseURL, maxRetries: 0, ...sdkLogging(name, options.logger, secrets) })
     return client
   }
   const secrets = (): string[] => (apiKey ? [apiKey] : [])

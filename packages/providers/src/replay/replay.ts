@@ -11,6 +11,7 @@ import {
   type Cassette,
 } from './cassette.js'
 import { isOfflineProvider, offlineProvider } from './offline.js'
+import { redactRecording } from './redact-recording.js'
 
 export type ReplayMode = 'strict' | 'record' | 'auto'
 
@@ -88,9 +89,12 @@ export function replay(options: ReplayOptions): ReplayProvider {
   ): AsyncGenerator<ModelEvent> {
     const events: unknown[] = []
     for await (const event of from.stream(request, signal)) {
-      if (event.type !== 'retry') events.push(redactDeep(eventToJson(event), secrets()))
+      if (event.type !== 'retry') events.push(eventToJson(event))
       // Written before the final event is handed on: a consumer may stop iterating right after it.
-      if (event.type === 'done') await write({ version: CASSETTE_VERSION, key, request: redactDeep(summary, secrets()), events }, file)
+      // Redacted as a whole stream, so a secret split across deltas is caught too.
+      if (event.type === 'done') {
+        await write({ version: CASSETTE_VERSION, key, request: redactDeep(summary, secrets()), events: redactRecording(events, secrets()) }, file)
+      }
       yield event
       if (event.type === 'done' || event.type === 'error') return
     }

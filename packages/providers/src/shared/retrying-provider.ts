@@ -1,6 +1,13 @@
 import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { pumpWithRetries, streamWithRetries, type RetryStreamOptions } from './retry-stream.js'
 
+/**
+ * How long a stream may stay silent (no byte, before or after the headers) when neither the
+ * request nor the adapter says: without it a stalled body would wait for undici's 300 s body
+ * timeout. Generous enough for a slow first token; `streamIdleTimeoutMs: 0` turns the watch off.
+ */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000
+
 /** What an adapter sets once: its name, its retry and idle defaults, its secrets. */
 export type RetryDefaults = {
   name: string
@@ -27,7 +34,7 @@ export function retryingStreams(
     model: request.model,
     maxRetries: request.maxRetries ?? defaults.maxRetries,
     maxRetryDelayMs: defaults.maxRetryDelayMs,
-    idleTimeoutMs: request.streamIdleTimeoutMs ?? defaults.streamIdleTimeoutMs,
+    idleTimeoutMs: request.streamIdleTimeoutMs ?? defaults.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     signal,
     secrets: defaults.secrets(),
     ...plan(request),

@@ -1,0 +1,42 @@
+import { inspect } from 'node:util'
+import { redactString } from '@nestor/core'
+
+export type ProviderLogLevel = 'error' | 'warn' | 'info' | 'debug'
+export type ProviderLogEntry = { provider: string; level: ProviderLogLevel; message: string }
+
+/**
+ * Where an adapter's SDK may write its diagnostics (a malformed chunk, a retry it considered).
+ * Off unless given: SDKs otherwise print to stderr, raw chunk included. Every message is redacted
+ * with the provider's secrets (its API key) and `secrets` before `log` sees it.
+ */
+export type ProviderLogger = {
+  log(entry: ProviderLogEntry): void
+  /** The most verbose level passed on. Default 'warn'. */
+  level?: ProviderLogLevel
+  /** More strings to hide (pass the runtime's `secrets`). */
+  secrets?: string[]
+}
+
+type SdkLogFn = (message: string, ...rest: unknown[]) => void
+export type SdkLoggingOptions = { logLevel: 'off' | ProviderLogLevel; logger: Record<ProviderLogLevel, SdkLogFn> }
+
+const LEVELS: readonly ProviderLogLevel[] = ['error', 'warn', 'info', 'debug']
+
+/**
+ * The `logLevel` / `logger` client options for the OpenAI and Anthropic SDKs: 'off' with no
+ * logger given (an environment variable such as OPENAI_LOG cannot turn the SDK's printing back
+ * on), else every SDK log call becomes one redacted entry.
+ */
+export function sdkLogging(provider: string, logger: ProviderLogger | undefined, secrets: () => string[]): SdkLoggingOptions {
+  const write = (level: ProviderLogLevel): SdkLogFn => (message, ...rest) => {
+    if (!logger) return
+    const text = [message, ...rest].map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 4, breakLength: Infinity }))).join(' ')
+    try {
+      logger.log({ provider, level, message: redactString(text, [...secrets(), ...(logger.secrets ?? [])]) })
+    } catch {
+      // A failing log sink must not fail the model call that happened to log.
+    }
+  }
+  const sink = Object.fromEntries(LEVELS.map((level) => [level, write(level)])) as Record<ProviderLogLevel, SdkLogFn>
+  return { logLevel: logger ? (logger.level ?? 'warn') : 'off', logger: sink }
+}

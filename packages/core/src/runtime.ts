@@ -11,7 +11,8 @@ import { validateExecOptions, validateRuntimeOptions } from './options.js'
 import { eventRedactor } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
-import { decisionsFromState, signState, verifyState } from './run-state.js'
+import { decisionsFromState, signState, stateIdOf, verifyState } from './run-state.js'
+import { claimState, type PendingClaim } from './state-claims.js'
 import { normalizeTools } from './tool.js'
 import type {
   AgentEvent,
@@ -128,7 +129,8 @@ export class Runtime {
     if (checked.toolChoice !== undefined) execOptions.toolChoice = checked.toolChoice
     if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
     if (options.signal) execOptions.signal = options.signal
-    const history = structuredClone(checked.history) as Message[]
+    // verifyState returned a deep copy: the exec may grow it, the caller's state stays as given.
+    const history = checked.history
     const ctx = this.createContext(currentFrame(), tools, execOptions, history, checked.startIndex, checked.execId)
     ctx.iterationsUsed = checked.iterationsUsed
     ctx.iterationBudget = checked.iterationBudget ?? Infinity
@@ -146,7 +148,9 @@ export class Runtime {
     }
     // verifyState checked that the history ends its own part with the paused assistant message.
     const paused = history.findLast((m): m is AssistantMessage => m.role === 'assistant') as AssistantMessage
-    return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } })
+    // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
+    const claim = claimState(this.options.claimState, stateIdOf(checked))
+    return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } }, undefined, claim)
   }
 
   /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
@@ -270,8 +274,14 @@ export class Runtime {
     return ctx
   }
 
-  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError): ExecRun {
-    const body = refuse ? refused(ctx, start, refuse) : runLoop(ctx, start)
+  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
+    // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
+    // exec without a model or tool call.
+    const body = claim
+      ? claim.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
+      : refuse
+        ? refused(ctx, start, refuse)
+        : runLoop(ctx, start)
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
       .then((result) => {

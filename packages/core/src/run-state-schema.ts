@@ -1,18 +1,11 @@
 import { z } from 'zod'
 import type {
   ApprovalRequest,
-  AssistantMessage,
-  ImageContent,
   Message,
   ReceiptStatus,
-  TextContent,
-  ThinkingContent,
-  ToolCall,
   ToolChoice,
   ToolReceipt,
-  ToolResultMessage,
   Usage,
-  UserMessage,
 } from './types.js'
 
 // The one definition of a paused exec as stored data. The RunState type, the checks `resume`
@@ -29,15 +22,15 @@ const count = z.number().int().nonnegative()
 
 const usage: z.ZodType<Usage> = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), total: z.number() })
 
-const text: z.ZodType<TextContent> = z.looseObject({ type: z.literal('text'), text: z.string() })
-const image: z.ZodType<ImageContent> = z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() })
-const thinking: z.ZodType<ThinkingContent> = z.looseObject({
+const text = z.looseObject({ type: z.literal('text'), text: z.string() })
+const image = z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() })
+const thinking = z.looseObject({
   type: z.literal('thinking'),
   thinking: z.string(),
   signature: z.string().optional(),
   redacted: z.boolean().optional(),
 })
-const toolCall: z.ZodType<ToolCall> = z.looseObject({
+const toolCall = z.looseObject({
   type: z.literal('toolCall'),
   id: z.string(),
   name: z.string(),
@@ -46,10 +39,10 @@ const toolCall: z.ZodType<ToolCall> = z.looseObject({
   invalidArguments: z.string().optional(),
 })
 
-const userMessage: z.ZodType<UserMessage> = z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(z.union([text, image]))]) })
-const assistantMessage: z.ZodType<AssistantMessage> = z.looseObject({
+const userMessage = z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(z.discriminatedUnion('type', [text, image]))]) })
+const assistantMessage = z.looseObject({
   role: z.literal('assistant'),
-  content: z.array(z.union([text, thinking, toolCall])),
+  content: z.array(z.discriminatedUnion('type', [text, thinking, toolCall])),
   stopReason: z.enum(['stop', 'length', 'toolUse', 'error', 'aborted']),
   usage,
   provider: z.string(),
@@ -57,15 +50,15 @@ const assistantMessage: z.ZodType<AssistantMessage> = z.looseObject({
   errorMessage: z.string().optional(),
   providerData: record.optional(),
 })
-const toolResultMessage: z.ZodType<ToolResultMessage> = z.looseObject({
+const toolResultMessage = z.looseObject({
   role: z.literal('toolResult'),
   toolCallId: z.string(),
   toolName: z.string(),
-  content: z.array(z.union([text, image])),
+  content: z.array(z.discriminatedUnion('type', [text, image])),
   isError: z.boolean(),
   details: json.optional(),
 })
-export const messageSchema: z.ZodType<Message> = z.union([userMessage, assistantMessage, toolResultMessage])
+export const messageSchema: z.ZodType<Message> = z.discriminatedUnion('role', [userMessage, assistantMessage, toolResultMessage])
 
 const toolChoice: z.ZodType<ToolChoice> = z.union([
   z.enum(['auto', 'required', 'none']),

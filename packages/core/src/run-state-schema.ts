@@ -56,7 +56,8 @@ const toolResultMessage = z.looseObject({
   toolName: z.string(),
   content: z.array(z.discriminatedUnion('type', [text, image])),
   isError: z.boolean(),
-  details: json.optional(),
+  // For events and UIs only (never sent to a model), so anything goes; a state holds its JSON form.
+  details: z.unknown().optional(),
 })
 export const messageSchema: z.ZodType<Message> = z.discriminatedUnion('role', [userMessage, assistantMessage, toolResultMessage])
 

@@ -78,7 +78,7 @@ export function verifyState(value: unknown, secret: string | undefined): { state
     const got = Buffer.from(signature, 'hex')
     if (got.length !== expected.length || !timingSafeEqual(got, expected)) throw invalid('signature does not match: the state was tampered with or signed with another secret')
   }
-  const state = structuredClone(parsed.data)
+  const state = copyOf(parsed.data)
   if (state.startIndex > state.history.length) throw invalid(`field startIndex: ${state.startIndex} is past the end of history (${state.history.length} messages)`)
   const index = lastAssistantIndex(state.history)
   if (index < 0) throw invalid('history holds no assistant message to continue from')
@@ -86,6 +86,14 @@ export function verifyState(value: unknown, secret: string | undefined): { state
   const ids = new Set(message.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : [])))
   for (const id of state.remaining) if (!ids.has(id)) throw invalid(`remaining call ${id} is not in the paused assistant message`)
   return { state, message }
+}
+
+function copyOf(state: RunState): RunState {
+  try {
+    return structuredClone(state)
+  } catch (error) {
+    throw invalid(`it holds a value that cannot be copied (${error instanceof Error ? error.message : String(error)})`)
+  }
 }
 
 /** The first schema issue as "field a.b.0.c: what was wrong". */

@@ -7,7 +7,7 @@ import { currentFrame, type Frame } from './frame.js'
 import { generateId } from './ids.js'
 import { end, resultOf, runLoop, type LoopStart } from './loop.js'
 import { MessageQueue } from './message-queue.js'
-import { validateExecOptions, validateRuntimeOptions } from './options.js'
+import { validateExecOptions, validateInput, validateRuntimeOptions } from './options.js'
 import { eventRedactor } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
@@ -298,6 +298,7 @@ export class Runtime {
 }
 
 function toMessages(input: ExecInput): Message[] {
+  validateInput(input)
   if (typeof input === 'string') return [{ role: 'user', content: input }]
   if (Array.isArray(input)) return input
   if (input && typeof input === 'object' && 'role' in input) return [input]

@@ -62,10 +62,16 @@ async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Pro
 const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchCallResult =>
   call.callKey !== undefined ? { callKey: call.callKey, ...r } : r
 
-export async function runBatch(ctx: ExecContext, calls: { tool: string; args: Record<string, unknown>; callKey?: string }[], options: { stopOnError?: boolean }): Promise<BatchResult> {
+// The plan is checked synchronously (a bad plan throws `invalid_options` at the call, like any
+// configuration error); only running it is asynchronous.
+export function runBatch(ctx: ExecContext, calls: { tool: string; args: Record<string, unknown>; callKey?: string }[], options: { stopOnError?: boolean }): Promise<BatchResult> {
   if (!Array.isArray(calls)) throw invalidOption('calls', 'an array of { tool, args, callKey? }', calls)
   assertUniqueKeys('callKey', calls.map((c) => c.callKey))
   validatePlan(ctx, calls)
+  return runPlan(ctx, calls, options)
+}
+
+async function runPlan(ctx: ExecContext, calls: PlannedCall[], options: { stopOnError?: boolean }): Promise<BatchResult> {
   const batchId = generateId('batch')
   const results: BatchCallResult[] = []
   for (const call of calls) {
@@ -76,7 +82,7 @@ export async function runBatch(ctx: ExecContext, calls: { tool: string; args: Re
   return { batchId, results, receipts: results.map((r) => r.receipt) }
 }
 
-export async function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], options: { maxConcurrency: number }): Promise<ParallelBatchResult> {
+export function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], options: { maxConcurrency: number }): Promise<ParallelBatchResult> {
   const width = options?.maxConcurrency
   if (typeof width !== 'number' || !Number.isInteger(width) || width < 1) throw invalidOption('maxConcurrency', 'a positive integer', width)
   if (!Array.isArray(lanes)) throw invalidOption('lanes', 'an array of { itemKey, calls }', lanes)
@@ -87,6 +93,10 @@ export async function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], opt
   assertUniqueKeys('itemKey', lanes.map((l) => l.itemKey))
   for (const lane of lanes) assertUniqueKeys(`callKey in lane ${lane.itemKey}`, lane.calls.map((c) => c.callKey))
   validatePlan(ctx, lanes.flatMap((lane) => lane.calls.map((c) => ({ ...c, itemKey: lane.itemKey }))))
+  return runLanes(ctx, lanes, width)
+}
+
+async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Promise<ParallelBatchResult> {
   const batchId = generateId('batch')
   const out: ParallelBatchResult['lanes'] = lanes.map((lane) => ({ itemKey: lane.itemKey, results: [] }))
   let next = 0

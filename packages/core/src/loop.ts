@@ -9,6 +9,7 @@ import { streamTurn } from './stream-turn.js'
 import type { AssistantMessage, ExecResult, Message, ModelRequest, NestorErrorLike, ToolCall, ToolResultMessage, UserMessage } from './types.js'
 import { addUsage } from './usage.js'
 import { generateId } from './ids.js'
+import { asInternal, callHook } from './hook-call.js'
 
 const LENGTH_CUT = 'Tool call not executed: the response was cut off by the length limit, so its arguments may be incomplete'
 
@@ -86,7 +87,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   } catch (thrown) {
     // A hook or a bug threw: answer whatever is unanswered and fail with the error as data.
     repairHistory(ctx)
-    const error = NestorError.isInstance(thrown) ? thrown : new NestorError('provider_error', thrown instanceof Error ? thrown.message : String(thrown), { cause: thrown })
+    const error = asInternal(thrown)
     return end(ctx, ctx.controller.signal.aborted ? aborted(ctx) : { status: 'failed', error })
   }
 }
@@ -123,7 +124,7 @@ async function buildRequest(ctx: ExecContext, iteration: number): Promise<ModelR
   let messages = ctx.history
   const prepare = ctx.settings.hooks.prepareTurn
   if (prepare) {
-    const changes = await prepare({ iteration, messages: ctx.history, tools: ctx.specs, toolChoice })
+    const changes = await callHook('prepareTurn', () => prepare({ iteration, messages: ctx.history, tools: ctx.specs, toolChoice }))
     if (changes) {
       if (changes.model) model = changes.model
       if (changes.tools) {

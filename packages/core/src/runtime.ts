@@ -13,6 +13,7 @@ import { filterTools, indexTools, registry as globalRegistry } from './registry.
 import { ExecRun } from './run.js'
 import { decisionsFromState, signState, stateIdOf, verifyState } from './run-state.js'
 import { claimState, type PendingClaim } from './state-claims.js'
+import { asInternal } from './hook-call.js'
 import { normalizeTools } from './tool.js'
 import type {
   AgentEvent,
@@ -156,13 +157,13 @@ export class Runtime {
   /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
   runBatch(calls: BatchCall[], options: { stopOnError?: boolean; tools?: ToolInput[]; signal?: AbortSignal } = {}): Promise<BatchResult> {
     const ctx = this.batchContext(options.tools, options.signal)
-    return runBatch(ctx, calls, options).finally(() => unlinkAbort(ctx.controller))
+    return settleBatch(ctx, () => runBatch(ctx, calls, options))
   }
 
   /** Lanes run concurrently up to `maxConcurrency`, calls inside a lane one after the other. */
   runParallelBatch(lanes: BatchLane[], options: { maxConcurrency: number; tools?: ToolInput[]; signal?: AbortSignal }): Promise<ParallelBatchResult> {
     const ctx = this.batchContext(options?.tools, options?.signal)
-    return runParallelBatch(ctx, lanes, options).finally(() => unlinkAbort(ctx.controller))
+    return settleBatch(ctx, () => runParallelBatch(ctx, lanes, options))
   }
 
   /** Batches share the loop's call pipeline through an exec context of their own (no model). */
@@ -297,6 +298,18 @@ export class Runtime {
   }
 }
 
+/** A bad plan throws here, synchronously; a plan that runs settles as a promise. */
+function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
+  let running: Promise<T>
+  try {
+    running = run()
+  } catch (error) {
+    unlinkAbort(ctx.controller)
+    throw error
+  }
+  return running.finally(() => unlinkAbort(ctx.controller))
+}
+
 function toMessages(input: ExecInput): Message[] {
   validateInput(input)
   if (typeof input === 'string') return [{ role: 'user', content: input }]
@@ -318,7 +331,7 @@ async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): 
 
 /** Only reached if the loop itself broke: the result as it stands, without further events. */
 const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
-  resultOf(ctx, { status: 'failed', error: NestorError.isInstance(error) ? error : new NestorError('provider_error', String(error)) })
+  resultOf(ctx, { status: 'failed', error: asInternal(error) })
 
 // Abort links are removed when the exec ends, so a long-lived parent signal does not collect
 // listeners from every child it ever had.

@@ -4,6 +4,7 @@ import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
 import { runTool } from './tool-runner.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
 import { approvalContext, decideApproval } from './approvals.js'
+import { callHook } from './hook-call.js'
 
 /** What one call came to. `pause` means it waits for a decision and has no result yet. */
 export type CallOutcome =
@@ -26,7 +27,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     result: ToolResultMessage,
     extra: { attempts?: number; cached?: boolean } = {},
   ): Promise<CallOutcome> => {
-    const replaced = await ctx.settings.hooks.afterToolCall?.(call, result)
+    const after = ctx.settings.hooks.afterToolCall
+    const replaced = after ? await callHook('afterToolCall', () => after(call, result)) : undefined
     const final = replaced ?? result
     const receipt = makeReceipt({
       toolCallId: call.id,
@@ -43,7 +45,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   }
   const fail = (status: ReceiptStatus, text: string, attempts = 0) => done(status, errorResult(call.id, call.name, text), { attempts })
 
-  const hook = await ctx.settings.hooks.beforeToolCall?.(call, { execId: ctx.execId, depth: ctx.depth, iteration })
+  const before = ctx.settings.hooks.beforeToolCall
+  const hook = before ? await callHook('beforeToolCall', () => before(call, { execId: ctx.execId, depth: ctx.depth, iteration })) : undefined
   if (hook && hook.block) return fail('rejected', `blocked: ${hook.reason}`)
   if (!tool) {
     const names = [...ctx.tools.keys()]

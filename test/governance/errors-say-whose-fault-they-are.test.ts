@@ -37,6 +37,26 @@ describe('a batch plan', () => {
   })
 })
 
+describe('a batch that runs', () => {
+  it('resolves, never rejects, when a hook throws: the error is data beside the results', async () => {
+    let seen = 0
+    const runtime = new Runtime({
+      provider: scripted([]),
+      model: 'm',
+      hooks: {
+        beforeToolCall: () => {
+          if (++seen >= 2) throw new Error('policy service down')
+        },
+      },
+    })
+    const batch = await runtime.runBatch([{ tool: 'echo', args: { text: 'a' } }, { tool: 'echo', args: { text: 'b' } }], { tools: [echo] })
+    expect(batch.results).toHaveLength(1)
+    expect(batch.error?.code).toBe('hook_error')
+    const lanes = await runtime.runParallelBatch([{ itemKey: 'x', calls: [{ callKey: 'c', tool: 'echo', args: { text: 'c' } }] }], { maxConcurrency: 1, tools: [echo] })
+    expect(lanes.error?.code).toBe('hook_error')
+  })
+})
+
 describe('a missing API key', () => {
   let server: WireServer
   const saved = { ...process.env }

@@ -2,6 +2,7 @@ import { callSignature } from './canonical.js'
 import { NestorError, invalidOption } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { generateId } from './ids.js'
+import { asInternal } from './hook-call.js'
 import { errorResult, makeReceipt } from './receipt.js'
 import { runToolCall } from './tool-call.js'
 import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
@@ -74,10 +75,15 @@ export function runBatch(ctx: ExecContext, calls: { tool: string; args: Record<s
 async function runPlan(ctx: ExecContext, calls: PlannedCall[], options: { stopOnError?: boolean }): Promise<BatchResult> {
   const batchId = generateId('batch')
   const results: BatchCallResult[] = []
-  for (const call of calls) {
-    const done = await runOne(ctx, batchId, call)
-    results.push(done)
-    if (options.stopOnError && done.result.isError) break
+  try {
+    for (const call of calls) {
+      const done = await runOne(ctx, batchId, call)
+      results.push(done)
+      if (options.stopOnError && done.result.isError) break
+    }
+  } catch (thrown) {
+    // A hook or a bug: the batch stops, and says why beside what it did (never a rejection).
+    return { batchId, results, receipts: results.map((r) => r.receipt), error: ctx.redact(asInternal(thrown)) }
   }
   return { batchId, results, receipts: results.map((r) => r.receipt) }
 }
@@ -108,6 +114,18 @@ async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Pr
       for (const call of lane.calls) slot.results.push(await runOne(ctx, batchId, { ...call, itemKey: lane.itemKey }))
     }
   }
-  await Promise.all(Array.from({ length: Math.min(width, lanes.length) }, worker))
-  return { batchId, lanes: out, receipts: out.flatMap((l) => l.results.map((r) => r.receipt)) }
+  let error: NestorError | undefined
+  const guarded = async () => {
+    try {
+      await worker()
+    } catch (thrown) {
+      // A hook or a bug stops the other lanes too (no new lane starts), reported beside the results.
+      error ??= asInternal(thrown)
+      next = lanes.length
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, lanes.length) }, guarded))
+  const result: ParallelBatchResult = { batchId, lanes: out, receipts: out.flatMap((l) => l.results.map((r) => r.receipt)) }
+  if (error) result.error = ctx.redact(error)
+  return result
 }

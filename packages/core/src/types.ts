@@ -364,11 +364,13 @@ export type ExecOptions = {
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
 export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
 export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }
-export type BatchResult = { batchId: string; results: BatchCallResult[]; receipts: ToolReceipt[] }
+/** `error` is set when a hook or a bug stopped the batch; `results` holds what ran before. */
+export type BatchResult = { batchId: string; results: BatchCallResult[]; receipts: ToolReceipt[]; error?: NestorErrorLike }
 export type ParallelBatchResult = {
   batchId: string
   lanes: { itemKey: string; results: BatchCallResult[] }[]
   receipts: ToolReceipt[]
+  error?: NestorErrorLike
 }
 
 // ─── Events ──────────────────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-import { defineTool, NestorError, type ExecInput, type InferArgs, type SchemaInput, type Tool, type ToolOutput } from '@nestor/core'
+import { defineTool, NestorError, type ApprovalRequest, type ExecInput, type ExecStatus, type InferArgs, type SchemaInput, type Tool, type ToolOutput } from '@nestor/core'
 import { z } from 'zod'
 import type { Agent } from './agent.js'
 
@@ -23,7 +23,7 @@ export type AsToolOptions<S extends SchemaInput = AsToolDefaultSchema> = {
 }
 
 /** What an agent-as-tool reports beside its text: for events and UIs, never shown to the model. */
-export type AgentToolDetails = { execId: string; status: string; iterationsUsed: number }
+export type AgentToolDetails = { execId: string; status: ExecStatus; iterationsUsed: number; pending?: ApprovalRequest[] }
 
 export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsToolOptions<S>): Tool {
   const parameters = (options.parameters ?? defaultAsToolParameters) as S
@@ -43,12 +43,17 @@ export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsTool
         tools: agent.tools,
         ...(options.maxIterations !== undefined && { maxIterations: options.maxIterations }),
       })
+      if (result.status === 'paused') {
+        // Paused is not a failure: the child waits for a decision. The model reads that, and
+        // events and UIs see `status: 'paused'` with what waits (no approve handler up the tree).
+        const waiting = result.pending?.approvals ?? []
+        const details: AgentToolDetails = { execId: result.execId, status: 'paused', iterationsUsed: result.iterationsUsed, pending: waiting }
+        const names = waiting.map((w) => `${w.toolName} (${w.toolCallId})`).join(', ')
+        const text = `agent ${options.name} paused: it waits for approval of ${names || 'a tool call'} (give the runtime an approve handler to decide approvals inside agents)`
+        return { content: [{ type: 'text', text }], details }
+      }
       if (result.status !== 'completed') {
-        const why =
-          result.status === 'paused'
-            ? 'it paused for approval (give the runtime an approve handler to decide approvals inside agents)'
-            : (result.error?.message ?? result.status)
-        throw new NestorError(result.error?.code ?? 'aborted', `agent ${options.name} ${result.status}: ${why}`)
+        throw new NestorError(result.error?.code ?? 'aborted', `agent ${options.name} ${result.status}: ${result.error?.message ?? result.status}`)
       }
       const details: AgentToolDetails = { execId: result.execId, status: result.status, iterationsUsed: result.iterationsUsed }
       return { content: [{ type: 'text', text: result.text }], details }

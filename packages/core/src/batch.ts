@@ -2,6 +2,7 @@ import { callSignature } from './canonical.js'
 import { NestorError, invalidOption } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { generateId } from './ids.js'
+import { asInternal } from './hook-call.js'
 import { errorResult, makeReceipt } from './receipt.js'
 import { runToolCall } from './tool-call.js'
 import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
@@ -62,21 +63,32 @@ async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Pro
 const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchCallResult =>
   call.callKey !== undefined ? { callKey: call.callKey, ...r } : r
 
-export async function runBatch(ctx: ExecContext, calls: { tool: string; args: Record<string, unknown>; callKey?: string }[], options: { stopOnError?: boolean }): Promise<BatchResult> {
+// The plan is checked synchronously (a bad plan throws `invalid_options` at the call, like any
+// configuration error); only running it is asynchronous.
+export function runBatch(ctx: ExecContext, calls: { tool: string; args: Record<string, unknown>; callKey?: string }[], options: { stopOnError?: boolean }): Promise<BatchResult> {
   if (!Array.isArray(calls)) throw invalidOption('calls', 'an array of { tool, args, callKey? }', calls)
   assertUniqueKeys('callKey', calls.map((c) => c.callKey))
   validatePlan(ctx, calls)
+  return runPlan(ctx, calls, options)
+}
+
+async function runPlan(ctx: ExecContext, calls: PlannedCall[], options: { stopOnError?: boolean }): Promise<BatchResult> {
   const batchId = generateId('batch')
   const results: BatchCallResult[] = []
-  for (const call of calls) {
-    const done = await runOne(ctx, batchId, call)
-    results.push(done)
-    if (options.stopOnError && done.result.isError) break
+  try {
+    for (const call of calls) {
+      const done = await runOne(ctx, batchId, call)
+      results.push(done)
+      if (options.stopOnError && done.result.isError) break
+    }
+  } catch (thrown) {
+    // A hook or a bug: the batch stops, and says why beside what it did (never a rejection).
+    return { batchId, results, receipts: results.map((r) => r.receipt), error: ctx.redact(asInternal(thrown)) }
   }
   return { batchId, results, receipts: results.map((r) => r.receipt) }
 }
 
-export async function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], options: { maxConcurrency: number }): Promise<ParallelBatchResult> {
+export function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], options: { maxConcurrency: number }): Promise<ParallelBatchResult> {
   const width = options?.maxConcurrency
   if (typeof width !== 'number' || !Number.isInteger(width) || width < 1) throw invalidOption('maxConcurrency', 'a positive integer', width)
   if (!Array.isArray(lanes)) throw invalidOption('lanes', 'an array of { itemKey, calls }', lanes)
@@ -87,6 +99,10 @@ export async function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], opt
   assertUniqueKeys('itemKey', lanes.map((l) => l.itemKey))
   for (const lane of lanes) assertUniqueKeys(`callKey in lane ${lane.itemKey}`, lane.calls.map((c) => c.callKey))
   validatePlan(ctx, lanes.flatMap((lane) => lane.calls.map((c) => ({ ...c, itemKey: lane.itemKey }))))
+  return runLanes(ctx, lanes, width)
+}
+
+async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Promise<ParallelBatchResult> {
   const batchId = generateId('batch')
   const out: ParallelBatchResult['lanes'] = lanes.map((lane) => ({ itemKey: lane.itemKey, results: [] }))
   let next = 0
@@ -98,6 +114,18 @@ export async function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], opt
       for (const call of lane.calls) slot.results.push(await runOne(ctx, batchId, { ...call, itemKey: lane.itemKey }))
     }
   }
-  await Promise.all(Array.from({ length: Math.min(width, lanes.length) }, worker))
-  return { batchId, lanes: out, receipts: out.flatMap((l) => l.results.map((r) => r.receipt)) }
+  let error: NestorError | undefined
+  const guarded = async () => {
+    try {
+      await worker()
+    } catch (thrown) {
+      // A hook or a bug stops the other lanes too (no new lane starts), reported beside the results.
+      error ??= asInternal(thrown)
+      next = lanes.length
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, lanes.length) }, guarded))
+  const result: ParallelBatchResult = { batchId, lanes: out, receipts: out.flatMap((l) => l.results.map((r) => r.receipt)) }
+  if (error) result.error = ctx.redact(error)
+  return result
 }

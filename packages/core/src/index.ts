@@ -1,5 +1,7 @@
 export * from './types.js'
 export { NestorError, invalidOption, messageOf } from './errors.js'
+export { option, parseOptions } from './option-schema.js'
+export type { SameKeys } from './option-schema.js'
 export { emptyUsage, addUsage } from './usage.js'
 export { redactString, redactDeep } from './redact.js'
 export { DeltaGuard } from './delta-guard.js'

@@ -10,6 +10,7 @@ import type { AssistantMessage, ExecResult, Message, ModelRequest, NestorErrorLi
 import { addUsage } from './usage.js'
 import { untilAbort } from './abort-watch.js'
 import { generateId } from './ids.js'
+import { asInternal, callHook } from './hook-call.js'
 
 const ABORTED = Symbol('aborted')
 
@@ -107,7 +108,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   } catch (thrown) {
     // A hook or a bug threw: answer whatever is unanswered and fail with the error as data.
     repairHistory(ctx)
-    const error = NestorError.isInstance(thrown) ? thrown : new NestorError('provider_error', thrown instanceof Error ? thrown.message : String(thrown), { cause: thrown })
+    const error = asInternal(thrown)
     return end(ctx, ctx.controller.signal.aborted ? aborted(ctx) : { status: 'failed', error })
   }
 }
@@ -144,7 +145,7 @@ async function buildRequest(ctx: ExecContext, iteration: number): Promise<ModelR
   let messages = ctx.history
   const prepare = ctx.settings.hooks.prepareTurn
   if (prepare) {
-    const changes = await prepare({ iteration, messages: ctx.history, tools: ctx.specs, toolChoice })
+    const changes = await callHook('prepareTurn', () => prepare({ iteration, messages: ctx.history, tools: ctx.specs, toolChoice }))
     if (changes) {
       if (changes.model) model = changes.model
       if (changes.tools) {

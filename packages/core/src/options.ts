@@ -1,71 +1,124 @@
+import { z } from 'zod'
 import { invalidOption } from './errors.js'
-import { assertStringList } from './registry.js'
+import { option, parseOptions, type SameKeys } from './option-schema.js'
+import { messageSchema } from './run-state-schema.js'
 import type { ExecOptions, RuntimeOptions } from './types.js'
 
 const MAX_ITERATIONS = 10_000
 
+const iterations = () =>
+  option.custom<number>(`an integer in 1..${MAX_ITERATIONS}, or Infinity`, (v) => v === Infinity || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ITERATIONS))
+
+/** Throws `invalid_options` unless `value` is a valid iteration budget (undefined passes). */
 export function checkIterations(name: string, value: unknown): void {
-  if (value === undefined || value === Infinity) return
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_ITERATIONS) {
-    throw invalidOption(name, `an integer in 1..${MAX_ITERATIONS}, or Infinity`, value)
-  }
-}
-
-function checkPositiveInt(name: string, value: unknown): void {
   if (value === undefined) return
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalidOption(name, 'a positive integer', value)
+  parseOptions(z.strictObject({ [name]: iterations() }), { [name]: value })
 }
 
-function checkNonNegative(name: string, value: unknown): void {
-  if (value === undefined) return
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) throw invalidOption(name, 'a number >= 0', value)
+const provider = () =>
+  option.custom<RuntimeOptions['provider']>(
+    'a Provider with a stream() method',
+    (v) => typeof v === 'object' && v !== null && typeof (v as { stream?: unknown }).stream === 'function',
+  )
+const toolNames = () => option.stringList('an array of tool names or globs')
+const toolChoice = () =>
+  option.custom<ExecOptions['toolChoice']>(
+    "'auto', 'required', 'none' or { type: 'function', name }",
+    (c) =>
+      c === 'auto' ||
+      c === 'required' ||
+      c === 'none' ||
+      (typeof c === 'object' && c !== null && (c as { type?: unknown }).type === 'function' && typeof (c as { name?: unknown }).name === 'string'),
+  )
+const modelName = () => option.nonEmptyString('a non-empty model name')
+
+const hooksShape = {
+  prepareTurn: option.function().optional(),
+  beforeToolCall: option.function().optional(),
+  afterToolCall: option.function().optional(),
 }
 
-function checkOneOf(name: string, value: unknown, allowed: readonly string[]): void {
-  if (value !== undefined && !allowed.includes(value as string)) throw invalidOption(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value)
+const runtimeShape = {
+  provider: provider(),
+  model: modelName(),
+  system: option.string().optional(),
+  registry: option
+    .custom<RuntimeOptions['registry']>('a ToolRegistry', (v) => typeof v === 'object' && v !== null && typeof (v as { list?: unknown }).list === 'function')
+    .optional(),
+  maxIterations: iterations().optional(),
+  maxDepth: option.positiveInt().optional(),
+  maxTotalIterations: option.positiveInt().optional(),
+  toolExecution: option.oneOf(['sequential', 'parallel']).optional(),
+  duplicateCalls: option.oneOf(['reject', 'allow']).optional(),
+  breakerThreshold: option.positiveInt().optional(),
+  toolTimeoutMs: option.nonNegative().optional(),
+  maxRetries: option.nonNegativeInt().optional(),
+  secrets: option.stringList().optional(),
+  queueMode: option.oneOf(['all', 'one']).optional(),
+  steering: option.oneOf(['interrupt', 'after-turn']).optional(),
+  maxToolConcurrency: option.positiveIntOrInfinity().optional(),
+  maxTotalTokens: option.positiveInt().optional(),
+  deadlineMs: option.nonNegative().optional(),
+  streamIdleTimeoutMs: option.nonNegative().optional(),
+  resetToolChoice: option.boolean().optional(),
+  stopAtTools: toolNames().optional(),
+  approve: option.function().optional(),
+  hooks: z.strictObject(hooksShape).optional(),
+  stateSecret: option.nonEmptyString().optional(),
+  claimState: option.function().optional(),
+  providerOptions: option.plainObject().optional(),
 }
+const runtimeSchema = z.strictObject(runtimeShape)
+
+const execShape = {
+  tools: option.custom<unknown[]>('an array of tools', Array.isArray).optional(),
+  toolset: option.oneOf(['all', 'none']).optional(),
+  toolsAllow: toolNames().optional(),
+  toolsDeny: toolNames().optional(),
+  toolChoice: toolChoice().optional(),
+  parallelToolCalls: option.boolean().optional(),
+  maxIterations: iterations().optional(),
+  model: modelName().optional(),
+  provider: provider().optional(),
+  system: option.string().optional(),
+  history: z.array(messageSchema).optional(),
+  signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
+  providerOptions: option.plainObject().optional(),
+}
+const execSchema = z.strictObject(execShape)
+
+// An option added to the types without a rule here (or the other way round) fails to compile.
+const runtimeKeysMatch: SameKeys<typeof runtimeShape, RuntimeOptions> = true
+const execKeysMatch: SameKeys<typeof execShape, ExecOptions> = true
+void runtimeKeysMatch
+void execKeysMatch
 
 /** Every RuntimeOptions rule, checked in the constructor: a bad runtime never makes a request. */
 export function validateRuntimeOptions(o: RuntimeOptions): void {
-  if (!o || typeof o !== 'object') throw invalidOption('options', 'an object', o)
-  if (!o.provider || typeof o.provider.stream !== 'function') throw invalidOption('provider', 'a Provider with a stream() method', o.provider)
-  if (typeof o.model !== 'string' || o.model === '') throw invalidOption('model', 'a non-empty model name', o.model)
-  checkIterations('maxIterations', o.maxIterations)
-  checkPositiveInt('maxDepth', o.maxDepth)
-  checkPositiveInt('maxTotalIterations', o.maxTotalIterations)
-  checkPositiveInt('breakerThreshold', o.breakerThreshold)
-  checkPositiveInt('maxToolConcurrency', o.maxToolConcurrency)
-  checkPositiveInt('maxTotalTokens', o.maxTotalTokens)
-  checkNonNegative('toolTimeoutMs', o.toolTimeoutMs)
-  checkNonNegative('maxRetries', o.maxRetries)
-  checkNonNegative('deadlineMs', o.deadlineMs)
-  checkNonNegative('streamIdleTimeoutMs', o.streamIdleTimeoutMs)
-  checkOneOf('toolExecution', o.toolExecution, ['sequential', 'parallel'])
-  checkOneOf('duplicateCalls', o.duplicateCalls, ['reject', 'allow'])
-  checkOneOf('queueMode', o.queueMode, ['all', 'one'])
-  checkOneOf('steering', o.steering, ['interrupt', 'after-turn'])
-  assertStringList('stopAtTools', o.stopAtTools)
-  if (o.secrets !== undefined && !(Array.isArray(o.secrets) && o.secrets.every((s) => typeof s === 'string'))) {
-    throw invalidOption('secrets', 'an array of strings', o.secrets)
-  }
+  parseOptions(runtimeSchema, o)
 }
 
+/** Every ExecOptions rule, checked once per exec() call. */
 export function validateExecOptions(o: ExecOptions): void {
-  if (typeof o !== 'object' || o === null) throw invalidOption('options', 'an object', o)
-  checkIterations('maxIterations', o.maxIterations)
-  checkOneOf('toolset', o.toolset, ['all', 'none'])
-  assertStringList('toolsAllow', o.toolsAllow)
-  assertStringList('toolsDeny', o.toolsDeny)
-  if (o.tools !== undefined && !Array.isArray(o.tools)) throw invalidOption('tools', 'an array of tools', o.tools)
-  const choice = o.toolChoice
-  if (
-    choice !== undefined &&
-    choice !== 'auto' &&
-    choice !== 'required' &&
-    choice !== 'none' &&
-    !(typeof choice === 'object' && choice !== null && choice.type === 'function' && typeof choice.name === 'string')
-  ) {
-    throw invalidOption('toolChoice', "'auto', 'required', 'none' or { type: 'function', name }", choice)
-  }
-  if (o.model !== undefined && (typeof o.model !== 'string' || o.model === '')) throw invalidOption('model', 'a non-empty model name', o.model)
+  parseOptions(execSchema, o)
+}
+
+const inputSchema = z.union([z.string(), messageSchema, z.array(messageSchema)])
+
+/** `exec()`'s input: a string, a Message or a Message[], each message well formed. */
+export function validateInput(input: unknown): void {
+  const parsed = inputSchema.safeParse(input)
+  if (parsed.success) return
+  // Report against the most specific reading of the input: one message, or a list of them.
+  const issues = Array.isArray(input)
+    ? (z.array(messageSchema).safeParse(input).error?.issues ?? [])
+    : typeof input === 'object' && input !== null
+      ? (messageSchema.safeParse(input).error?.issues ?? [])
+      : []
+  const issue = issues[0]
+  if (!issue) throw invalidOption('input', 'a string, a Message or a Message[]', input)
+  let value: unknown = input
+  for (const key of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined
+  const path = issue.path.map(String).join('.')
+  throw invalidOption(path ? `input.${path}` : 'input', `a well-formed Message (${issue.message})`, value)
 }

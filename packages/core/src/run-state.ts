@@ -1,11 +1,12 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import { canonicalJson } from './canonical.js'
 import { NestorError } from './errors.js'
 import type { ExecContext, PriorDecision } from './exec-context.js'
 import type { ToolsOutcome } from './execute-tools.js'
-import type { AssistantMessage, Message, RunState } from './types.js'
+import { RUN_STATE_VERSION, runStateSchema, type RunState } from './run-state-schema.js'
+import type { AssistantMessage, Message } from './types.js'
 
-export const RUN_STATE_VERSION = 1
+export { RUN_STATE_VERSION }
 
 /** Everything a paused exec needs to continue, as plain JSON (a deep copy, safe to store). */
 export function toRunState(ctx: ExecContext, _message: AssistantMessage, outcome: ToolsOutcome): RunState {
@@ -16,13 +17,15 @@ export function toRunState(ctx: ExecContext, _message: AssistantMessage, outcome
   }
   const state: RunState = {
     version: RUN_STATE_VERSION,
+    // Random, not a counter: a claim store shared by many processes must never see two alike.
+    stateId: randomUUID(),
     execId: ctx.execId,
     model: ctx.model,
     history: ctx.history,
     startIndex: ctx.startIndex,
     toolNames: [...ctx.tools.keys()],
     iterationsUsed: ctx.iterationsUsed,
-    iterationBudget: ctx.iterationBudget,
+    iterationBudget: Number.isFinite(ctx.iterationBudget) ? ctx.iterationBudget : null,
     usage: ctx.usage,
     totalUsage: ctx.totalUsage,
     succeeded: [...ctx.succeeded],
@@ -54,42 +57,66 @@ function hmac(state: RunState, secret: string): string {
 const invalid = (why: string) => new NestorError('invalid_state', `invalid RunState: ${why}`)
 
 /**
- * Checks a state before resuming: version, signature (with a secret), shape, and that the paused
- * message's calls are still there. Throws `invalid_state` naming what is wrong.
+ * Checks a state before resuming: version, shape (the whole schema; the first bad field is named
+ * by its path), signature (with a secret), and that the paused message's calls are still there.
+ * Throws `invalid_state`, never anything else. Returns a deep copy: the caller's object is never
+ * touched, however the resumed exec goes on.
  */
 export function verifyState(value: unknown, secret: string | undefined): { state: RunState; message: AssistantMessage } {
-  if (typeof value !== 'object' || value === null) throw invalid('expected an object')
-  const state = value as RunState
-  if (state.version !== RUN_STATE_VERSION) {
-    throw invalid(`unknown version ${JSON.stringify(state.version)}; this runtime reads version ${RUN_STATE_VERSION}`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('expected an object')
+  const version = (value as { version?: unknown }).version
+  if (version !== RUN_STATE_VERSION) {
+    throw invalid(`unknown version ${describe(version)}; this runtime reads version ${RUN_STATE_VERSION}`)
   }
+  const parsed = runStateSchema.safeParse(value)
+  if (!parsed.success) throw invalid(firstIssue(parsed.error.issues))
   if (secret !== undefined) {
-    if (typeof state.signature !== 'string') throw invalid('it is not signed, and this runtime has a stateSecret')
-    const expected = Buffer.from(hmac(state, secret), 'hex')
-    const got = Buffer.from(state.signature, 'hex')
+    const signature = (value as { signature?: unknown }).signature
+    if (typeof signature !== 'string') throw invalid('it is not signed, and this runtime has a stateSecret')
+    // Over the value as given, not the parsed copy: an added field is tampering too.
+    const expected = Buffer.from(hmac(value as RunState, secret), 'hex')
+    const got = Buffer.from(signature, 'hex')
     if (got.length !== expected.length || !timingSafeEqual(got, expected)) throw invalid('signature does not match: the state was tampered with or signed with another secret')
   }
-  const arrays: (keyof RunState)[] = ['history', 'toolNames', 'succeeded', 'streaks', 'pending', 'remaining', 'receipts']
-  for (const key of arrays) if (!Array.isArray(state[key])) throw invalid(`field ${key} must be an array`)
-  for (const key of ['iterationsUsed', 'iterationBudget', 'startIndex'] as const) {
-    if (typeof state[key] !== 'number' && !(key === 'iterationBudget' && state[key] === null)) throw invalid(`field ${key} must be a number`)
-  }
-  if (typeof state.model !== 'string' || typeof state.execId !== 'string') throw invalid('fields model and execId must be strings')
-  if (typeof state.tree !== 'object' || state.tree === null) throw invalid('field tree is missing')
-  // Budgets continue from these counters; a missing one would silently disable its budget.
-  for (const key of ['iterations', 'tokens', 'elapsedMs'] as const) {
-    if (typeof state.tree[key] !== 'number' || !Number.isFinite(state.tree[key])) throw invalid(`field tree.${key} must be a finite number`)
-  }
-  for (const key of ['usage', 'totalUsage'] as const) {
-    if (typeof state[key] !== 'object' || state[key] === null) throw invalid(`field ${key} is missing`)
-  }
-  if (typeof state.decisions !== 'object' || state.decisions === null || Array.isArray(state.decisions)) throw invalid('field decisions must be an object')
+  const state = copyOf(parsed.data)
+  if (state.startIndex > state.history.length) throw invalid(`field startIndex: ${state.startIndex} is past the end of history (${state.history.length} messages)`)
   const index = lastAssistantIndex(state.history)
   if (index < 0) throw invalid('history holds no assistant message to continue from')
   const message = state.history[index] as AssistantMessage
   const ids = new Set(message.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : [])))
   for (const id of state.remaining) if (!ids.has(id)) throw invalid(`remaining call ${id} is not in the paused assistant message`)
   return { state, message }
+}
+
+function copyOf(state: RunState): RunState {
+  try {
+    return structuredClone(state)
+  } catch (error) {
+    throw invalid(`it holds a value that cannot be copied (${error instanceof Error ? error.message : String(error)})`)
+  }
+}
+
+/** The first schema issue as "field a.b.0.c: what was wrong". */
+function firstIssue(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  const issue = issues[0]
+  if (!issue) return 'it does not match the RunState schema'
+  const path = issue.path.map(String).join('.')
+  return path ? `field ${path}: ${issue.message}` : issue.message
+}
+
+function describe(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return typeof value
+  }
+}
+
+/** The id a resume claims: the state's own, or (for states made by hand) a hash of its content. */
+export function stateIdOf(state: RunState): string {
+  if (state.stateId !== undefined) return state.stateId
+  const { signature: _omit, ...body } = state
+  return `sha256:${createHash('sha256').update(canonicalJson(body)).digest('hex')}`
 }
 
 function lastAssistantIndex(history: Message[]): number {

@@ -8,11 +8,13 @@ import { Listeners } from './listeners.js'
 import { generateId } from './ids.js'
 import { end, resultOf, runLoop, type LoopStart } from './loop.js'
 import { MessageQueue } from './message-queue.js'
-import { validateExecOptions, validateRuntimeOptions } from './options.js'
+import { validateExecOptions, validateInput, validateRuntimeOptions } from './options.js'
 import { eventRedactor } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
-import { decisionsFromState, signState, verifyState } from './run-state.js'
+import { decisionsFromState, signState, stateIdOf, verifyState } from './run-state.js'
+import { claimState, type PendingClaim } from './state-claims.js'
+import { asInternal } from './hook-call.js'
 import { normalizeTools } from './tool.js'
 import { ToolCache } from './tool-cache.js'
 import type {
@@ -132,7 +134,8 @@ export class Runtime {
     if (checked.toolChoice !== undefined) execOptions.toolChoice = checked.toolChoice
     if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
     if (options.signal) execOptions.signal = options.signal
-    const history = structuredClone(checked.history) as Message[]
+    // verifyState returned a deep copy: the exec may grow it, the caller's state stays as given.
+    const history = checked.history
     const ctx = this.createContext(currentFrame(), tools, execOptions, history, checked.startIndex, checked.execId)
     ctx.iterationsUsed = checked.iterationsUsed
     ctx.iterationBudget = checked.iterationBudget ?? Infinity
@@ -150,19 +153,21 @@ export class Runtime {
     }
     // verifyState checked that the history ends its own part with the paused assistant message.
     const paused = history.findLast((m): m is AssistantMessage => m.role === 'assistant') as AssistantMessage
-    return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } })
+    // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
+    const claim = claimState(this.options.claimState, stateIdOf(checked))
+    return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } }, undefined, claim)
   }
 
   /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
   runBatch(calls: BatchCall[], options: { stopOnError?: boolean; tools?: ToolInput[]; signal?: AbortSignal } = {}): Promise<BatchResult> {
     const ctx = this.batchContext(options.tools, options.signal)
-    return runBatch(ctx, calls, options).finally(() => unlinkAbort(ctx.controller))
+    return settleBatch(ctx, () => runBatch(ctx, calls, options))
   }
 
   /** Lanes run concurrently up to `maxConcurrency`, calls inside a lane one after the other. */
   runParallelBatch(lanes: BatchLane[], options: { maxConcurrency: number; tools?: ToolInput[]; signal?: AbortSignal }): Promise<ParallelBatchResult> {
     const ctx = this.batchContext(options?.tools, options?.signal)
-    return runParallelBatch(ctx, lanes, options).finally(() => unlinkAbort(ctx.controller))
+    return settleBatch(ctx, () => runParallelBatch(ctx, lanes, options))
   }
 
   /** Batches share the loop's call pipeline through an exec context of their own (no model). */
@@ -269,8 +274,14 @@ export class Runtime {
     return ctx
   }
 
-  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError): ExecRun {
-    const body = refuse ? refused(ctx, start, refuse) : runLoop(ctx, start)
+  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
+    // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
+    // exec without a model or tool call.
+    const body = claim
+      ? claim.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
+      : refuse
+        ? refused(ctx, start, refuse)
+        : runLoop(ctx, start)
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
       .then((result) => {
@@ -286,7 +297,20 @@ export class Runtime {
   }
 }
 
+/** A bad plan throws here, synchronously; a plan that runs settles as a promise. */
+function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
+  let running: Promise<T>
+  try {
+    running = run()
+  } catch (error) {
+    unlinkAbort(ctx.controller)
+    throw error
+  }
+  return running.finally(() => unlinkAbort(ctx.controller))
+}
+
 function toMessages(input: ExecInput): Message[] {
+  validateInput(input)
   if (typeof input === 'string') return [{ role: 'user', content: input }]
   if (Array.isArray(input)) return input
   if (input && typeof input === 'object' && 'role' in input) return [input]
@@ -306,7 +330,7 @@ async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): 
 
 /** Only reached if the loop itself broke: the result as it stands, without further events. */
 const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
-  resultOf(ctx, { status: 'failed', error: NestorError.isInstance(error) ? error : new NestorError('provider_error', String(error)) })
+  resultOf(ctx, { status: 'failed', error: asInternal(error) })
 
 // Abort links are removed when the exec ends, so a long-lived parent signal does not collect
 // listeners from every child it ever had.

@@ -5,6 +5,7 @@ import { runTool } from './tool-runner.js'
 import type { ApprovalRequest, CacheOptions, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
 import { approvalContext, decideApproval } from './approvals.js'
 import { untilAbort } from './abort-watch.js'
+import { callHook } from './hook-call.js'
 
 /** What one call came to. `pause` means it waits for a decision and has no result yet. */
 export type CallOutcome =
@@ -28,7 +29,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     extra: { attempts?: number; cached?: boolean } = {},
   ): Promise<CallOutcome> => {
     // An abort does not wait for a hook: the result as it stands is the call's result.
-    const replaced = await hookUntilAbort(ctx, () => ctx.settings.hooks.afterToolCall?.(call, result))
+    const after = ctx.settings.hooks.afterToolCall
+    const replaced = after ? await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result))) : undefined
     const final = replaced ?? result
     const receipt = makeReceipt({
       toolCallId: call.id,
@@ -45,7 +47,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   }
   const fail = (status: ReceiptStatus, text: string, attempts = 0) => done(status, errorResult(call.id, call.name, text), { attempts })
 
-  const hook = await hookUntilAbort(ctx, () => ctx.settings.hooks.beforeToolCall?.(call, { execId: ctx.execId, depth: ctx.depth, iteration }))
+  const before = ctx.settings.hooks.beforeToolCall
+  const hook = before ? await hookUntilAbort(ctx, () => callHook('beforeToolCall', () => before(call, { execId: ctx.execId, depth: ctx.depth, iteration }))) : undefined
   if (ctx.controller.signal.aborted) return fail('aborted', 'aborted')
   if (hook && hook.block) return fail('rejected', `blocked: ${hook.reason}`)
   if (!tool) {

@@ -210,6 +210,10 @@ export type ErrorCode =
   | 'aborted'
   | 'invalid_state'
   | 'replay_miss'
+  /** A hook (prepareTurn, beforeToolCall, afterToolCall, approve, claimState) threw. */
+  | 'hook_error'
+  /** A bug in Nestor itself: please report it. */
+  | 'internal'
 
 export type ReceiptStatus =
   | 'ok'
@@ -261,38 +265,9 @@ export type ResumeDecisions = {
   edit?: { toolCallId: string; args: Record<string, unknown> }[]
 }
 
-/** A paused exec as plain JSON. Versioned; optionally HMAC-signed with the runtime's `stateSecret`. */
-export type RunState = {
-  version: 1
-  execId: string
-  model: string
-  system?: string
-  history: Message[]
-  /** Index in `history` where this exec's own messages start. */
-  startIndex: number
-  toolNames: string[]
-  toolChoice?: ToolChoice
-  parallelToolCalls?: boolean
-  iterationsUsed: number
-  iterationBudget: number
-  usage: Usage
-  totalUsage: Usage
-  /** [signature, first call id] of calls that already succeeded (duplicate rejection survives a pause). */
-  succeeded: [string, string][]
-  /** [signature, consecutive failures] (the circuit breaker survives a pause). */
-  streaks: [string, number][]
-  /** Calls waiting for a decision. */
-  pending: ApprovalRequest[]
-  /** Ids of the paused message's calls still without a result, in the model's order. */
-  remaining: string[]
-  /** Decisions already taken for calls in `remaining` (partial decisions). */
-  decisions: Record<string, { approved: boolean; args?: Record<string, unknown>; reason?: string }>
-  receipts: ToolReceipt[]
-  /** Tree-wide counters, so budgets continue across the pause. */
-  tree: { iterations: number; tokens: number; elapsedMs: number }
-  /** HMAC-SHA256 (hex) of the canonical JSON of every other field, with `stateSecret`. */
-  signature?: string
-}
+/** A paused exec as plain JSON, defined once as a zod schema in run-state-schema.ts. */
+export type { RunState } from './run-state-schema.js'
+import type { RunState } from './run-state-schema.js'
 
 // ─── Exec ────────────────────────────────────────────────────────────────────
 
@@ -300,23 +275,22 @@ export type ExecInput = string | Message | Message[]
 
 export type ExecStatus = 'completed' | 'paused' | 'failed' | 'aborted'
 
-export type ExecResult = {
+/**
+ * The fields a result shares with the stored RunState (one definition, so they cannot drift):
+ * `history` is the whole context after this exec, `totalUsage` this exec plus its nested children.
+ */
+type StateFields = Pick<RunState, 'execId' | 'history' | 'iterationsUsed' | 'usage' | 'totalUsage' | 'receipts'>
+
+export type ExecResult = StateFields & {
   status: ExecStatus
   /** Final assistant text ('' if none). */
   text: string
   /** Messages this exec added. */
-  messages: Message[]
-  /** The whole context after this exec. */
-  history: Message[]
-  iterationsUsed: number
+  messages: RunState['history']
+  /** Infinity when unbounded (a stored RunState writes it as null). */
   iterationBudget: number
-  usage: Usage
-  /** This exec plus its nested children. */
-  totalUsage: Usage
-  receipts: ToolReceipt[]
   error?: NestorErrorLike
-  pending?: { state: RunState; approvals: ApprovalRequest[] }
-  execId: string
+  pending?: { state: RunState; approvals: RunState['pending'] }
 }
 
 export type PrepareTurnInfo = {
@@ -374,8 +348,15 @@ export type RuntimeOptions = {
   stopAtTools?: string[]
   approve?: (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision
   hooks?: LoopHooks
-  /** HMAC-SHA256 key for RunState signatures. */
+  /** HMAC-SHA256 key for RunState signatures (a non-empty string). */
   stateSecret?: string
+  /**
+   * Claims a paused state for one resume: return true if this caller is the first, false if the
+   * state was already resumed (then `resume` fails `invalid_state`). Default: an in-memory set,
+   * which holds within one process; pass a shared store (a unique insert) to make it hold across
+   * processes. See docs/governance.md.
+   */
+  claimState?: (stateId: string) => boolean | Promise<boolean>
   /** Provider-specific request knobs for every call (maxTokens…). */
   providerOptions?: Record<string, unknown>
 }
@@ -399,11 +380,13 @@ export type ExecOptions = {
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
 export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
 export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }
-export type BatchResult = { batchId: string; results: BatchCallResult[]; receipts: ToolReceipt[] }
+/** `error` is set when a hook or a bug stopped the batch; `results` holds what ran before. */
+export type BatchResult = { batchId: string; results: BatchCallResult[]; receipts: ToolReceipt[]; error?: NestorErrorLike }
 export type ParallelBatchResult = {
   batchId: string
   lanes: { itemKey: string; results: BatchCallResult[] }[]
   receipts: ToolReceipt[]
+  error?: NestorErrorLike
 }
 
 // ─── Events ──────────────────────────────────────────────────────────────────

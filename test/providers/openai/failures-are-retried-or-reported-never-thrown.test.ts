@@ -155,12 +155,12 @@ describe('openai: failures are retried or end the stream as an error result', ()
     expect(wire.server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`)
   })
 
-  it('reports a missing API key as an error result', async () => {
+  it('reports a missing API key as an invalid_options error result', async () => {
     const saved = process.env.OPENAI_API_KEY
     delete process.env.OPENAI_API_KEY
     try {
       const { last } = await collect(openai({ baseURL: wire.baseURL }).stream(request()))
-      expect(last).toMatchObject({ type: 'error', error: { code: 'provider_error', retryable: false } })
+      expect(last).toMatchObject({ type: 'error', error: { code: 'invalid_options', retryable: false } })
       expect(last.type === 'error' && last.error.message).toMatch(/OPENAI_API_KEY/)
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
-import { NestorError } from '@nestor/core'
+import { NestorError, option, parseOptions, type SameKeys } from '@nestor/core'
+import { z } from 'zod'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { sdkLogging, type ProviderLogger } from '../shared/sdk-logger.js'
@@ -31,6 +32,22 @@ export type AnthropicOptions = {
   logger?: ProviderLogger
 }
 
+const anthropicShape = {
+  apiKey: option.nonEmptyString().optional(),
+  baseURL: option.nonEmptyString().optional(),
+  client: option.custom<Anthropic>('an Anthropic SDK client', (v) => typeof v === 'object' && v !== null).optional(),
+  maxRetries: option.nonNegativeInt().optional(),
+  maxRetryDelayMs: option.nonNegative().optional(),
+  streamIdleTimeoutMs: option.nonNegative().optional(),
+  maxTokens: option.positiveInt().optional(),
+  thinking: z.strictObject({ budgetTokens: option.positiveInt() }).optional(),
+  name: option.nonEmptyString().optional(),
+  logger: option.custom<ProviderLogger>('a logger { log(entry) }', (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function').optional(),
+}
+const anthropicSchema = z.strictObject(anthropicShape)
+const anthropicKeysMatch: SameKeys<typeof anthropicShape, AnthropicOptions> = true
+void anthropicKeysMatch
+
 /**
  * The Anthropic Messages API over the official SDK's RAW event stream (`messages.create({ stream:
  * true })`), not its aggregating helpers: the helpers hide the events a tool call is built from and
@@ -38,6 +55,7 @@ export type AnthropicOptions = {
  * request), so each attempt is one HTTP request and every retry is one Nestor `retry` event.
  */
 export function anthropic(options: AnthropicOptions = {}): Provider {
+  parseOptions(anthropicSchema, options)
   const name = options.name ?? 'anthropic'
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY
   const defaults = { maxTokens: options.maxTokens ?? 4096, ...(options.thinking ? { thinking: options.thinking } : {}) }

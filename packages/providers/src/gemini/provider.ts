@@ -1,5 +1,6 @@
 import type { ModelRequest, Provider } from '@nestor/core'
-import { NestorError } from '@nestor/core'
+import { NestorError, option, parseOptions, type SameKeys } from '@nestor/core'
+import { z } from 'zod'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { geminiCapabilities } from './capabilities.js'
 import { toGeminiContents } from './convert-messages.js'
@@ -28,8 +29,22 @@ export type GeminiOptions = {
   name?: string
 }
 
+const geminiShape = {
+  apiKey: option.nonEmptyString().optional(),
+  baseURL: option.nonEmptyString().optional(),
+  client: option.custom<GeminiClient>('a GoogleGenerativeAI instance', (v) => typeof v === 'object' && v !== null).optional(),
+  maxRetries: option.nonNegativeInt().optional(),
+  maxRetryDelayMs: option.nonNegative().optional(),
+  streamIdleTimeoutMs: option.nonNegative().optional(),
+  name: option.nonEmptyString().optional(),
+}
+const geminiSchema = z.strictObject(geminiShape)
+const geminiKeysMatch: SameKeys<typeof geminiShape, GeminiOptions> = true
+void geminiKeysMatch
+
 /** A Nestor provider for Google Gemini (generativelanguage v1beta) over @google/generative-ai. */
 export function gemini(options: GeminiOptions = {}): Provider {
+  parseOptions(geminiSchema, options)
   const name = options.name ?? 'gemini'
   const apiKey =
     options.apiKey ?? (options.client ? clientApiKey(options.client) : undefined) ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY ?? ''
@@ -47,7 +62,7 @@ export function gemini(options: GeminiOptions = {}): Provider {
         classify: (error) => classifyGeminiError(error, name),
         async attempt(builder, attemptSignal, emit) {
           if (!apiKey && !options.client) {
-            throw new NestorError('provider_error', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', { provider: name, retryable: false })
+            throw new NestorError('invalid_options', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', { provider: name, retryable: false })
           }
           // A local controller so a consumer that stops early also stops the HTTP body.
           const controller = new AbortController()

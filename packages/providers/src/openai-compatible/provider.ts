@@ -1,4 +1,6 @@
-import type { Capabilities, ModelEvent, ModelRequest, Provider } from '@nestor/core'
+import type { Capabilities, ModelEvent, ModelRequest, Provider, SameKeys } from '@nestor/core'
+import { option, parseOptions } from '@nestor/core'
+import { z } from 'zod'
 import { openai } from '../openai/provider.js'
 import type { ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
@@ -34,6 +36,20 @@ export type OpenAICompatibleProvider = Provider & {
   protocolFor(model: string): Promise<'native' | 'text'>
 }
 
+const compatibleShape = {
+  baseURL: option.nonEmptyString('a non-empty URL'),
+  apiKey: option.nonEmptyString().optional(),
+  model: option.string().optional(),
+  toolProtocol: option.oneOf(['auto', 'native', 'text']).optional(),
+  name: option.nonEmptyString().optional(),
+  maxRetries: option.nonNegativeInt().optional(),
+  streamIdleTimeoutMs: option.nonNegative().optional(),
+  logger: option.custom<ProviderLogger>('a logger { log(entry) }', (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function').optional(),
+}
+const compatibleSchema = z.strictObject(compatibleShape)
+const compatibleKeysMatch: SameKeys<typeof compatibleShape, OpenAICompatibleOptions> = true
+void compatibleKeysMatch
+
 // A placeholder the SDK needs to build a client; local servers ignore it.
 const NO_KEY = 'nestor-local-no-key'
 
@@ -43,6 +59,7 @@ const NO_KEY = 'nestor-local-no-key'
  * described in the system prompt and ```tool_call blocks in the reply are parsed into ToolCalls.
  */
 export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompatibleProvider {
+  parseOptions(compatibleSchema, options)
   const name = options.name ?? 'openai-compatible'
   const mode = options.toolProtocol ?? 'auto'
   const inner = openai({

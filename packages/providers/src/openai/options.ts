@@ -1,4 +1,6 @@
+import { option, type SameKeys } from '@nestor/core'
 import type OpenAI from 'openai'
+import { z } from 'zod'
 import type { ReasoningEffort } from 'openai/resources/shared'
 import type { ProviderLogger } from '../shared/sdk-logger.js'
 
@@ -33,3 +35,20 @@ export type OpenAIRequestOptions = {
   /** Raw request fields, for anything not mapped above. */
   openai?: Record<string, unknown>
 }
+
+const openAIShape = {
+  apiKey: option.nonEmptyString().optional(),
+  baseURL: option.nonEmptyString().optional(),
+  client: option.custom<OpenAI>('an OpenAI SDK client', (v) => typeof v === 'object' && v !== null).optional(),
+  api: option.oneOf(['chat', 'responses']).optional(),
+  strict: option.boolean().optional(),
+  maxRetries: option.nonNegativeInt().optional(),
+  maxRetryDelayMs: option.nonNegative().optional(),
+  streamIdleTimeoutMs: option.nonNegative().optional(),
+  name: option.nonEmptyString().optional(),
+  logger: option.custom<ProviderLogger>('a logger { log(entry) }', (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function').optional(),
+}
+/** `openai()`'s options as a strict schema: an unknown key or a bad value fails at the factory. */
+export const openAIOptionsSchema = z.strictObject(openAIShape)
+const openAIKeysMatch: SameKeys<typeof openAIShape, OpenAIProviderOptions> = true
+void openAIKeysMatch

@@ -1,5 +1,5 @@
 import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
-import { NestorError } from '@nestor/core'
+import { NestorError, parseOptions } from '@nestor/core'
 import OpenAI from 'openai'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
@@ -8,7 +8,7 @@ import { openAICapabilities } from './capabilities.js'
 import { toChatRequest } from './chat-request.js'
 import { chatStreamEvents } from './chat-stream.js'
 import { classifyOpenAIError } from './errors.js'
-import type { OpenAIProviderOptions } from './options.js'
+import { openAIOptionsSchema, type OpenAIProviderOptions } from './options.js'
 import { toResponsesRequest } from './responses-request.js'
 import { responsesStreamEvents } from './responses-stream.js'
 import { dropOptionalNulls } from './strict-schema.js'
@@ -21,6 +21,7 @@ export type OpenAIProvider = Provider & { readonly api: 'chat' | 'responses' }
  * event. The stream never throws: it ends with one `done` or `error`.
  */
 export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
+  parseOptions(openAIOptionsSchema, options)
   const name = options.name ?? 'openai'
   const api = options.api ?? 'chat'
   const strict = options.strict ?? false
@@ -28,7 +29,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
   let client = options.client
   const getClient = (): OpenAI => {
     if (client) return client
-    if (!apiKey) throw new NestorError('provider_error', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { provider: name, retryable: false })
+    if (!apiKey) throw new NestorError('invalid_options', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { provider: name, retryable: false })
     client = new OpenAI({ apiKey, baseURL: options.baseURL, maxRetries: 0, ...sdkLogging(name, options.logger, secrets) })
     return client
   }

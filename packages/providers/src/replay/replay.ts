@@ -1,7 +1,8 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AssistantMessage, ModelEvent, ModelRequest, Provider } from '@nestor/core'
-import { NestorError, emptyUsage, redactDeep, sleep } from '@nestor/core'
+import { NestorError, emptyUsage, option, parseOptions, redactDeep, sleep, type SameKeys } from '@nestor/core'
+import { z } from 'zod'
 import {
   CASSETTE_VERSION,
   canonicalRequest,
@@ -42,7 +43,21 @@ export type ReplayProvider = Provider & {
  * passed through its `secrets()` redaction. Only streams that end in `done` are written: a failed
  * or aborted call is not an answer worth replaying, and `retry` events (network weather) are dropped.
  */
+const replayShape = {
+  provider: option
+    .custom<Provider>('a Provider with a stream() method', (v) => typeof v === 'object' && v !== null && typeof (v as { stream?: unknown }).stream === 'function')
+    .optional(),
+  dir: option.nonEmptyString('a folder path'),
+  mode: option.oneOf(['strict', 'record', 'auto']),
+  secrets: option.stringList().optional(),
+  paceMs: option.nonNegative().optional(),
+}
+const replaySchema = z.strictObject(replayShape)
+const replayKeysMatch: SameKeys<typeof replayShape, ReplayOptions> = true
+void replayKeysMatch
+
 export function replay(options: ReplayOptions): ReplayProvider {
+  parseOptions(replaySchema, options)
   const { provider: inner, dir, mode } = options
   if (mode !== 'strict' && mode !== 'record' && mode !== 'auto') {
     throw new NestorError('invalid_options', `invalid option mode: expected 'strict' | 'record' | 'auto', got ${String(mode)}`)

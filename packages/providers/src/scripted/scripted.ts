@@ -1,5 +1,6 @@
 import type { ModelEvent, ModelRequest, Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
-import { NestorError, sleep } from '@nestor/core'
+import { NestorError, option, parseOptions, sleep, type SameKeys } from '@nestor/core'
+import { z } from 'zod'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
 import { offlineProvider } from '../replay/offline.js'
 
@@ -25,6 +26,15 @@ export type ScriptedProvider = Provider & {
   readonly [offlineProvider]: true
 }
 
+const scriptedShape = {
+  name: option.nonEmptyString().optional(),
+  delayMs: option.nonNegative().optional(),
+  chunkSize: option.positiveInt().optional(),
+}
+const scriptedSchema = z.strictObject(scriptedShape)
+const scriptedKeysMatch: SameKeys<typeof scriptedShape, ScriptedOptions> = true
+void scriptedKeysMatch
+
 /**
  * A deterministic provider for tests and offline demos: plays `turns` in order, or asks a function
  * of the request. It streams through the same builder as the real adapters, so event shapes match.
@@ -33,6 +43,8 @@ export function scripted(
   turns: ScriptedTurn[] | ((request: ModelRequest, index: number) => ScriptedTurn | Promise<ScriptedTurn>),
   options: ScriptedOptions = {},
 ): ScriptedProvider {
+  if (typeof turns !== 'function' && !Array.isArray(turns)) throw new NestorError('invalid_options', 'invalid turns: expected an array of turns or a function of the request')
+  parseOptions(scriptedSchema, options)
   const name = options.name ?? 'scripted'
   const chunk = Math.max(1, options.chunkSize ?? 8)
   const requests: ModelRequest[] = []

@@ -1,0 +1,105 @@
+import { z } from 'zod'
+import { NestorError, invalidOption } from './errors.js'
+
+// Options objects are checked against strict zod schemas once per constructor, factory or exec
+// call (never per event): a misspelt key or a wrong value fails `invalid_options` where it was
+// given, before any request, instead of being ignored or failing later as something else.
+
+/** A leaf rule: `expected` completes "invalid option {key}: expected …, got …". */
+const rule = <T>(expected: string, test: (value: unknown) => boolean) => z.custom<T>(test, { error: expected })
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
+
+/** Builders for option rules, with the messages `invalidOption` prints. */
+export const option = {
+  string: () => rule<string>('a string', (v) => typeof v === 'string'),
+  nonEmptyString: (what = 'a non-empty string') => rule<string>(what, (v) => typeof v === 'string' && v !== ''),
+  boolean: () => rule<boolean>('a boolean', (v) => typeof v === 'boolean'),
+  function: <F>() => rule<F>('a function', (v) => typeof v === 'function'),
+  positiveInt: () => rule<number>('a positive integer', (v) => isInt(v) && v >= 1),
+  /** A positive integer, or Infinity for "no limit". */
+  positiveIntOrInfinity: () => rule<number>('a positive integer, or Infinity', (v) => v === Infinity || (isInt(v) && v >= 1)),
+  nonNegativeInt: () => rule<number>('an integer >= 0', (v) => isInt(v) && v >= 0),
+  nonNegative: () => rule<number>('a number >= 0', (v) => typeof v === 'number' && !Number.isNaN(v) && v >= 0),
+  oneOf: <const T extends readonly string[]>(values: T) =>
+    rule<T[number]>(`one of ${values.map((v) => `'${v}'`).join(', ')}`, (v) => values.includes(v as string)),
+  stringList: (what = 'an array of strings') => rule<string[]>(what, (v) => Array.isArray(v) && v.every((s) => typeof s === 'string')),
+  plainObject: () => rule<Record<string, unknown>>('an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  custom: rule,
+}
+
+/**
+ * Checks `value` against a strict object schema and throws the first problem as `invalid_options`:
+ * an unknown key is named with the nearest valid one, a bad value with what was expected.
+ */
+export function parseOptions(schema: z.ZodType, value: unknown, label = 'options'): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidOption(label, 'an object', value)
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return
+  const issue = parsed.error.issues[0]
+  if (!issue) throw new NestorError('invalid_options', `invalid ${label}`)
+  const at = issue.path.map(String)
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? ''
+    const known = keysAt(schema, issue.path)
+    const nearest = closest(key, known)
+    const name = [...at, key].join('.')
+    throw new NestorError(
+      'invalid_options',
+      `unknown option ${name}${nearest ? `: did you mean ${[...at, nearest].join('.')}?` : ''} (valid: ${known.join(', ')})`,
+    )
+  }
+  throw invalidOption(at.join('.') || label, issue.message, valueAt(value, issue.path))
+}
+
+/** The keys a strict object accepts at `path` inside `schema` (through optional wrappers). */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let node: z.ZodType | undefined = unwrap(schema)
+  for (const key of path) {
+    const shape = node instanceof z.ZodObject ? (node.shape as Record<string, z.ZodType>) : undefined
+    node = shape ? unwrap(shape[String(key)]) : undefined
+  }
+  return node instanceof z.ZodObject ? Object.keys(node.shape) : []
+}
+
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let node = schema
+  while (node instanceof z.ZodOptional || node instanceof z.ZodNullable) node = node.unwrap() as z.ZodType
+  return node
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root
+  for (const key of path) node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined
+  return node
+}
+
+/** The candidate with the smallest edit distance (case-insensitive). */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = Infinity
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase())
+    if (d < bestDistance) {
+      best = candidate
+      bestDistance = d
+    }
+  }
+  return best
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost)
+    }
+    previous = current
+  }
+  return previous[b.length] ?? 0
+}
+
+/** Fails to compile when an options type gains a key its schema lacks (or the other way round). */
+export type SameKeys<Shape, Options> = [Exclude<keyof Options, keyof Shape>, Exclude<keyof Shape, keyof Options>] extends [never, never] ? true : never

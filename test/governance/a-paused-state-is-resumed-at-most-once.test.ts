@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
+import { thrown } from '../support/thrown.js'
 
 function setup() {
   const ran: string[] = []
@@ -24,16 +25,6 @@ async function pausedState(transfer: ReturnType<typeof setup>['transfer']): Prom
   const result = await runtime.exec('pay the invoice', { tools: [transfer] })
   expect(result.status).toBe('paused')
   return result.pending!.state
-}
-
-function thrown(fn: () => unknown): NestorError {
-  try {
-    fn()
-  } catch (error) {
-    if (NestorError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a NestorError')
 }
 
 describe('a paused state is spent once resumed', () => {

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type AgentEvent, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
+import { thrown } from '../support/thrown.js'
 
 const SECRET = 'state-signing-key-1'
 const purge = defineTool({
@@ -22,17 +23,6 @@ async function pausedState(stateSecret?: string): Promise<RunState> {
 }
 
 const resumer = (stateSecret?: string) => new Runtime({ provider: scripted(['done']), model: 'm', ...(stateSecret && { stateSecret }) })
-
-/** Calls `fn` and returns the NestorError it throws (fails the test if it does not throw one). */
-function thrown(fn: () => unknown): NestorError {
-  try {
-    fn()
-  } catch (error) {
-    if (NestorError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a NestorError')
-}
 
 describe('RunState verification', () => {
   it('a state signed with the stateSecret carries an HMAC and resumes on a runtime with the same secret', async () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { NestorError, Runtime } from '@nestor/core'
 import { anthropic, gemini, openai, openaiCompatible, replay, scripted } from '@nestor/providers'
-
-/** The NestorError `fn` throws synchronously (fails the test if it throws nothing, or something else). */
-function thrown(fn: () => unknown): NestorError {
-  try {
-    fn()
-  } catch (error) {
-    if (NestorError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a NestorError')
-}
+import { thrown } from '../support/thrown.js'
 
 // Misspelt keys as users write them: each must fail where it is given, naming the key and the fix.
 const provider = scripted(['x'])

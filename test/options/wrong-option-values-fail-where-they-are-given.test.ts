@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { NestorError, Runtime, type ExecInput } from '@nestor/core'
 import { anthropic, gemini, openai, openaiCompatible, replay, scripted } from '@nestor/providers'
-
-function thrown(fn: () => unknown): NestorError {
-  try {
-    fn()
-  } catch (error) {
-    if (NestorError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a NestorError')
-}
+import { thrown } from '../support/thrown.js'
 
 const provider = scripted(['x'])
 const runtime = (extra: Record<string, unknown>) => new Runtime({ provider, model: 'm', ...extra } as never)

@@ -1,6 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { z } from 'zod'
-import { zodToJsonSchema } from 'zod-to-json-schema'
+import { createRequire } from 'node:module'
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
+import type { JSONSchema as ZodJSONSchema, ToJSONSchemaParams } from 'zod/v4/core'
 import type { JSONSchema, Validation } from './types.js'
 
 /** What `defineTool({ parameters })` accepts: a zod v4 schema, a zod v3 schema, or raw JSON Schema. */
@@ -27,11 +27,12 @@ export type CompiledSchema = { json: JSONSchema; validate(value: unknown): Valid
 
 export function compileSchema(input: SchemaInput): CompiledSchema {
   if (isZodV4(input)) {
-    const json = z.toJSONSchema(input as unknown as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JSONSchema
+    const json = zodV4ToJson(input, { io: 'input', unrepresentable: 'any' })
     delete json.$schema
     return { json, validate: (value) => fromZod(input.safeParse(value)) }
   }
   if (isZodV3(input)) {
+    const { zodToJsonSchema } = load('zod-to-json-schema') as typeof import('zod-to-json-schema')
     const json = zodToJsonSchema(input as never, { $refStrategy: 'none' }) as JSONSchema
     delete json.$schema
     return { json, validate: (value) => fromZod(input.safeParse(value)) }
@@ -44,13 +45,27 @@ export function compileSchema(input: SchemaInput): CompiledSchema {
   }
 }
 
+// Ajv, zod's JSON Schema generator and zod-to-json-schema cost more to load than the rest of core:
+// they are loaded (synchronously, since defineTool is synchronous) by the first schema that needs
+// them, not when @nestor/core is imported. zod itself is the app's (a peer dependency).
+const load = createRequire(import.meta.url)
+
+type ZodV4Convertible = ZodV4Like & { toJSONSchema?(params: ToJSONSchemaParams): ZodJSONSchema.BaseSchema }
+function zodV4ToJson(input: ZodV4Like, params: ToJSONSchemaParams): JSONSchema {
+  // Classic zod 4 schemas convert themselves: no second zod module to load.
+  const own = (input as ZodV4Convertible).toJSONSchema
+  if (typeof own === 'function') return own.call(input, params) as JSONSchema
+  const { toJSONSchema } = load('zod/v4/core') as typeof import('zod/v4/core')
+  return toJSONSchema(input as never, params) as JSONSchema
+}
+
 // One Ajv instance: compiled validators are cached per schema object.
 let ajv: Ajv | undefined
 const compiled = new WeakMap<object, ValidateFunction>()
 function compileJsonSchema(schema: JSONSchema): ValidateFunction {
   let fn = compiled.get(schema)
   if (!fn) {
-    ajv ??= new Ajv({ allErrors: true, strict: false })
+    ajv ??= new (load('ajv') as typeof import('ajv')).Ajv({ allErrors: true, strict: false })
     const { $schema: _ignored, ...rest } = schema
     fn = ajv.compile(rest)
     compiled.set(schema, fn)

@@ -1,4 +1,5 @@
-import type { ModelRequest, Provider } from '@nestor/core'
+import type { Provider } from '@nestor/core'
+import type { ModelRequest } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { geminiCapabilities } from './capabilities.js'
@@ -6,7 +7,7 @@ import { toGeminiContents } from './convert-messages.js'
 import { toGeminiTools } from './convert-tools.js'
 import { classifyGeminiError } from './errors.js'
 import { toGenerationConfig } from './generation-config.js'
-import { clientApiKey, createClient, streamGenerateContent, type GeminiClient } from './sdk.js'
+import { clientApiKey, createClient, loadGeminiSdk, streamGenerateContent, type GeminiClient } from './sdk.js'
 import { GeminiStreamReader } from './stream.js'
 import { toGeminiToolConfig } from './tool-config.js'
 import type { GeminiRequest } from './wire-types.js'
@@ -49,6 +50,7 @@ export function gemini(options: GeminiOptions = {}): Provider {
           if (!apiKey && !options.client) {
             throw new NestorError('provider_error', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', { provider: name, retryable: false })
           }
+          await loadGeminiSdk(name)
           // A local controller so a consumer that stops early also stops the HTTP body.
           const controller = new AbortController()
           const onAbort = () => controller.abort(attemptSignal.reason)

@@ -1,4 +1,5 @@
-import type { Capabilities, ModelEvent, ModelRequest, Provider } from '@nestor/core'
+import type { Provider } from '@nestor/core'
+import type { Capabilities, ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
 import { openai } from '../openai/provider.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
 import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'

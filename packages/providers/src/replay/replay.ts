@@ -1,7 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { AssistantMessage, ModelEvent, ModelRequest, Provider } from '@nestor/core'
-import { NestorError, emptyUsage, redactDeep, sleep } from '@nestor/core'
+import type { AssistantMessage, Provider } from '@nestor/core'
+import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { emptyUsage, redactDeep, sleep } from '@nestor/core/provider-kit'
 import {
   CASSETTE_VERSION,
   canonicalRequest,

@@ -1,5 +1,7 @@
-import type { ModelEvent, ModelRequest, Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
-import { NestorError, sleep } from '@nestor/core'
+import type { Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
+import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { sleep } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
 import { offlineProvider } from '../replay/offline.js'
 

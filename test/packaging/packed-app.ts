@@ -12,6 +12,8 @@ const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'ut
   devDependencies: Record<string, string>
 }
 
+export const tscBin = join(repoRoot, 'node_modules/typescript/bin/tsc')
+
 /** Every directory of packages/ with a package.json: packages added later are covered too. */
 export function packageDirs(): string[] {
   const base = join(repoRoot, 'packages')
@@ -29,9 +31,12 @@ export async function sh(command: string, args: string[], cwd: string, env: Node
   }
 }
 
-/** Builds the workspace and packs every package with pnpm (workspace:* becomes a version). */
+/**
+ * Packs every package with pnpm (workspace:* becomes a version). `pnpm test` builds first (tsc -b);
+ * run alone, this builds only when a dist/ is missing, so parallel test files never build at once.
+ */
 export async function packAll(): Promise<string[]> {
-  await sh(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-b'], repoRoot)
+  if (packageDirs().some((dir) => !existsSync(join(dir, 'dist')))) await sh(process.execPath, [tscBin, '-b'], repoRoot)
   const out = mkdtempSync(join(tmpdir(), 'nestor-tarballs-'))
   for (const dir of packageDirs()) {
     await sh('npx', ['--yes', rootManifest.packageManager, 'pack', '--pack-destination', out], dir)
@@ -78,4 +83,3 @@ export function installedCopies(app: string, name: string): string[] {
   return found
 }
 
-export const tscBin = join(repoRoot, 'node_modules/typescript/bin/tsc')

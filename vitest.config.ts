@@ -1,12 +1,21 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
-const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url))
+const src = (pkg: string, entry = 'index') => fileURLToPath(new URL(`./packages/${pkg}/src/${entry}.ts`, import.meta.url))
 
 // Tests run against the TypeScript sources, not dist/, so a test run never sees stale builds.
 export default defineConfig({
   resolve: {
+    // Subpath entries first: an alias also matches the subpaths of its name.
     alias: {
+      '@nestor/core/provider-kit': src('core', 'provider-kit'),
+      '@nestor/providers/openai-compatible': src('providers', 'openai-compatible'),
+      '@nestor/providers/openai': src('providers', 'openai'),
+      '@nestor/providers/anthropic': src('providers', 'anthropic'),
+      '@nestor/providers/gemini': src('providers', 'gemini'),
+      '@nestor/providers/testing': src('providers', 'testing'),
+      '@nestor/providers/provider-kit': src('providers', 'provider-kit'),
+      '@nestor/agents/conformance': src('agents', 'conformance-entry'),
       '@nestor/core': src('core'),
       '@nestor/providers': src('providers'),
       '@nestor/agents': src('agents'),

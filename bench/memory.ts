@@ -1,7 +1,8 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { Runtime, emptyUsage, type Message, type ModelEvent, type Provider } from '@nestor/core'
-import { AssistantBuilder } from '@nestor/providers'
+import { Runtime, type Message, type Provider } from '@nestor/core'
+import { emptyUsage, type ModelEvent } from '@nestor/core/provider-kit'
+import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import type { MicroResult } from './micro.js'
 
 // Memory against history length: what one finished exec keeps alive (its event log and result)

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
-import { redactDeep } from '@nestor/core'
-import { AssistantBuilder } from '@nestor/providers'
+import { redactDeep } from '@nestor/core/provider-kit'
+import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { memoryMicro } from './memory.js'
 import { runtimeMicro } from './micro-runtime.js'
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { ChildReport } from './child.js'
+import { renderImportTimes, runImportTimes } from './import-time.js'
 import { runMicro, type MicroResult } from './micro.js'
 import { SYSTEMS, type SystemName } from './runners/index.js'
 import { fmt, median, quantile } from './stats.js'
@@ -118,7 +119,8 @@ async function main(): Promise<void> {
     proc.kill('SIGTERM')
   }
   const micro = await runMicro()
-  process.stdout.write(render(cells, rows, micro, (Date.now() - started) / 1000))
+  const imports = await runImportTimes()
+  process.stdout.write(render(cells, rows, micro, (Date.now() - started) / 1000) + '\n' + renderImportTimes(imports))
   if (failures > 0) {
     process.stderr.write(`${failures} failure(s) — see above\n`)
     process.exitCode = 1

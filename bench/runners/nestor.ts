@@ -1,4 +1,5 @@
-import { Runtime, defineTool, emptyUsage, exec, type Message, type Tool } from '@nestor/core'
+import { Runtime, defineTool, exec, type Message, type Tool } from '@nestor/core'
+import { emptyUsage } from '@nestor/core/provider-kit'
 import { openai } from '@nestor/providers'
 import { z } from 'zod'
 import { ECHO_DESCRIPTION, SPAWN_DESCRIPTION, SYSTEM, promptFor, verify, type HistoryItem, type Outcome, type Scenario } from '../scenario.js'

@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Provider } from '@nestor/core'
-import { runToolLoopConformance, type ConformanceOutcome } from '@nestor/agents'
+import { runToolLoopConformance, type ConformanceOutcome } from '@nestor/agents/conformance'
 import { replay } from '@nestor/providers'
 import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
 import { conformingModel } from './conforming-model.js'

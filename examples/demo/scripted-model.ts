@@ -1,4 +1,5 @@
-import type { Message, ModelRequest } from '@nestor/core'
+import type { Message } from '@nestor/core'
+import type { ModelRequest } from '@nestor/core/provider-kit'
 import { scripted, type ScriptedProvider, type ScriptedTurn } from '@nestor/providers'
 import { ACCOUNTANT_INSTRUCTIONS, RESEARCHER_INSTRUCTIONS } from './trip-agents.js'
 

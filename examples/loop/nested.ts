@@ -4,7 +4,8 @@
 // Run: npx tsc -b && node examples/dist/loop/nested.js
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
-import { Runtime, defineTool, exec, type AgentEvent, type ModelRequest } from '@nestor/core'
+import { Runtime, defineTool, exec, type AgentEvent } from '@nestor/core'
+import { type ModelRequest } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
 
 export async function main(log: (line: string) => void = console.log): Promise<AgentEvent[]> {

@@ -1,4 +1,4 @@
-import { runToolLoopConformance, CONFORMANCE_PROMPT } from '@nestor/agents'
+import { runToolLoopConformance, CONFORMANCE_PROMPT } from '@nestor/agents/conformance'
 import { Runtime } from '@nestor/core'
 import { replay } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'

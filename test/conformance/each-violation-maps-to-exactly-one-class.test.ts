@@ -1,4 +1,4 @@
-import { runToolLoopConformance } from '@nestor/agents'
+import { runToolLoopConformance } from '@nestor/agents/conformance'
 import { describe, expect, it } from 'vitest'
 import { moreViolators, violators } from './models.js'
 

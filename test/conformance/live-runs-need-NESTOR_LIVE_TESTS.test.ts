@@ -1,4 +1,4 @@
-import { isLiveProvider, runToolLoopConformance } from '@nestor/agents'
+import { isLiveProvider, runToolLoopConformance } from '@nestor/agents/conformance'
 import { openai, replay, scripted } from '@nestor/providers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { nativeToolCall, textAnswer } from '../replay/chat-sse.js'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, currentExec, defineTool, exec, type AgentEvent, type ExecResult, type ModelRequest } from '@nestor/core'
+import { NestorError, Runtime, currentExec, defineTool, exec, type AgentEvent, type ExecResult } from '@nestor/core'
+import { type ModelRequest } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect, textOf } from '../support/run.js'
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { Runtime, callSignature, canonicalJson, defineTool } from '@nestor/core'
+import { Runtime, defineTool } from '@nestor/core'
+import { callSignature, canonicalJson } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
 import { resultText, toolEnds, toolResults } from './support.js'

@@ -1,4 +1,4 @@
-import { runToolLoopConformance } from '@nestor/agents'
+import { runToolLoopConformance } from '@nestor/agents/conformance'
 import { openaiCompatible } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 

@@ -1,4 +1,5 @@
-import type { ModelEvent, Provider } from '@nestor/core'
+import type { Provider } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
 import { Runtime } from '@nestor/core'
 import { replay, scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'

@@ -1,7 +1,8 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ModelRequest, Provider } from '@nestor/core'
+import type { Provider } from '@nestor/core'
+import type { ModelRequest } from '@nestor/core/provider-kit'
 
 export const tempDir = (): Promise<string> => mkdtemp(join(tmpdir(), 'nestor-cassettes-'))
 

@@ -1,17 +1,5 @@
-import {
-  NestorError,
-  Runtime,
-  currentExec,
-  exec as execInFrame,
-  toolSource,
-  type ExecInput,
-  type ExecOptions,
-  type ExecRun,
-  type Provider,
-  type SchemaInput,
-  type Tool,
-  type ToolSource,
-} from '@nestor/core'
+import { NestorError, Runtime, currentExec, exec as execInFrame, type ExecInput, type ExecOptions, type ExecRun, type Provider, type SchemaInput, type Tool } from '@nestor/core'
+import { toolSource, type ToolSource } from '@nestor/core/provider-kit'
 import { agentAsTool, type AsToolDefaultSchema, type AsToolOptions } from './as-tool.js'
 import { bindDeclaredTools } from './define-agent-tools.js'
 import { toolsOf } from './method-tool.js'

@@ -1,5 +1,5 @@
 import { defineTool, NestorError, type ApprovalRequest, type ExecInput, type ExecStatus, type InferArgs, type SchemaInput, type Tool, type ToolOutput } from '@nestor/core'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import type { Agent } from './agent.js'
 
 /** The parameters of an agent-as-tool unless others are given: one free-text request. */

@@ -1,4 +1,5 @@
-import { callSignature, type Tool } from '@nestor/core'
+import { type Tool } from '@nestor/core'
+import { callSignature } from '@nestor/core/provider-kit'
 import { CONFORMANCE_TOOL_NAMES, type ConformanceToolName } from './conformance-tools.js'
 
 export type ConformanceFailureClass =

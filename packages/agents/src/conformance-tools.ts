@@ -1,5 +1,5 @@
 import { defineTool, type Tool } from '@nestor/core'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 
 /** The one fixture of the harness. An enum of one value: any other id fails the schema. */
 export const CONFORMANCE_FIXTURE_ID = 'calc-add'

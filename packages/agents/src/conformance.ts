@@ -1,4 +1,5 @@
-import { NestorError, Runtime, isOfflineProvider, redactDeep, type Provider } from '@nestor/core'
+import { NestorError, Runtime, type Provider } from '@nestor/core'
+import { isOfflineProvider, redactDeep } from '@nestor/core/provider-kit'
 import {
   classifyCalls,
   classifyEnding,

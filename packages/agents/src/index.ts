@@ -1,3 +1,4 @@
+// The main entry: agents and their tools. The conformance harness is `@nestor/agents/conformance`.
 export { Agent } from './agent.js'
 export type { AgentOptions } from './agent.js'
 export { tool } from './decorator.js'
@@ -6,7 +7,3 @@ export type { AgentToolDeclarations } from './define-agent-tools.js'
 export { defaultAsToolParameters } from './as-tool.js'
 export type { AsToolOptions, AsToolDefaultSchema, AgentToolDetails } from './as-tool.js'
 export type { AgentToolOptions, MethodArgs, ToolMethod } from './tool-options.js'
-export { runToolLoopConformance, isLiveProvider, CONFORMANCE_MAX_TURNS } from './conformance.js'
-export type { ConformanceOutcome, ConformanceOptions, ConformanceTarget } from './conformance.js'
-export type { ConformanceFailureClass, ConformanceViolation, ToolCallObservation } from './conformance-classify.js'
-export { conformanceTools, CONFORMANCE_PROMPT, CONFORMANCE_SYSTEM, CONFORMANCE_FIXTURE_ID, CONFORMANCE_TOOL_NAMES } from './conformance-tools.js'

@@ -1,4 +1,5 @@
-import { defineTool, registry, toolSource, type SchemaInput, type Tool, type ToolContext } from '@nestor/core'
+import { defineTool, registry, type SchemaInput, type Tool, type ToolContext } from '@nestor/core'
+import { toolSource } from '@nestor/core/provider-kit'
 import type { AgentToolOptions } from './tool-options.js'
 
 export type Impl = (this: unknown, args: never, ctx: ToolContext) => unknown

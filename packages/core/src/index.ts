@@ -1,24 +1,64 @@
-export * from './types.js'
-export { NestorError, invalidOption, messageOf } from './errors.js'
-export { option, parseOptions } from './option-schema.js'
-export type { SameKeys } from './option-schema.js'
-export { emptyUsage, addUsage } from './usage.js'
-export { redactString, redactDeep } from './redact.js'
-export { DeltaGuard } from './delta-guard.js'
-export { canonicalJson, callSignature } from './canonical.js'
-export { compileSchema, isZodV3, isZodV4 } from './schema.js'
-export type { InferArgs, SchemaInput, CompiledSchema } from './schema.js'
-export { defineTool, normalizeTools, toToolOutput } from './tool.js'
+// The main entry: what an application uses. What adapter authors need (request/event types,
+// error and usage helpers, redaction) is in `@nestor/core/provider-kit`; see docs/packaging.md.
+export type {
+  Message,
+  UserMessage,
+  AssistantMessage,
+  ToolResultMessage,
+  TextContent,
+  ImageContent,
+  ThinkingContent,
+  ToolCall,
+  Usage,
+  StopReason,
+  JSONSchema,
+  Tool,
+  ToolContext,
+  ToolOutput,
+  CacheOptions,
+  CacheScopeInfo,
+  ToolLike,
+  ToolInput,
+  ToolChoice,
+  ApprovalPredicate,
+  Provider,
+  ErrorCode,
+  ToolReceipt,
+  ReceiptStatus,
+  ApprovalRequest,
+  ApprovalDecision,
+  ResumeDecisions,
+  RunState,
+  ExecInput,
+  ExecStatus,
+  ExecResult,
+  PrepareTurnInfo,
+  PrepareTurnChanges,
+  ToolCallHookContext,
+  BeforeToolCallOutcome,
+  LoopHooks,
+  QueueMode,
+  SteeringMode,
+  RuntimeOptions,
+  ExecOptions,
+  BatchCall,
+  BatchLane,
+  BatchCallResult,
+  BatchResult,
+  ParallelBatchResult,
+  MessageDelta,
+  AgentEvent,
+  AgentEventType,
+  EventOf,
+} from './types.js'
+export { NestorError } from './errors.js'
+export type { InferArgs, SchemaInput } from './schema.js'
+export { defineTool } from './tool.js'
 export type { DefineToolOptions } from './tool.js'
-export { ToolRegistry, registry, globMatch } from './registry.js'
+export { ToolRegistry, registry } from './registry.js'
 export { Runtime, exec } from './runtime.js'
 export { ExecRun } from './run.js'
-export { runLoop } from './loop.js'
 export { currentExec } from './frame.js'
 export type { ExecFrameInfo } from './frame.js'
-export { SKIPPED_FOR_STEERING } from './execute-tools.js'
-export { ToolCache, TOOL_CACHE_DEFAULTS } from './tool-cache.js'
 export { RUN_STATE_VERSION } from './run-state.js'
-export { EventLog } from './event-log.js'
-export { generateId } from './ids.js'
-export { sleep } from './sleep.js'
+export { TOOL_CACHE_DEFAULTS } from './tool-cache.js'

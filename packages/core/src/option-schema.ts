@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { NestorError, invalidOption } from './errors.js'
 
 // Options objects are checked against strict zod schemas once per constructor, factory or exec

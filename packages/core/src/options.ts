@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { invalidOption } from './errors.js'
 import { option, parseOptions, type SameKeys } from './option-schema.js'
 import { messageSchema } from './run-state-schema.js'

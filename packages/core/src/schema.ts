@@ -1,9 +1,8 @@
+import { createRequire } from 'node:module'
+import type { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import formats from 'ajv-formats'
+import type { JSONSchema as ZodJSONSchema, ToJSONSchemaParams } from 'zod/v4/core'
 import { NestorError } from './errors.js'
-import { z } from 'zod'
-import { zodToJsonSchema } from 'zod-to-json-schema'
 import type { JSONSchema, Validation } from './types.js'
 
 /** What `defineTool({ parameters })` accepts: a zod v4 schema, a zod v3 schema, or raw JSON Schema. */
@@ -36,18 +35,19 @@ export type CompiledSchema = {
 export function compileSchema(input: SchemaInput): CompiledSchema {
   if (isZodV4(input)) {
     const unrepresentable: string[] = []
-    const json = z.toJSONSchema(input as unknown as z.ZodType, {
+    const json = zodV4ToJson(input, {
       io: 'input',
       unrepresentable: 'any',
       override: ({ zodSchema, path }) => {
-        const type = (zodSchema as { _zod: { def: { type: string } } })._zod.def.type
+        const type = (zodSchema as unknown as { _zod: { def: { type: string } } })._zod.def.type
         if (NOT_JSON.has(type)) unrepresentable.push(`${jsonPathToField(path)}: ${type}`)
       },
-    }) as JSONSchema
+    })
     delete json.$schema
     return { json, validate: (value) => fromZod(input.safeParse(value)), unrepresentable }
   }
   if (isZodV3(input)) {
+    const { zodToJsonSchema } = load('zod-to-json-schema') as typeof import('zod-to-json-schema')
     const json = zodToJsonSchema(input as never, { $refStrategy: 'none' }) as JSONSchema
     delete json.$schema
     return { json, validate: (value) => fromZod(input.safeParse(value)) }
@@ -78,25 +78,42 @@ export function jsonPathToField(path: readonly (string | number)[]): string {
   return out || '(root)'
 }
 
-// ajv-formats is CommonJS: under NodeNext its default import is the module, the plugin is `.default`.
-type FormatsPlugin = typeof formats.default
-const addFormats: FormatsPlugin = (formats as unknown as { default?: FormatsPlugin }).default ?? (formats as unknown as FormatsPlugin)
+// Ajv, ajv-formats, zod's JSON Schema generator and zod-to-json-schema cost more to load than the
+// rest of core: they are loaded (synchronously, since defineTool is synchronous) by the first schema
+// that needs them, not when @nestor/core is imported. zod itself is the app's (a peer dependency).
+const load = createRequire(import.meta.url)
+
+type ZodV4Convertible = ZodV4Like & { toJSONSchema?(params: ToJSONSchemaParams): ZodJSONSchema.BaseSchema }
+function zodV4ToJson(input: ZodV4Like, params: ToJSONSchemaParams): JSONSchema {
+  // Classic zod 4 schemas convert themselves: no second zod module to load.
+  const own = (input as ZodV4Convertible).toJSONSchema
+  if (typeof own === 'function') return own.call(input, params) as JSONSchema
+  const { toJSONSchema } = load('zod/v4/core') as typeof import('zod/v4/core')
+  return toJSONSchema(input as never, params) as JSONSchema
+}
 
 // One Ajv instance: compiled validators are cached per schema object. Draft 2020-12 (what zod
 // emits, and a superset of draft-07 in practice) with the standard formats checked. `logger: false`
 // because a library must never print: an unknown keyword or format is not worth a console line.
 let ajv: Ajv2020 | undefined
+function getAjv(): Ajv2020 {
+  if (!ajv) {
+    const { Ajv2020: AjvClass } = load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
+    ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true })
+    // ajv-formats is CommonJS: required, the plugin is the module or its `.default`.
+    const formats = load('ajv-formats') as { default?: (a: Ajv2020) => void } & ((a: Ajv2020) => void)
+    ;(formats.default ?? formats)(ajv)
+  }
+  return ajv
+}
 const compiled = new WeakMap<object, ValidateFunction>()
 function compileJsonSchema(schema: JSONSchema): ValidateFunction {
   let fn = compiled.get(schema)
   if (!fn) {
-    if (!ajv) {
-      ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, validateFormats: true })
-      addFormats(ajv)
-    }
+    const validator = getAjv()
     const { $schema: _ignored, ...rest } = schema
     try {
-      fn = ajv.compile(rest)
+      fn = validator.compile(rest)
     } catch (error) {
       throw new NestorError('invalid_options', `invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }

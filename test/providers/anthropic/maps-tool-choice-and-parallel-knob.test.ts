@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ToolChoice } from '@nestor/core'
-import { anthropic, toAnthropicToolChoice } from '@nestor/providers'
+import { anthropic } from '@nestor/providers'
+import { toAnthropicToolChoice } from '@nestor/providers/anthropic'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import { collect, request, scenario, weatherTool, type Body } from './support.js'
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import type { AssistantMessage, ModelEvent } from '@nestor/core'
+import type { AssistantMessage } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
 import { gemini } from '@nestor/providers'
 import { collect, final, request, scenario } from './support.js'
 import { startSplitServer } from './split-server.js'

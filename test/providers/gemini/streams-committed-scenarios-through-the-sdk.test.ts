@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AssistantMessage, ModelEvent, ToolCall } from '@nestor/core'
+import type { AssistantMessage, ToolCall } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import { STREAM_PATH, assistantText, collect, final, request, scenario, timeTool, weatherTool, type Body } from './support.js'

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { gemini, toGeminiToolConfig } from '@nestor/providers'
+import { gemini } from '@nestor/providers'
+import { toGeminiToolConfig } from '@nestor/providers/gemini'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import { collect, geminiSse, request, weatherTool, timeTool, type Body } from './support.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toGeminiParameters, toGeminiTools } from '@nestor/providers'
+import { toGeminiParameters, toGeminiTools } from '@nestor/providers/gemini'
 
 // Produced by z.toJSONSchema() of zod 4.6.7 (the version pinned in @nestor/providers) for
 //   z.object({ email: z.string().email().describe('contact'), nickname: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { Runtime, type Provider } from '@nestor/core'
-import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, anthropic, gemini, openai } from '@nestor/providers'
+import { anthropic, gemini, openai } from '@nestor/providers'
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@nestor/providers/provider-kit'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import * as chat from '../wire/openai/chat-scenarios.js'

@@ -1,4 +1,5 @@
-import { openai, toStrictSchema } from '@nestor/providers'
+import { openai } from '@nestor/providers'
+import { toStrictSchema } from '@nestor/providers/openai'
 import { describe, expect, it } from 'vitest'
 import { sse } from '../../support/wire-server.js'
 import { body, collect, request, useWire } from './support.js'

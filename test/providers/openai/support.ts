@@ -1,4 +1,5 @@
-import type { AssistantMessage, ModelEvent, ModelRequest, ToolSpec } from '@nestor/core'
+import type { AssistantMessage } from '@nestor/core'
+import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
 import { afterEach, beforeEach } from 'vitest'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 

@@ -1,5 +1,5 @@
 import type { ToolChoice } from '@nestor/core'
-import { toOpenAIToolChoice } from '@nestor/providers'
+import { toOpenAIToolChoice } from '@nestor/providers/openai'
 import { describe, expect, it } from 'vitest'
 
 const named: ToolChoice = { type: 'function', name: 'get_weather' }

@@ -1,4 +1,5 @@
-import type { JSONSchema, ToolSpec } from '@nestor/core'
+import type { JSONSchema } from '@nestor/core'
+import type { ToolSpec } from '@nestor/core/provider-kit'
 
 /** Anthropic's custom tool definition (structural subset of the SDK's `Tool`). */
 export type AnthropicTool = {

@@ -1,7 +1,8 @@
-import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
-import { NestorError, messageOf } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import { messageOf } from '@nestor/core/provider-kit'
 import type { ClassifiedError } from '../shared/retry-stream.js'
 import { isRetryableStatus, retryAfterFromHeaders } from '../shared/retry-stream.js'
+import { loadedAnthropic } from './sdk.js'
 
 /** Error types an in-stream `event: error` (HTTP status unknown) may carry that are worth a retry. */
 const retryableStreamTypes = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'])
@@ -13,11 +14,12 @@ const retryableStreamTypes = new Set(['overloaded_error', 'api_error', 'rate_lim
  */
 export function classifyAnthropicError(error: unknown, provider: string): ClassifiedError {
   if (NestorError.isInstance(error)) return { error }
-  if (error instanceof APIUserAbortError) return { error: new NestorError('aborted', 'aborted', { provider }) }
-  if (error instanceof APIConnectionError) {
+  const sdk = loadedAnthropic()
+  if (sdk !== undefined && error instanceof sdk.APIUserAbortError) return { error: new NestorError('aborted', 'aborted', { provider }) }
+  if (sdk !== undefined && error instanceof sdk.APIConnectionError) {
     return { error: new NestorError('provider_error', `connection error: ${error.message}`, { provider, retryable: true }) }
   }
-  if (error instanceof APIError) {
+  if (sdk !== undefined && error instanceof sdk.APIError) {
     const status = typeof error.status === 'number' ? error.status : undefined
     const shouldRetry = error.headers?.get('x-should-retry')
     let retryable = status === undefined ? retryableStreamTypes.has(String(error.type ?? '')) : isRetryableStatus(status)

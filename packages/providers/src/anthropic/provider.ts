@@ -1,13 +1,16 @@
-import Anthropic from '@anthropic-ai/sdk'
-import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
-import { NestorError, option, parseOptions, type SameKeys } from '@nestor/core'
-import { z } from 'zod'
+import type Anthropic from '@anthropic-ai/sdk'
+import type { Provider } from '@nestor/core'
+import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { option, parseOptions } from '@nestor/core/provider-kit'
+import { z } from 'zod/v4'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { sdkLogging, type ProviderLogger } from '../shared/sdk-logger.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
+import { loadAnthropic } from './sdk.js'
 import { readAnthropicStream } from './stream.js'
 
 export type AnthropicOptions = {
@@ -61,12 +64,14 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
   const defaults = { maxTokens: options.maxTokens ?? 4096, ...(options.thinking ? { thinking: options.thinking } : {}) }
   let client = options.client
   // Built on first use, so a missing key is an `error` event of the first call, not a throw here.
-  const getClient = (): Anthropic => {
+  const getClient = async (): Promise<Anthropic> => {
+    // The SDK is loaded even for an injected client: classifying its errors needs its classes.
+    const sdk = await loadAnthropic(name)
     if (client) return client
     if (!apiKey) {
       throw new NestorError('invalid_options', `${name}: no API key (pass apiKey or set ANTHROPIC_API_KEY)`, { provider: name, retryable: false })
     }
-    client = new Anthropic({ apiKey, maxRetries: 0, ...(options.baseURL ? { baseURL: options.baseURL } : {}), ...sdkLogging(name, options.logger, secrets) })
+    client = new sdk.default({ apiKey, maxRetries: 0, ...(options.baseURL ? { baseURL: options.baseURL } : {}), ...sdkLogging(name, options.logger, secrets) })
     return client
   }
   const secrets = (): string[] => {
@@ -102,7 +107,7 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
 
   async function attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> {
     const params = buildAnthropicParams(request, defaults, name)
-    const events = await getClient().messages.create(params, { signal, maxRetries: 0 })
+    const events = await (await getClient()).messages.create(params, { signal, maxRetries: 0 })
     await readAnthropicStream(events, builder, name, emit)
   }
 }

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import type { ModelRequest } from '@nestor/core'
-import { invalidOption } from '@nestor/core'
+import type { ModelRequest } from '@nestor/core/provider-kit'
+import { invalidOption } from '@nestor/core/provider-kit'
 import { toAnthropicMessages } from './convert-messages.js'
 import { toAnthropicTools } from './convert-tools.js'
 import { toAnthropicToolChoice } from './tool-choice.js'

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import type { ModelEvent, StopReason, ThinkingContent, Usage } from '@nestor/core'
+import type { StopReason, ThinkingContent, Usage } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 

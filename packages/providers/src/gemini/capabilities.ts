@@ -1,4 +1,4 @@
-import type { Capabilities } from '@nestor/core'
+import type { Capabilities } from '@nestor/core/provider-kit'
 
 /**
  * A static table, not a call to the models endpoint: every current Gemini chat model takes tools

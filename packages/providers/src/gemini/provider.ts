@@ -1,13 +1,15 @@
-import type { ModelRequest, Provider } from '@nestor/core'
-import { NestorError, option, parseOptions, type SameKeys } from '@nestor/core'
-import { z } from 'zod'
+import type { Provider } from '@nestor/core'
+import type { ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { option, parseOptions } from '@nestor/core/provider-kit'
+import { z } from 'zod/v4'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { geminiCapabilities } from './capabilities.js'
 import { toGeminiContents } from './convert-messages.js'
 import { toGeminiTools } from './convert-tools.js'
 import { classifyGeminiError } from './errors.js'
 import { toGenerationConfig } from './generation-config.js'
-import { clientApiKey, createClient, streamGenerateContent, type GeminiClient } from './sdk.js'
+import { clientApiKey, createClient, loadGeminiSdk, streamGenerateContent, type GeminiClient } from './sdk.js'
 import { GeminiStreamReader } from './stream.js'
 import { toGeminiToolConfig } from './tool-config.js'
 import type { GeminiRequest } from './wire-types.js'
@@ -64,6 +66,7 @@ export function gemini(options: GeminiOptions = {}): Provider {
           if (!apiKey && !options.client) {
             throw new NestorError('invalid_options', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', { provider: name, retryable: false })
           }
+          await loadGeminiSdk(name)
           // A local controller so a consumer that stops early also stops the HTTP body.
           const controller = new AbortController()
           const onAbort = () => controller.abort(attemptSignal.reason)

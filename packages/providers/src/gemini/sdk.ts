@@ -1,25 +1,35 @@
 // The one file that imports @google/generative-ai. The package is end-of-life upstream; swapping it
 // (e.g. for @google/genai) means rewriting this file only: everything else speaks the raw wire
 // shapes of wire-types.ts.
-import {
+import type {
+  Content,
+  FunctionCallingMode,
+  GenerateContentRequest,
   GoogleGenerativeAI,
-  GoogleGenerativeAIAbortError,
-  GoogleGenerativeAIError,
-  GoogleGenerativeAIFetchError,
-  type Content,
-  type FunctionCallingMode,
-  type GenerateContentRequest,
-  type Tool,
-  type ToolConfig,
+  Tool,
+  ToolConfig,
 } from '@google/generative-ai'
+import { importPeer } from '../shared/import-peer.js'
 import type { GeminiChunk, GeminiRequest } from './wire-types.js'
 
-export { GoogleGenerativeAI }
+type GeminiSdk = typeof import('@google/generative-ai')
+let loaded: GeminiSdk | undefined
+
+/** Imports @google/generative-ai (an optional peer dependency) on the first call that needs it. */
+export async function loadGeminiSdk(adapter: string): Promise<void> {
+  loaded ??= await importPeer(() => import('@google/generative-ai'), '@google/generative-ai', adapter)
+}
+
+function sdk(): GeminiSdk {
+  if (!loaded) throw new Error('@google/generative-ai used before loadGeminiSdk()')
+  return loaded
+}
+
 /** What `gemini({ client })` accepts: a `GoogleGenerativeAI` instance from @google/generative-ai. */
 export type GeminiClient = GoogleGenerativeAI
 
 export function createClient(apiKey: string): GeminiClient {
-  return new GoogleGenerativeAI(apiKey)
+  return new (sdk().GoogleGenerativeAI)(apiKey)
 }
 
 /** The key an injected client carries, so the redactor can hide it too. */
@@ -47,7 +57,7 @@ export async function* streamGenerateContent(
     ...(request.generationConfig ? { generationConfig: request.generationConfig } : {}),
   }
   // 0.24 only listens for a future 'abort' event: a signal aborted already would be ignored.
-  if (options.signal.aborted) throw new GoogleGenerativeAIAbortError('Request aborted before it was sent')
+  if (options.signal.aborted) throw new (sdk().GoogleGenerativeAIAbortError)('Request aborted before it was sent')
   const result = await generative.generateContentStream(sdkRequest, { signal: options.signal })
   // The aggregated promise is never used (it corrupts parallel calls, see stream.ts), but it
   // rejects when the stream fails: observe it so that is not an unhandled rejection.
@@ -74,12 +84,14 @@ export type SdkFailure =
   | { kind: 'other'; message: string }
 
 export function describeSdkError(error: unknown): SdkFailure {
-  if (error instanceof GoogleGenerativeAIFetchError) {
+  // Only an attempt that loaded the SDK can fail with its errors.
+  const { GoogleGenerativeAIFetchError, GoogleGenerativeAIAbortError, GoogleGenerativeAIError } = loaded ?? {}
+  if (GoogleGenerativeAIFetchError && error instanceof GoogleGenerativeAIFetchError) {
     const details = Array.isArray(error.errorDetails) ? (error.errorDetails as unknown[]) : []
     return { kind: 'http', status: error.status ?? 0, statusText: error.statusText ?? '', message: error.message, details }
   }
-  if (error instanceof GoogleGenerativeAIAbortError) return { kind: 'abort', message: error.message }
-  if (error instanceof GoogleGenerativeAIError) {
+  if (GoogleGenerativeAIAbortError && error instanceof GoogleGenerativeAIAbortError) return { kind: 'abort', message: error.message }
+  if (GoogleGenerativeAIError && error instanceof GoogleGenerativeAIError) {
     // The SDK folds these into one class; its messages are the only distinction it offers.
     if (/Error parsing JSON response|Failed to parse stream/.test(error.message)) return { kind: 'parse', message: error.message }
     if (/Error fetching from|Error reading from the stream/.test(error.message)) return { kind: 'transport', message: error.message }

@@ -1,4 +1,5 @@
-import type { ModelEvent, Usage } from '@nestor/core'
+import type { Usage } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { setTextSignature, textSignatures } from './signatures.js'

@@ -1,4 +1,5 @@
-import type { ImageContent, Message, ModelRequest, TextContent, ToolChoice, ToolSpec } from '@nestor/core'
+import type { ImageContent, Message, TextContent, ToolChoice } from '@nestor/core'
+import type { ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
 import { CALL_OPEN } from './tool-block-parser.js'
 
 /** How a call looks in the text protocol; used in the instructions and to replay past calls. */

@@ -1,4 +1,4 @@
-import type { ModelEvent } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
 import { ToolBlockParser, decodeCall, type ParsedPiece } from './tool-block-parser.js'
 

@@ -1,4 +1,4 @@
-import type { Capabilities } from '@nestor/core'
+import type { Capabilities } from '@nestor/core/provider-kit'
 
 /**
  * A static table by model-name prefix, longest prefix first. It is not discovered from the API

@@ -1,4 +1,5 @@
-import type { ModelEvent, StopReason } from '@nestor/core'
+import type { StopReason } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'

@@ -1,4 +1,5 @@
-import type { JSONSchema, ToolSpec } from '@nestor/core'
+import type { JSONSchema } from '@nestor/core'
+import type { ToolSpec } from '@nestor/core/provider-kit'
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions'
 import type { FunctionTool } from 'openai/resources/responses/responses'
 import { toStrictSchema } from './strict-schema.js'

@@ -1,5 +1,6 @@
-import { NestorError, messageOf } from '@nestor/core'
-import OpenAI from 'openai'
+import { NestorError } from '@nestor/core'
+import { messageOf } from '@nestor/core/provider-kit'
+import { loadedOpenAI } from './sdk.js'
 import { isRetryableStatus, retryAfterFromHeaders, type ClassifiedError } from '../shared/retry-stream.js'
 
 /**
@@ -10,14 +11,15 @@ import { isRetryableStatus, retryAfterFromHeaders, type ClassifiedError } from '
  */
 export function classifyOpenAIError(error: unknown, provider: string): ClassifiedError {
   if (NestorError.isInstance(error)) return { error }
-  if (error instanceof OpenAI.APIConnectionError) {
+  const OpenAI = loadedOpenAI()
+  if (OpenAI !== undefined && error instanceof OpenAI.APIConnectionError) {
     // Timeouts and connection failures (APIConnectionTimeoutError is a subclass).
     return { error: new NestorError('provider_error', `network error: ${messageOf(error)}`, { provider, retryable: true }) }
   }
-  if (error instanceof OpenAI.APIUserAbortError) {
+  if (OpenAI !== undefined && error instanceof OpenAI.APIUserAbortError) {
     return { error: new NestorError('aborted', 'aborted', { provider }) }
   }
-  if (error instanceof OpenAI.APIError) {
+  if (OpenAI !== undefined && error instanceof OpenAI.APIError) {
     const status = error.status
     const code = typeof error.code === 'string' ? error.code : undefined
     const shouldRetry = error.headers?.get('x-should-retry')

@@ -1,6 +1,6 @@
-import { option, type SameKeys } from '@nestor/core'
+import { option, type SameKeys } from '@nestor/core/provider-kit'
 import type OpenAI from 'openai'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import type { ReasoningEffort } from 'openai/resources/shared'
 import type { ProviderLogger } from '../shared/sdk-logger.js'
 

@@ -1,6 +1,8 @@
-import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
-import { NestorError, parseOptions } from '@nestor/core'
-import OpenAI from 'openai'
+import type { Provider } from '@nestor/core'
+import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { parseOptions } from '@nestor/core/provider-kit'
+import type OpenAI from 'openai'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { sdkLogging } from '../shared/sdk-logger.js'
@@ -11,6 +13,7 @@ import { classifyOpenAIError } from './errors.js'
 import { openAIOptionsSchema, type OpenAIProviderOptions } from './options.js'
 import { toResponsesRequest } from './responses-request.js'
 import { responsesStreamEvents } from './responses-stream.js'
+import { loadOpenAI } from './sdk.js'
 import { dropOptionalNulls } from './strict-schema.js'
 
 export type OpenAIProvider = Provider & { readonly api: 'chat' | 'responses' }
@@ -27,10 +30,12 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
   const strict = options.strict ?? false
   const apiKey = options.client ? options.client.apiKey : (options.apiKey ?? process.env.OPENAI_API_KEY)
   let client = options.client
-  const getClient = (): OpenAI => {
+  const getClient = async (): Promise<OpenAI> => {
+    // The SDK is loaded even for an injected client: classifying its errors needs its classes.
+    const OpenAISdk = await loadOpenAI(name)
     if (client) return client
     if (!apiKey) throw new NestorError('invalid_options', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { provider: name, retryable: false })
-    client = new OpenAI({ apiKey, baseURL: options.baseURL, maxRetries: 0, ...sdkLogging(name, options.logger, secrets) })
+    client = new OpenAISdk({ apiKey, baseURL: options.baseURL, maxRetries: 0, ...sdkLogging(name, options.logger, secrets) })
     return client
   }
   const secrets = (): string[] => (apiKey ? [apiKey] : [])
@@ -53,7 +58,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
               push(event)
             }
           : push
-        const sdk = getClient()
+        const sdk = await getClient()
         if (api === 'responses') {
           const stream = await sdk.responses.create(toResponsesRequest(request, strict, name), { signal: attemptSignal, maxRetries: 0 })
           await responsesStreamEvents(stream, builder, name, attemptSignal, emit)

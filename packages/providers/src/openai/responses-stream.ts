@@ -1,4 +1,4 @@
-import type { ModelEvent } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import type { ResponseReasoningItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { Message, ModelEvent, ModelRequest } from '@nestor/core'
-import { canonicalJson } from '@nestor/core'
+import type { Message } from '@nestor/core'
+import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import { canonicalJson } from '@nestor/core/provider-kit'
 
 export const CASSETTE_VERSION = 1
 

@@ -1,8 +1,10 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { AssistantMessage, ModelEvent, ModelRequest, Provider } from '@nestor/core'
-import { NestorError, emptyUsage, option, parseOptions, redactDeep, sleep, type SameKeys } from '@nestor/core'
-import { z } from 'zod'
+import type { AssistantMessage, Provider } from '@nestor/core'
+import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { emptyUsage, option, parseOptions, redactDeep, sleep } from '@nestor/core/provider-kit'
+import { z } from 'zod/v4'
 import {
   CASSETTE_VERSION,
   canonicalRequest,

@@ -1,6 +1,8 @@
-import type { ModelEvent, ModelRequest, Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
-import { NestorError, option, parseOptions, sleep, type SameKeys } from '@nestor/core'
-import { z } from 'zod'
+import type { Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
+import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { option, parseOptions, sleep } from '@nestor/core/provider-kit'
+import { z } from 'zod/v4'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
 import { offlineProvider } from '../replay/offline.js'
 

@@ -1,5 +1,6 @@
-import type { AssistantMessage, ModelEvent, StopReason, ToolCall, Usage } from '@nestor/core'
-import { emptyUsage } from '@nestor/core'
+import type { AssistantMessage, StopReason, ToolCall, Usage } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
+import { emptyUsage } from '@nestor/core/provider-kit'
 
 type OpenCall = { id: string; name: string; json: string; providerData?: Record<string, unknown>; index: number }
 

@@ -1,5 +1,6 @@
-import type { ModelEvent } from '@nestor/core'
-import { NestorError, messageOf, redactString, sleep } from '@nestor/core'
+import type { ModelEvent } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { messageOf, redactString, sleep } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from './assistant-builder.js'
 import { PushStream } from './push-stream.js'
 

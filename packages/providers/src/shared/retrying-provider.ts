@@ -1,4 +1,5 @@
-import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
+import type { Provider } from '@nestor/core'
+import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
 import { pumpWithRetries, streamWithRetries, type RetryStreamOptions } from './retry-stream.js'
 
 /**

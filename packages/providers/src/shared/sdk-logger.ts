@@ -1,5 +1,5 @@
 import { inspect } from 'node:util'
-import { redactString } from '@nestor/core'
+import { redactString } from '@nestor/core/provider-kit'
 
 export type ProviderLogLevel = 'error' | 'warn' | 'info' | 'debug'
 export type ProviderLogEntry = { provider: string; level: ProviderLogLevel; message: string }

@@ -1,0 +1,27 @@
+// `@nestor/core/provider-kit`: what adapter and integration authors need beyond the main entry —
+// the provider-neutral request and stream types, error and usage helpers, redaction, schema
+// compilation and the markers packages outside core use. Applications do not need it.
+export type {
+  ModelRequest,
+  ModelEvent,
+  NestorErrorLike,
+  Capabilities,
+  ToolSpec,
+  Validation,
+  ToolSource,
+  MethodReference,
+  EventBase,
+  EventPayload,
+} from './types.js'
+export { toolSource, offlineProvider, isOfflineProvider } from './types.js'
+export { invalidOption, messageOf } from './errors.js'
+export { emptyUsage, addUsage } from './usage.js'
+export { redactString, redactDeep } from './redact.js'
+export { canonicalJson, callSignature } from './canonical.js'
+export { compileSchema } from './schema.js'
+export type { CompiledSchema } from './schema.js'
+export { globMatch } from './registry.js'
+export { sleep } from './sleep.js'
+export { option, parseOptions } from './option-schema.js'
+export type { SameKeys } from './option-schema.js'
+export { DeltaGuard } from './delta-guard.js'

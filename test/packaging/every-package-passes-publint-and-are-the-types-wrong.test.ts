@@ -1,0 +1,34 @@
+import { rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packAll, repoRoot, sh } from './packed-app.js'
+
+// Lints every packed tarball as published. The packages are ESM-only: attw runs with the
+// `esm-only` profile, which ignores the CommonJS resolutions (require() of them works on Node
+// >= 20.19 through require(esm); see docs/packaging.md).
+let tarballs: string[] = []
+beforeAll(async () => {
+  tarballs = await packAll()
+}, 300_000)
+afterAll(async () => {
+  if (tarballs[0]) await rm(dirname(tarballs[0]), { recursive: true, force: true })
+}, 60_000)
+
+const bin = (name: string) => join(repoRoot, 'node_modules/.bin', name)
+
+describe('every packed package', () => {
+  it('has a tarball per directory of packages/', () => {
+    expect(tarballs.length).toBeGreaterThanOrEqual(3)
+  })
+
+  it('passes publint with no error or warning', async () => {
+    for (const tarball of tarballs) {
+      const { stdout } = await sh(bin('publint'), ['run', tarball, '--level', 'warning', '--strict'], repoRoot)
+      expect(stdout, tarball).toContain('All good!')
+    }
+  }, 120_000)
+
+  it('passes are-the-types-wrong for ESM under node16 and bundler resolution', async () => {
+    for (const tarball of tarballs) await sh(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], repoRoot)
+  }, 180_000)
+})

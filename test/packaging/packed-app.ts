@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  packageManager: string
+  devDependencies: Record<string, string>
+}
+
+export const tscBin = join(repoRoot, 'node_modules/typescript/bin/tsc')
+
+/** Every directory of packages/ with a package.json: packages added later are covered too. */
+export function packageDirs(): string[] {
+  const base = join(repoRoot, 'packages')
+  return readdirSync(base)
+    .map((name) => join(base, name))
+    .filter((dir) => statSync(dir).isDirectory() && existsSync(join(dir, 'package.json')))
+}
+
+export async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await run(command, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}\n${stdout ?? ''}\n${stderr ?? ''}`)
+  }
+}
+
+/**
+ * Packs every package with pnpm (workspace:* becomes a version). `pnpm test` builds first (tsc -b);
+ * run alone, this builds only when a dist/ is missing, so parallel test files never build at once.
+ */
+export async function packAll(): Promise<string[]> {
+  if (packageDirs().some((dir) => !existsSync(join(dir, 'dist')))) await sh(process.execPath, [tscBin, '-b'], repoRoot)
+  const out = mkdtempSync(join(tmpdir(), 'nestor-tarballs-'))
+  for (const dir of packageDirs()) {
+    await sh('npx', ['--yes', rootManifest.packageManager, 'pack', '--pack-destination', out], dir)
+  }
+  return readdirSync(out)
+    .filter((file) => file.endsWith('.tgz'))
+    .map((file) => join(out, file))
+}
+
+/**
+ * A fresh npm app outside the workspace with every tarball, the given zod and the openai SDK
+ * (the workspace's exact versions), and nothing else: the other SDKs stay uninstalled.
+ */
+export async function installApp(tarballs: string[], zodVersion: string): Promise<string> {
+  const app = mkdtempSync(join(tmpdir(), 'nestor-app-'))
+  cpSync(fileURLToPath(new URL('./app', import.meta.url)), app, { recursive: true })
+  const dependencies: Record<string, string> = { zod: zodVersion, openai: rootManifest.devDependencies.openai! }
+  dependencies['@types/node'] = rootManifest.devDependencies['@types/node']!
+  for (const tarball of tarballs) {
+    const name = `@nestor/${tarball.split('/').pop()!.replace(/^nestor-/, '').replace(/-\d+\.\d+\.\d+.*\.tgz$/, '')}`
+    dependencies[name] = `file:${tarball}`
+  }
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'nestor-packaging-app', private: true, type: 'module', dependencies }, null, 2))
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], app)
+  return app
+}
+
+/** Every installed copy of a package, wherever npm put it. */
+export function installedCopies(app: string, name: string): string[] {
+  const found: string[] = []
+  const visit = (modules: string): void => {
+    if (!existsSync(modules)) return
+    for (const entry of readdirSync(modules)) {
+      if (entry.startsWith('.')) continue
+      const dirs = entry.startsWith('@') ? readdirSync(join(modules, entry)).map((sub) => join(modules, entry, sub)) : [join(modules, entry)]
+      for (const dir of dirs) {
+        const manifest = join(dir, 'package.json')
+        if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) found.push(dir)
+        visit(join(dir, 'node_modules'))
+      }
+    }
+  }
+  visit(join(app, 'node_modules'))
+  return found
+}
+

@@ -46,7 +46,7 @@ describe('bedrock: failures are retried before content or reported, never thrown
     const { events, last } = await collect(provider(wire.server).stream(request))
     expect(events.map((e) => e.type)).toEqual(['start', 'error'])
     expect(last).toMatchObject({ error: { status: 400, retryable: false } })
-    expect(last.error.message).toMatch(/^ValidationException: /)
+    expect(last.type === 'error' && last.error.message).toMatch(/^ValidationException: /)
     expect(JSON.stringify(events)).not.toContain(credentials.secretAccessKey)
   })
 })

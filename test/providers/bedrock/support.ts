@@ -22,7 +22,7 @@ export type Frame = { event: string; body: Record<string, unknown> } | { excepti
 /** AWS event-stream binary framing (prelude, headers, payload, CRCs) of the given members. */
 export function eventStream(frames: Frame[]): Buffer {
   const encoded = frames.map((frame) => {
-    const headers =
+    const headers: Record<string, { type: 'string'; value: string }> =
       'event' in frame
         ? { ':message-type': { type: 'string' as const, value: 'event' }, ':event-type': { type: 'string' as const, value: frame.event } }
         : { ':message-type': { type: 'string' as const, value: 'exception' }, ':exception-type': { type: 'string' as const, value: frame.exception } }

@@ -1,5 +1,6 @@
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput, SharedV3ProviderOptions } from '@ai-sdk/provider'
-import type { AssistantMessage, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+import { hasData, type MediaPart } from '../shared/media.js'
 
 /** Where per-part provider metadata is kept on Nestor messages, to be handed back on replay. */
 export const metadataKey = 'aiSdk'
@@ -28,9 +29,21 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
   return prompt
 }
 
-function userPart(part: TextContent | ImageContent): Extract<LanguageModelV3Message, { role: 'user' }>['content'][number] {
+/**
+ * Media become V3 `file` parts: base64 data as is, URLs as `URL` objects (the model downloads
+ * the ones its provider cannot take by reference, per its `supportedUrls`). An image by URL
+ * without a mimeType gets `image/*`, the spec's wildcard.
+ */
+function userPart(part: TextContent | ImageContent | FileContent): Extract<LanguageModelV3Message, { role: 'user' }>['content'][number] {
   if (part.type === 'text') return { type: 'text', text: part.text }
-  return { type: 'file', mediaType: part.mimeType, data: part.data }
+  const name = part.type === 'file' && part.name !== undefined ? { filename: part.name } : {}
+  if (hasData(part)) return { type: 'file', mediaType: part.mimeType, data: part.data, ...name }
+  return { type: 'file', mediaType: part.mimeType ?? 'image/*', data: new URL(part.url), ...name }
+}
+
+function mediaOutput(part: MediaPart): Extract<LanguageModelV3ToolResultOutput, { type: 'content' }>['value'][number] {
+  if (hasData(part)) return { type: 'file-data', data: part.data, mediaType: part.mimeType, ...(part.type === 'file' && part.name !== undefined ? { filename: part.name } : {}) }
+  return { type: 'file-url', url: part.url, ...(part.mimeType === undefined ? {} : { mediaType: part.mimeType }) }
 }
 
 function toolOutput(message: ToolResultMessage): LanguageModelV3ToolResultOutput {
@@ -41,9 +54,7 @@ function toolOutput(message: ToolResultMessage): LanguageModelV3ToolResultOutput
   }
   return {
     type: 'content',
-    value: message.content.map((part) =>
-      part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'file-data' as const, data: part.data, mediaType: part.mimeType },
-    ),
+    value: message.content.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text } : mediaOutput(part))),
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ContentBlock, Message as BedrockMessage, ToolResultContentBlock } from '@aws-sdk/client-bedrock-runtime'
-import type { AssistantMessage, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
-import { invalidOption } from '@nestor/core'
+import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+import { checkMedia, fileNameOf, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
 
 type Role = 'user' | 'assistant'
 
@@ -15,6 +15,7 @@ type Role = 'user' | 'assistant'
  * - Empty text blocks are dropped (Converse rejects blank text).
  */
 export function toBedrockMessages(messages: readonly Message[], providerName: string): BedrockMessage[] {
+  checkMedia(messages, providerName, bedrockMedia)
   const turns: { role: Role; content: ContentBlock[] }[] = []
   const push = (role: Role, content: ContentBlock[]) => {
     if (content.length === 0) return
@@ -25,31 +26,56 @@ export function toBedrockMessages(messages: readonly Message[], providerName: st
   messages.forEach((message, index) => {
     if (message.role === 'user') {
       const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content
-      push('user', parts.flatMap((part, i) => userBlock(part, `messages[${index}].content[${i}]`)))
-    } else if (message.role === 'toolResult') push('user', [toolResultBlock(message, index)])
+      push('user', parts.flatMap((part, i) => userBlock(part, i)))
+    } else if (message.role === 'toolResult') push('user', [toolResultBlock(message)])
     else push('assistant', assistantBlocks(message, providerName))
   })
   return turns
 }
 
-function userBlock(part: TextContent | ImageContent, where: string): ContentBlock[] {
+function userBlock(part: TextContent | ImageContent | FileContent, index: number): ContentBlock[] {
   if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }]
-  return [{ image: imageBlock(part, where) }]
+  return [mediaBlock(part, index) as ContentBlock]
 }
 
-const imageFormats = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' } as const
-
-/** Converse takes image bytes (base64 on the wire, which the SDK does) in four formats. */
-function imageBlock(part: ImageContent, where: string): { format: 'png' | 'jpeg' | 'gif' | 'webp'; source: { bytes: Uint8Array } } {
-  const format = imageFormats[part.mimeType.toLowerCase() as keyof typeof imageFormats]
-  if (!format) throw invalidOption(`${where} (image)`, 'a png, jpeg, gif or webp image for Bedrock', part.mimeType)
-  return { format, source: { bytes: Buffer.from(part.data, 'base64') } }
+const imageFormats: Record<string, 'png' | 'jpeg' | 'gif' | 'webp'> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' }
+type DocumentFormat = 'pdf' | 'csv' | 'doc' | 'docx' | 'xls' | 'xlsx' | 'html' | 'txt' | 'md'
+const documentFormats: Record<string, DocumentFormat> = {
+  'application/pdf': 'pdf',
+  'text/csv': 'csv',
+  'application/msword': 'doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.ms-excel': 'xls',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'text/html': 'html',
+  'text/plain': 'txt',
+  'text/markdown': 'md',
 }
 
-function toolResultBlock(message: ToolResultMessage, index: number): ContentBlock {
+/**
+ * Converse takes image bytes (png, jpeg, gif, webp) and documents (pdf, csv, doc(x), xls(x), html,
+ * txt, md) by data, or either from S3 (`s3://` URLs); it cannot fetch http(s) URLs.
+ */
+const bedrockMedia: MediaRule = (part) => {
+  if (!hasData(part) && !part.url.startsWith('s3://')) return 'Bedrock takes media by data or by s3:// URL only'
+  const mimeType = part.mimeType?.toLowerCase()
+  if (part.type === 'image') return mimeType && imageFormats[mimeType] ? undefined : 'Bedrock takes png, jpeg, gif or webp images (with their mimeType)'
+  return mimeType && documentFormats[mimeType] ? undefined : 'Bedrock takes pdf, csv, doc, docx, xls, xlsx, html, txt or md documents'
+}
+
+function mediaBlock(part: MediaPart, index: number): ContentBlock.ImageMember | ContentBlock.DocumentMember {
+  const source = hasData(part) ? { bytes: new Uint8Array(Buffer.from(part.data, 'base64')) } : { s3Location: { uri: part.url } }
+  const mimeType = (part.mimeType ?? '').toLowerCase()
+  if (part.type === 'image') return { image: { format: imageFormats[mimeType], source } }
+  // Converse document names allow letters, digits, spaces, hyphens, parentheses and brackets only.
+  const name = fileNameOf(part, index).replace(/\.[a-z0-9]+$/i, '').replace(/[^a-zA-Z0-9\s\-()[\]]/g, '-') || `document-${index + 1}`
+  return { document: { format: documentFormats[mimeType], name, source } }
+}
+
+function toolResultBlock(message: ToolResultMessage): ContentBlock {
   const content: ToolResultContentBlock[] = message.content.flatMap((part, i): ToolResultContentBlock[] => {
     if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }]
-    return [{ image: imageBlock(part, `messages[${index}].content[${i}]`) }]
+    return [mediaBlock(part, i) as ToolResultContentBlock]
   })
   // An error result must carry content; an empty success is sent as an empty text for symmetry.
   if (content.length === 0) content.push({ text: message.isError ? 'error' : '' })

@@ -21,7 +21,7 @@ export function checkMedia(messages: readonly Message[], provider: string, rule:
       const reason = rule(part, message.role === 'toolResult')
       if (reason === undefined) return
       const kind = `${part.type} by ${hasData(part) ? 'data' : 'URL'}${part.mimeType ? ` (${part.mimeType})` : ''}`
-      throw new NestorError('invalid_options', `${provider}: messages[${i}].content[${j}] is an ${kind}: ${reason}`, { provider, retryable: false })
+      throw new NestorError('invalid_options', `${provider}: messages[${i}].content[${j}] is ${part.type === 'image' ? 'an' : 'a'} ${kind}: ${reason}`, { provider, retryable: false })
     })
   })
 }

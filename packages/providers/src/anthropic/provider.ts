@@ -3,6 +3,7 @@ import type { ModelEvent, ModelRequest, Provider } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { resolveCacheControl, type AnthropicCacheControl } from './cache-control.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
@@ -26,6 +27,8 @@ export type AnthropicOptions = {
   thinking?: { budgetTokens: number }
   /** Provider name on messages and errors. Default 'anthropic'. */
   name?: string
+  /** Prompt-cache breakpoints on the system prompt, the tools and the last messages (see docs/providers.md). */
+  cacheControl?: AnthropicCacheControl
 }
 
 /**
@@ -37,7 +40,8 @@ export type AnthropicOptions = {
 export function anthropic(options: AnthropicOptions = {}): Provider {
   const name = options.name ?? 'anthropic'
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY
-  const defaults = { maxTokens: options.maxTokens ?? 4096, ...(options.thinking ? { thinking: options.thinking } : {}) }
+  const cacheControl = resolveCacheControl(options.cacheControl)
+  const defaults = { maxTokens: options.maxTokens ?? 4096, ...(options.thinking ? { thinking: options.thinking } : {}), ...(cacheControl ? { cacheControl } : {}) }
   let client = options.client
   // Built on first use, so a missing key is an `error` event of the first call, not a throw here.
   const getClient = (): Anthropic => {

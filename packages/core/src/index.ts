@@ -7,6 +7,7 @@ export type {
   ToolResultMessage,
   TextContent,
   ImageContent,
+  FileContent,
   ThinkingContent,
   ToolCall,
   Usage,

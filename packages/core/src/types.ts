@@ -6,8 +6,18 @@
 export type TextContent = { type: 'text'; text: string }
 /** Model reasoning. `signature` is opaque provider data that must be replayed unmodified. */
 export type ThinkingContent = { type: 'thinking'; thinking: string; signature?: string; redacted?: boolean }
-/** `data` is base64 without a data: prefix. */
-export type ImageContent = { type: 'image'; data: string; mimeType: string }
+/**
+ * An image by value (`data`: base64 without a data: prefix) or by reference (`url`: https, or a
+ * provider's own scheme such as gs:// or s3://). Adapters that cannot take a kind fail
+ * `invalid_options` before the request, naming the part.
+ */
+export type ImageContent =
+  | { type: 'image'; data: string; mimeType: string; url?: never }
+  | { type: 'image'; url: string; mimeType?: string; data?: never }
+/** A document (PDF, plain text…) by value or by reference; `name` is shown to models that take one. */
+export type FileContent =
+  | { type: 'file'; data: string; mimeType: string; name?: string; url?: never }
+  | { type: 'file'; url: string; mimeType: string; name?: string; data?: never }
 /**
  * A call the model asked for. `id` is unique and non-empty (generated if the provider sent none).
  * `providerData` carries opaque per-call data a provider must get back on replay
@@ -27,7 +37,7 @@ export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
 
 export type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
 
-export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent)[] }
+export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent | FileContent)[] }
 export type AssistantMessage = {
   role: 'assistant'
   content: (TextContent | ThinkingContent | ToolCall)[]
@@ -43,7 +53,7 @@ export type ToolResultMessage = {
   role: 'toolResult'
   toolCallId: string
   toolName: string
-  content: (TextContent | ImageContent)[]
+  content: (TextContent | ImageContent | FileContent)[]
   isError: boolean
   /** For events and UIs only; never sent to the model. */
   details?: unknown

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import type { AssistantMessage, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+import { checkMedia, hasData, type MediaRule } from '../shared/media.js'
 
 type Block = Anthropic.ContentBlockParam
 type Turn = { role: 'user' | 'assistant'; content: Block[] }
@@ -19,6 +20,7 @@ type Turn = { role: 'user' | 'assistant'; content: Block[] }
  * `providerName` identifies messages this provider produced (their signatures are replayable).
  */
 export function toAnthropicMessages(messages: readonly Message[], providerName: string): Anthropic.MessageParam[] {
+  checkMedia(messages, providerName, anthropicMedia)
   const turns: Turn[] = []
   const push = (role: Turn['role'], content: Block[]) => {
     if (content.length === 0) return
@@ -34,14 +36,36 @@ export function toAnthropicMessages(messages: readonly Message[], providerName: 
   return turns
 }
 
-function userBlocks(content: string | (TextContent | ImageContent)[]): Block[] {
+const imageTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
+
+/**
+ * Images: jpeg, png, gif, webp by data, any image by URL. Files: PDF by data or URL (a `document`
+ * block), plain text by data. The same kinds are accepted inside tool results.
+ */
+const anthropicMedia: MediaRule = (part) => {
+  if (part.type === 'image') return hasData(part) && !imageTypes.has(part.mimeType) ? 'Anthropic takes jpeg, png, gif or webp images' : undefined
+  if (part.mimeType === 'application/pdf') return undefined
+  if (part.mimeType === 'text/plain' && hasData(part)) return undefined
+  return 'Anthropic takes PDF files (by data or URL) and plain text files by data'
+}
+
+function userBlocks(content: string | (TextContent | ImageContent | FileContent)[]): Block[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }]
   return content.flatMap((part) => partBlock(part))
 }
 
-function partBlock(part: TextContent | ImageContent): (Anthropic.TextBlockParam | Anthropic.ImageBlockParam)[] {
+type PartBlock = Anthropic.TextBlockParam | Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam
+
+function partBlock(part: TextContent | ImageContent | FileContent): PartBlock[] {
   if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }]
-  return [{ type: 'image', source: { type: 'base64', media_type: part.mimeType as Anthropic.Base64ImageSource['media_type'], data: part.data } }]
+  if (part.type === 'image') {
+    if (!hasData(part)) return [{ type: 'image', source: { type: 'url', url: part.url } }]
+    return [{ type: 'image', source: { type: 'base64', media_type: part.mimeType as Anthropic.Base64ImageSource['media_type'], data: part.data } }]
+  }
+  const title = part.name === undefined ? {} : { title: part.name }
+  if (!hasData(part)) return [{ type: 'document', source: { type: 'url', url: part.url }, ...title }]
+  if (part.mimeType === 'text/plain') return [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(part.data, 'base64').toString('utf8') }, ...title }]
+  return [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, ...title }]
 }
 
 /** Text-only results go as a plain string (what the API docs and recordings use); images need blocks. */
@@ -52,7 +76,7 @@ function toolResultBlock(message: ToolResultMessage): Anthropic.ToolResultBlockP
     const text = message.content.map((part) => (part as TextContent).text).join('\n')
     if (text !== '') block.content = text
   } else {
-    block.content = message.content.flatMap((part) => partBlock(part))
+    block.content = message.content.flatMap((part) => partBlock(part)) as Anthropic.ToolResultBlockParam['content']
   }
   if (message.isError) block.is_error = true
   return block

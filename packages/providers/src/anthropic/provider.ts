@@ -7,6 +7,7 @@ import { z } from 'zod/v4'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { sdkLogging, type ProviderLogger } from '../shared/sdk-logger.js'
+import { resolveCacheControl, type AnthropicCacheControl } from './cache-control.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
@@ -33,6 +34,8 @@ export type AnthropicOptions = {
   name?: string
   /** The SDK's diagnostics, redacted. Default: none, the SDK prints nothing. Not applied to an injected `client`. */
   logger?: ProviderLogger
+  /** Prompt-cache breakpoints on the system prompt, the tools and the last messages (see docs/providers.md). */
+  cacheControl?: AnthropicCacheControl
 }
 
 const anthropicShape = {
@@ -46,6 +49,8 @@ const anthropicShape = {
   thinking: z.strictObject({ budgetTokens: option.positiveInt() }).optional(),
   name: option.nonEmptyString().optional(),
   logger: option.custom<ProviderLogger>('a logger { log(entry) }', (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function').optional(),
+  // Its fields are checked by resolveCacheControl, whose messages name the field that is wrong.
+  cacheControl: option.custom<AnthropicCacheControl>('true, false or { system, tools, lastMessages, ttl }', (v) => typeof v === 'boolean' || (typeof v === 'object' && v !== null)).optional(),
 }
 const anthropicSchema = z.strictObject(anthropicShape)
 const anthropicKeysMatch: SameKeys<typeof anthropicShape, AnthropicOptions> = true
@@ -61,7 +66,8 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
   parseOptions(anthropicSchema, options)
   const name = options.name ?? 'anthropic'
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY
-  const defaults = { maxTokens: options.maxTokens ?? 4096, ...(options.thinking ? { thinking: options.thinking } : {}) }
+  const cacheControl = resolveCacheControl(options.cacheControl)
+  const defaults = { maxTokens: options.maxTokens ?? 4096, ...(options.thinking ? { thinking: options.thinking } : {}), ...(cacheControl ? { cacheControl } : {}) }
   let client = options.client
   // Built on first use, so a missing key is an `error` event of the first call, not a throw here.
   const getClient = async (): Promise<Anthropic> => {

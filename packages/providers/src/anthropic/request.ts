@@ -1,11 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { ModelRequest } from '@nestor/core/provider-kit'
 import { invalidOption } from '@nestor/core/provider-kit'
+import { applyCacheControl, resolveCacheControl } from './cache-control.js'
 import { toAnthropicMessages } from './convert-messages.js'
 import { toAnthropicTools } from './convert-tools.js'
 import { toAnthropicToolChoice } from './tool-choice.js'
 
-export type AnthropicRequestDefaults = { maxTokens: number; thinking?: { budgetTokens: number } }
+export type AnthropicRequestDefaults = { maxTokens: number; thinking?: { budgetTokens: number }; cacheControl?: ReturnType<typeof resolveCacheControl> }
 
 /** The body sent to `POST /v1/messages` (the SDK's streaming params, plus knobs its types dropped). */
 export type AnthropicStreamParams = Anthropic.MessageCreateParamsStreaming & {
@@ -64,6 +65,7 @@ export function buildAnthropicParams(request: ModelRequest, defaults: AnthropicR
     params.stop_sequences = stop
   }
   if (options.metadata !== undefined) params.metadata = options.metadata as Anthropic.Metadata
+  if (defaults.cacheControl) applyCacheControl(params, defaults.cacheControl)
   return params
 }
 

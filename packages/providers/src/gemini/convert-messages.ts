@@ -1,4 +1,5 @@
-import type { AssistantMessage, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
+import { checkMedia, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
 import { textSignatures } from './signatures.js'
 import type { GeminiContent, GeminiPart } from './wire-types.js'
 
@@ -14,6 +15,7 @@ import type { GeminiContent, GeminiPart } from './wire-types.js'
  * meaningless to Gemini, so foreign thinking blocks are dropped.
  */
 export function toGeminiContents(messages: readonly Message[], providerName: string): GeminiContent[] {
+  checkMedia(messages, providerName, geminiMedia)
   const contents: GeminiContent[] = []
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!
@@ -32,8 +34,16 @@ export function toGeminiContents(messages: readonly Message[], providerName: str
   return contents
 }
 
-function userPart(part: TextContent | ImageContent): GeminiPart {
-  return part.type === 'text' ? { text: part.text } : { inlineData: { mimeType: part.mimeType, data: part.data } }
+/** Gemini takes any media by data (`inlineData`); by URL (`fileData`) only with a mimeType. */
+const geminiMedia: MediaRule = (part) => (hasData(part) || part.mimeType ? undefined : 'Gemini needs a mimeType for a part by URL (fileData.mimeType)')
+
+function mediaPart(part: MediaPart): GeminiPart {
+  if (hasData(part)) return { inlineData: { mimeType: part.mimeType, data: part.data } }
+  return { fileData: { mimeType: part.mimeType ?? '', fileUri: part.url } }
+}
+
+function userPart(part: TextContent | ImageContent | FileContent): GeminiPart {
+  return part.type === 'text' ? { text: part.text } : mediaPart(part)
 }
 
 function modelParts(message: AssistantMessage, providerName: string): GeminiPart[] {
@@ -71,7 +81,7 @@ function functionResponseParts(results: ToolResultMessage[]): GeminiPart[] {
     // `response` must be a JSON object: the text goes under `result`, or `error` for a failure.
     const response = result.isError ? { error: text } : { result: text }
     parts.push({ functionResponse: { name: result.toolName, id: result.toolCallId, response } })
-    for (const c of result.content) if (c.type === 'image') images.push({ inlineData: { mimeType: c.mimeType, data: c.data } })
+    for (const c of result.content) if (c.type !== 'text') images.push(mediaPart(c))
   }
   // functionResponse in v1beta carries no images; they follow the responses in the same turn.
   return [...parts, ...images]

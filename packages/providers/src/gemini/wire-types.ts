@@ -14,6 +14,7 @@ export type GeminiPart = {
   functionCall?: GeminiFunctionCall
   functionResponse?: GeminiFunctionResponse
   inlineData?: { mimeType: string; data: string }
+  fileData?: { mimeType: string; fileUri: string }
 }
 
 export type GeminiContent = { role: 'user' | 'model'; parts: GeminiPart[] }

@@ -1,10 +1,24 @@
-import type { AssistantMessage, ImageContent, Message, ToolResultMessage, UserMessage } from '@nestor/core'
+import type { AssistantMessage, Message, TextContent, ToolResultMessage, UserMessage } from '@nestor/core'
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions'
-import { dataUrl, replayArguments, toolResultText } from './tool-result-text.js'
+import { checkMedia, dataUrlOf, fileNameOf, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
+import { replayArguments, toolResultText } from './tool-result-text.js'
+
+/** Chat Completions: images by data or URL; files only as PDF data (`file.file_data`). */
+const chatMedia: MediaRule = (part) => {
+  if (part.type === 'image') return undefined
+  if (!hasData(part)) return 'Chat Completions takes files only by data (use api: "responses" for file URLs)'
+  return part.mimeType === 'application/pdf' ? undefined : 'Chat Completions takes PDF files only'
+}
+
+function mediaPart(part: MediaPart, index: number): ChatCompletionContentPart {
+  if (part.type === 'image') return { type: 'image_url', image_url: { url: hasData(part) ? dataUrlOf(part) : part.url } }
+  if (!hasData(part)) throw new Error('unreachable: file URLs are rejected by chatMedia')
+  return { type: 'file', file: { file_data: dataUrlOf(part), filename: fileNameOf(part, index) } }
+}
 
 /**
  * Nestor history → Chat Completions messages. Assistant tool calls are replayed with their ids and
@@ -12,16 +26,17 @@ import { dataUrl, replayArguments, toolResultText } from './tool-result-text.js'
  * messages only take text, so images a tool returned follow the results as one user message.
  * Thinking is not replayed: Chat Completions has no field for it.
  */
-export function toChatMessages(messages: Message[], system?: string): ChatCompletionMessageParam[] {
+export function toChatMessages(messages: Message[], system?: string, provider = 'openai'): ChatCompletionMessageParam[] {
+  checkMedia(messages, provider, chatMedia)
   const out: ChatCompletionMessageParam[] = []
   if (system) out.push({ role: 'system', content: system })
-  let pendingImages: { toolName: string; images: ImageContent[] }[] = []
+  let pendingImages: { toolName: string; images: MediaPart[] }[] = []
   const flushImages = () => {
     if (pendingImages.length === 0) return
     const content: ChatCompletionContentPart[] = []
     for (const { toolName, images } of pendingImages) {
-      content.push({ type: 'text', text: `Images returned by tool ${toolName}:` })
-      for (const image of images) content.push({ type: 'image_url', image_url: { url: dataUrl(image) } })
+      content.push({ type: 'text', text: `${images.every((p) => p.type === 'image') ? 'Images' : 'Files'} returned by tool ${toolName}:` })
+      images.forEach((part, i) => content.push(mediaPart(part, i)))
     }
     out.push({ role: 'user', content })
     pendingImages = []
@@ -34,7 +49,7 @@ export function toChatMessages(messages: Message[], system?: string): ChatComple
       if (converted) out.push(converted)
     } else {
       out.push(toolMessage(message))
-      const images = message.content.filter((part): part is ImageContent => part.type === 'image')
+      const images = message.content.filter((part): part is MediaPart => part.type !== 'text')
       if (images.length > 0) pendingImages.push({ toolName: message.toolName, images })
     }
   }
@@ -44,8 +59,8 @@ export function toChatMessages(messages: Message[], system?: string): ChatComple
 
 function userMessage(message: UserMessage): ChatCompletionMessageParam {
   if (typeof message.content === 'string') return { role: 'user', content: message.content }
-  const content: ChatCompletionContentPart[] = message.content.map((part) =>
-    part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: dataUrl(part) } },
+  const content: ChatCompletionContentPart[] = message.content.map((part, i) =>
+    part.type === 'text' ? { type: 'text', text: (part as TextContent).text } : mediaPart(part, i),
   )
   return { role: 'user', content }
 }

@@ -5,7 +5,15 @@ import type {
   ResponseInputMessageContentList,
 } from 'openai/resources/responses/responses'
 import type { ResponsesProviderData } from './responses-stream.js'
-import { dataUrl, replayArguments, toolResultText } from './tool-result-text.js'
+import { checkMedia, dataUrlOf, fileNameOf, hasData, type MediaPart } from '../shared/media.js'
+import { replayArguments, toolResultText } from './tool-result-text.js'
+
+/** Responses takes images and files by data or URL, in messages and in function outputs alike. */
+function mediaInput(part: MediaPart, index: number): ResponseInputMessageContentList[number] {
+  if (part.type === 'image') return { type: 'input_image', image_url: hasData(part) ? dataUrlOf(part) : part.url, detail: 'auto' }
+  if (hasData(part)) return { type: 'input_file', file_data: dataUrlOf(part), filename: fileNameOf(part, index) }
+  return { type: 'input_file', file_url: part.url }
+}
 
 /**
  * Nestor history → Responses input items. A tool call becomes a `function_call` item whose
@@ -16,6 +24,7 @@ import { dataUrl, replayArguments, toolResultText } from './tool-result-text.js'
  * backend would not know them.
  */
 export function toResponsesInput(messages: Message[], provider: string): ResponseInputItem[] {
+  checkMedia(messages, provider, () => undefined)
   const out: ResponseInputItem[] = []
   for (const message of messages) {
     if (message.role === 'user') out.push(userItem(message))
@@ -27,8 +36,8 @@ export function toResponsesInput(messages: Message[], provider: string): Respons
 
 function userItem(message: UserMessage): ResponseInputItem {
   if (typeof message.content === 'string') return { role: 'user', content: message.content }
-  const content: ResponseInputMessageContentList = message.content.map((part) =>
-    part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', image_url: dataUrl(part), detail: 'auto' },
+  const content: ResponseInputMessageContentList = message.content.map((part, i) =>
+    part.type === 'text' ? { type: 'input_text', text: part.text } : mediaInput(part, i),
   )
   return { role: 'user', content }
 }
@@ -70,9 +79,9 @@ function assistantItems(message: AssistantMessage, own: boolean): ResponseInputI
 }
 
 function toolOutputItem(message: ToolResultMessage): ResponseInputItem {
-  const images = message.content.filter((part) => part.type === 'image')
-  if (images.length === 0) return { type: 'function_call_output', call_id: message.toolCallId, output: toolResultText(message) }
+  const media = message.content.filter((part): part is MediaPart => part.type !== 'text')
+  if (media.length === 0) return { type: 'function_call_output', call_id: message.toolCallId, output: toolResultText(message) }
   const output: ResponseFunctionCallOutputItemList = [{ type: 'input_text', text: toolResultText(message) }]
-  for (const image of images) output.push({ type: 'input_image', image_url: dataUrl(image), detail: 'auto' })
+  media.forEach((part, i) => output.push(mediaInput(part, i) as ResponseFunctionCallOutputItemList[number]))
   return { type: 'function_call_output', call_id: message.toolCallId, output }
 }

@@ -88,7 +88,9 @@ export async function responsesStreamEvents(
       case 'response.incomplete': {
         const usage = event.response.usage
         if (usage) {
-          builder.setUsage(toUsage(usage.input_tokens, usage.output_tokens, usage.input_tokens_details?.cached_tokens ?? 0, usage.total_tokens))
+          // cache_write_tokens is on the wire for newer models, not yet in the SDK's types.
+          const cacheWrite = (usage.input_tokens_details as { cache_write_tokens?: number } | undefined)?.cache_write_tokens ?? 0
+          builder.setUsage(toUsage(usage.input_tokens, usage.output_tokens, usage.input_tokens_details?.cached_tokens ?? 0, usage.total_tokens, cacheWrite))
         }
         attach(builder, data)
         if (event.type === 'response.incomplete') {

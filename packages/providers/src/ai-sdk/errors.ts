@@ -1,0 +1,44 @@
+import { NestorError } from '@nestor/core'
+import { messageOf } from '@nestor/core/provider-kit'
+import type { ClassifiedError } from '../shared/retry-stream.js'
+import { isRetryableStatus } from '../shared/retry-stream.js'
+
+type ApiCallErrorLike = { statusCode?: number; isRetryable?: boolean; responseHeaders?: Record<string, string> }
+
+/**
+ * A failure of one AI SDK attempt → a NestorError. `APICallError` is recognised by shape (its
+ * `statusCode`, `isRetryable`, `responseHeaders`), not by class, so the adapter never loads the AI
+ * SDK itself. The original error is not attached: it holds request bodies and headers.
+ */
+export function classifyAiSdkError(error: unknown, provider: string): ClassifiedError {
+  if (NestorError.isInstance(error)) {
+    return { error: error.provider ? error : new NestorError(error.code, error.message, { provider, ...(error.retryable === undefined ? {} : { retryable: error.retryable }), ...(error.status === undefined ? {} : { status: error.status }) }) }
+  }
+  if (error instanceof Error && error.name === 'AbortError') return { error: new NestorError('aborted', 'aborted', { provider }) }
+  const api = (typeof error === 'object' && error !== null ? error : {}) as ApiCallErrorLike
+  const status = typeof api.statusCode === 'number' ? api.statusCode : undefined
+  const network = isNetworkFailure(error)
+  const retryable = typeof api.isRetryable === 'boolean' ? api.isRetryable : isRetryableStatus(status) || network
+  const extra: { status?: number; provider: string; retryable: boolean } = { provider, retryable }
+  if (status !== undefined) extra.status = status
+  const classified: ClassifiedError = { error: new NestorError('provider_error', messageOf(error), extra) }
+  const retryAfterMs = retryAfter(api.responseHeaders)
+  if (retryAfterMs !== undefined) classified.retryAfterMs = retryAfterMs
+  return classified
+}
+
+function retryAfter(headers: Record<string, string> | undefined): number | undefined {
+  if (!headers) return undefined
+  const ms = Number(headers['retry-after-ms'])
+  if (headers['retry-after-ms'] !== undefined && Number.isFinite(ms)) return ms
+  const seconds = Number(headers['retry-after'])
+  return headers['retry-after'] !== undefined && Number.isFinite(seconds) ? seconds * 1000 : undefined
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const cause = (error as { cause?: unknown }).cause
+  const code = (cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code
+  if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+)$/.test(code)) return true
+  return error.name === 'TypeError' && /terminated|fetch failed|socket|network/i.test(error.message)
+}

@@ -1,0 +1,5 @@
+export { aiSdk } from './provider.js'
+export type { AiSdkOptions } from './provider.js'
+export { toAiSdkToolChoice } from './call-options.js'
+export { toAiSdkPrompt } from './convert-messages.js'
+export type { ProviderExecutedPart } from './stream.js'

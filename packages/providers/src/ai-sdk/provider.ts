@@ -1,0 +1,67 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider'
+import type { Provider } from '@nestor/core'
+import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import { invalidOption } from '@nestor/core/provider-kit'
+import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { buildCallOptions } from './call-options.js'
+import { classifyAiSdkError } from './errors.js'
+import { readAiSdkStream } from './stream.js'
+
+export type AiSdkOptions = {
+  /** Provider name on messages and errors. Default: the model's `provider` (e.g. 'openai.chat'). */
+  name?: string
+  /** Nestor's retries of a failure before any content. Default 2; `request.maxRetries` wins. */
+  maxRetries?: number
+  maxRetryDelayMs?: number
+  streamIdleTimeoutMs?: number
+  /** Strings to redact from errors and events (the key you gave the `@ai-sdk/*` provider). */
+  secrets?: string[]
+}
+
+/**
+ * Any AI SDK 6 `LanguageModelV3` (`openai('gpt-4o')`, `bedrock(…)`, `vertex(…)`, every `@ai-sdk/*`
+ * provider) as a Nestor provider: `doStream` is called once per attempt, its parts become Nestor
+ * model events. The model is fixed, so `request.model` is ignored and messages carry the model's
+ * own `modelId`. Only types come from `@ai-sdk/provider`: nothing of the AI SDK is loaded by this
+ * adapter (the model object brings its own code).
+ */
+export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provider {
+  if (!model || typeof model !== 'object' || typeof (model as { doStream?: unknown }).doStream !== 'function') {
+    throw invalidOption('model', 'an AI SDK LanguageModelV3', model)
+  }
+  if (model.specificationVersion !== 'v3') throw invalidOption('model.specificationVersion', "'v3' (AI SDK 6)", model.specificationVersion)
+  const name = options.name ?? model.provider
+  const secrets = (): string[] => options.secrets?.filter((s) => s !== '') ?? []
+  const streams = retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
+    let current: AssistantBuilder | undefined
+    return {
+      attempt: (builder, signal, emit) => {
+        current = builder
+        return attempt(request, builder, signal, emit)
+      },
+      classify: (error) => {
+        const classified = classifyAiSdkError(error, name)
+        if (current?.hasContent && classified.error.retryable) {
+          const { status, provider } = classified.error
+          return { error: new NestorError(classified.error.code, classified.error.message, { retryable: false, ...(status === undefined ? {} : { status }), ...(provider === undefined ? {} : { provider }) }) }
+        }
+        return classified
+      },
+    }
+  })
+  const own = (request: ModelRequest): ModelRequest => ({ ...request, model: model.modelId })
+  return {
+    name,
+    stream: (request, signal) => streams.stream(own(request), signal),
+    streamTo: (request, signal, sink) => streams.streamTo(own(request), signal, sink),
+    secrets,
+  }
+
+  async function attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> {
+    const call = buildCallOptions(request, name, signal)
+    const result = await model.doStream(call)
+    await readAiSdkStream(result.stream, builder, signal, emit)
+  }
+}

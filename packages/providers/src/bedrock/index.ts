@@ -1,0 +1,5 @@
+export { bedrock } from './provider.js'
+export type { BedrockOptions } from './provider.js'
+export { toBedrockToolChoice } from './tool-choice.js'
+export type { BedrockToolChoice, BedrockToolChoiceFields } from './tool-choice.js'
+export { bedrockCapabilities } from './capabilities.js'

@@ -1,0 +1,99 @@
+import type { BedrockRuntimeClient, BedrockRuntimeClientConfig } from '@aws-sdk/client-bedrock-runtime'
+import type { Provider } from '@nestor/core'
+import type { Capabilities, ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import { NestorError } from '@nestor/core'
+import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import { importPeer } from '../shared/import-peer.js'
+import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { bedrockCapabilities } from './capabilities.js'
+import { classifyBedrockError } from './errors.js'
+import { buildConverseInput } from './request.js'
+import { readConverseStream } from './stream.js'
+
+type Sdk = typeof import('@aws-sdk/client-bedrock-runtime')
+
+export type BedrockOptions = {
+  /** Default: `AWS_REGION`, then `AWS_DEFAULT_REGION`, then the SDK's own resolution. */
+  region?: string
+  /** Static credentials or a provider; default: the AWS SDK's default chain (env, profile, SSO, IMDS…). */
+  credentials?: BedrockRuntimeClientConfig['credentials']
+  /** A custom endpoint (VPC endpoint, a local test server). */
+  endpoint?: string
+  /** A ready SDK client. Nestor still sends each attempt once (its own retries, not the SDK's). */
+  client?: BedrockRuntimeClient
+  /** Nestor's retries of a failure before any content. Default 2; `request.maxRetries` wins. */
+  maxRetries?: number
+  maxRetryDelayMs?: number
+  streamIdleTimeoutMs?: number
+  /** `inferenceConfig.maxTokens` when the request gives none. Default: the model's own. */
+  maxTokens?: number
+  /** Claude extended thinking for every request (a request's `options.thinking` wins; `false` turns it off). */
+  thinking?: { budgetTokens: number }
+  /** Provider name on messages and errors. Default 'bedrock'. */
+  name?: string
+}
+
+let sdk: Promise<Sdk> | undefined
+/** The AWS SDK is an optional peer: loaded on the first request, never when the package is imported. */
+const loadSdk = (): Promise<Sdk> => (sdk ??= importPeer(() => import('@aws-sdk/client-bedrock-runtime'), '@aws-sdk/client-bedrock-runtime', 'bedrock'))
+
+/**
+ * AWS Bedrock through the Converse stream API (`ConverseStreamCommand`), one model-neutral shape for
+ * every Bedrock model family. The SDK's retries are off (`maxAttempts: 1`) so every attempt is one
+ * request and every retry is one Nestor `retry` event; throttling, 5xx and in-stream model errors
+ * are retried before any content.
+ */
+export function bedrock(options: BedrockOptions = {}): Provider {
+  const name = options.name ?? 'bedrock'
+  const defaults = {
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.thinking ? { thinking: options.thinking } : {}),
+  }
+  let client: Promise<BedrockRuntimeClient> | undefined = options.client ? Promise.resolve(options.client) : undefined
+  const getClient = (): Promise<BedrockRuntimeClient> =>
+    (client ??= loadSdk().then((aws) => {
+      const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION
+      const config: BedrockRuntimeClientConfig = { maxAttempts: 1 }
+      if (region) config.region = region
+      if (options.credentials) config.credentials = options.credentials
+      if (options.endpoint) config.endpoint = options.endpoint
+      return new aws.BedrockRuntimeClient(config)
+    }))
+  const secrets = (): string[] => {
+    const creds = options.credentials
+    if (!creds || typeof creds === 'function') return []
+    return [creds.secretAccessKey, creds.sessionToken].filter((s): s is string => typeof s === 'string' && s !== '')
+  }
+
+  return {
+    name,
+    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
+      let current: AssistantBuilder | undefined
+      return {
+        attempt: (builder, signal, emit) => {
+          current = builder
+          return attempt(request, builder, signal, emit)
+        },
+        classify: (error) => {
+          const classified = classifyBedrockError(error, name)
+          // After visible content a retry would duplicate output: report the failure as final.
+          if (current?.hasContent && classified.error.retryable) {
+            const { status, provider } = classified.error
+            return { error: new NestorError(classified.error.code, classified.error.message, { retryable: false, ...(status === undefined ? {} : { status }), ...(provider === undefined ? {} : { provider }) }) }
+          }
+          return classified
+        },
+      }
+    }),
+    capabilities: async (model: string): Promise<Capabilities> => bedrockCapabilities(model),
+    secrets,
+  }
+
+  async function attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> {
+    const input = buildConverseInput(request, defaults, name)
+    const [aws, bedrockClient] = await Promise.all([loadSdk(), getClient()])
+    const response = await bedrockClient.send(new aws.ConverseStreamCommand(input), { abortSignal: signal })
+    if (!response.stream) throw new NestorError('provider_error', `${name}: response without a stream`, { provider: name, retryable: false })
+    await readConverseStream(response.stream, builder, name, emit)
+  }
+}

@@ -1,0 +1,65 @@
+import type { ConverseStreamCommandInput, Tool } from '@aws-sdk/client-bedrock-runtime'
+import type { ModelRequest } from '@nestor/core/provider-kit'
+import { invalidOption } from '@nestor/core/provider-kit'
+import { hasToolHistory, toBedrockMessages } from './convert-messages.js'
+import { toBedrockToolChoice } from './tool-choice.js'
+
+export type BedrockRequestDefaults = { maxTokens?: number; thinking?: { budgetTokens: number } }
+
+/**
+ * ModelRequest → the ConverseStream input.
+ *
+ * `request.options` keys: `maxTokens`, `temperature`, `topP`, `stopSequences` (inferenceConfig),
+ * `thinking` (`{ budgetTokens }` or `false`; sent as Anthropic's `thinking` in
+ * `additionalModelRequestFields`, which is how Claude on Bedrock takes it) and
+ * `additionalModelRequestFields` (merged in, for other model families' knobs).
+ * Converse has no 'none' tool choice: see `toBedrockToolChoice` for how it is emulated.
+ */
+export function buildConverseInput(request: ModelRequest, defaults: BedrockRequestDefaults, providerName: string): ConverseStreamCommandInput {
+  const options = request.options ?? {}
+  const input: ConverseStreamCommandInput = { modelId: request.model, messages: toBedrockMessages(request.messages, providerName) }
+  if (request.system) input.system = [{ text: request.system }]
+  const inference: NonNullable<ConverseStreamCommandInput['inferenceConfig']> = {}
+  const maxTokens = options.maxTokens ?? defaults.maxTokens
+  if (maxTokens !== undefined) {
+    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) throw invalidOption('maxTokens', 'a positive integer', maxTokens)
+    inference.maxTokens = maxTokens
+  }
+  for (const key of ['temperature', 'topP'] as const) {
+    const value = options[key]
+    if (value === undefined) continue
+    if (typeof value !== 'number') throw invalidOption(key, 'a number', value)
+    inference[key] = value
+  }
+  if (options.stopSequences !== undefined) {
+    const stop = options.stopSequences
+    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string')) throw invalidOption('stopSequences', 'an array of strings', stop)
+    inference.stopSequences = stop
+  }
+  if (Object.keys(inference).length > 0) input.inferenceConfig = inference
+
+  const extra: Record<string, unknown> = {}
+  const thinking = options.thinking === undefined ? defaults.thinking : options.thinking
+  if (thinking !== undefined && thinking !== false) {
+    const budget = (thinking as { budgetTokens?: unknown }).budgetTokens
+    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) throw invalidOption('thinking.budgetTokens', 'a positive integer', budget)
+    extra.thinking = { type: 'enabled', budget_tokens: budget }
+  }
+  const more = options.additionalModelRequestFields
+  if (more !== undefined) {
+    if (typeof more !== 'object' || more === null || Array.isArray(more)) throw invalidOption('additionalModelRequestFields', 'an object', more)
+    Object.assign(extra, more)
+  }
+  if (Object.keys(extra).length > 0) input.additionalModelRequestFields = extra as never
+
+  if (request.tools.length > 0) {
+    const choice = toBedrockToolChoice(request.toolChoice, { hasToolHistory: hasToolHistory(request.messages) })
+    if (!choice.omitTools) {
+      const tools: Tool[] = request.tools.map((tool) => ({
+        toolSpec: { name: tool.name, description: tool.description || tool.name, inputSchema: { json: tool.parameters as never } },
+      }))
+      input.toolConfig = { tools, ...(choice.toolChoice ? { toolChoice: choice.toolChoice } : {}) }
+    }
+  }
+  return input
+}

@@ -1,0 +1,2 @@
+export { fallback } from './fallback.js'
+export type { FallbackEntry, FallbackOptions, FallbackOn } from './fallback.js'

@@ -1,0 +1,35 @@
+import type { FileContent, ImageContent, Message } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+
+export type MediaPart = ImageContent | FileContent
+/** Narrows a media part to its by-value form. */
+export const hasData = <P extends MediaPart>(part: P): part is Extract<P, { data: string }> => typeof part.data === 'string'
+
+/** Why a provider cannot take this part here, or undefined when it can. */
+export type MediaRule = (part: MediaPart, inToolResult: boolean) => string | undefined
+
+/**
+ * Checks every image and file part of the history against what the provider accepts, before any
+ * request is made: an unsupported one fails `invalid_options` naming the part
+ * (`messages[2].content[1]`), its kind and why.
+ */
+export function checkMedia(messages: readonly Message[], provider: string, rule: MediaRule): void {
+  messages.forEach((message, i) => {
+    if (message.role === 'assistant' || typeof message.content === 'string') return
+    message.content.forEach((part, j) => {
+      if (part.type === 'text') return
+      const reason = rule(part, message.role === 'toolResult')
+      if (reason === undefined) return
+      const kind = `${part.type} by ${hasData(part) ? 'data' : 'URL'}${part.mimeType ? ` (${part.mimeType})` : ''}`
+      throw new NestorError('invalid_options', `${provider}: messages[${i}].content[${j}] is ${part.type === 'image' ? 'an' : 'a'} ${kind}: ${reason}`, { provider, retryable: false })
+    })
+  })
+}
+
+export const dataUrlOf = (part: { data: string; mimeType: string }): string => `data:${part.mimeType};base64,${part.data}`
+
+/** The file name a provider that requires one gets when the part has none. */
+export const fileNameOf = (part: FileContent, index = 0): string => part.name ?? `file-${index + 1}${extensionOf(part.mimeType)}`
+
+const extensions: Record<string, string> = { 'application/pdf': '.pdf', 'text/plain': '.txt', 'text/csv': '.csv', 'text/markdown': '.md', 'text/html': '.html' }
+const extensionOf = (mimeType: string): string => extensions[mimeType] ?? ''

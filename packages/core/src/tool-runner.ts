@@ -70,7 +70,7 @@ async function attemptOnce(
       emitUpdate(ctx, call.id, partial)
     },
   }
-  const body = runInFrame({ ctx, runningTool: tool.spec.name, signal: controller.signal }, () => tool.execute(args, toolCtx)).then(
+  const body = runInFrame({ ctx, runningTool: tool.spec.name, toolCallId: call.id, signal: controller.signal }, () => tool.execute(args, toolCtx)).then(
       (value): RunOutcome => ({ status: 'ok', output: toToolOutput(value), value: gateValue(value), attempts: attempt }),
       (error: unknown): RunOutcome =>
         timedOut

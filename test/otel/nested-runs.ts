@@ -10,7 +10,7 @@ const answered = (r: ModelRequest) => r.messages.some((m) => m.role === 'toolRes
  * Three levels: the root asks for two `research` calls at once; each opens an exec that calls
  * `lookup`, which opens a third exec that answers with text.
  */
-export function threeLevelRuntime(options: Partial<RuntimeOptions> = {}) {
+export function threeLevelRuntime(options: Partial<RuntimeOptions> = {}, delayMs = 0) {
   const research = defineTool({
     name: 'research',
     description: 'researches a topic in a nested exec',
@@ -28,7 +28,7 @@ export function threeLevelRuntime(options: Partial<RuntimeOptions> = {}) {
     if (user.startsWith('level2:')) return `fact about ${user.slice(8)}`
     if (user.startsWith('level1:')) return answered(request) ? `report on ${user.slice(8)}` : calls({ name: 'lookup', args: { q: user.slice(8) } })
     return answered(request) ? 'root done' : calls({ name: 'research', args: { topic: 'a' } }, { name: 'research', args: { topic: 'b' } })
-  })
+  }, { delayMs })
   const runtime = new Runtime({ provider, model: 'm', toolExecution: 'parallel', ...options })
   return { runtime, tools: [research, lookup] }
 }

@@ -16,8 +16,7 @@ export type InstrumentOptions = {
 /** Only `on` is used: any runtime, or a wrapper exposing the same subscription. */
 export type Instrumentable = Pick<Runtime, 'on'>
 
-type OpenTool = { span: Span; ctx: Context }
-type OpenExec = { span: Span; ctx: Context; chat: Span | undefined; tools: Map<string, OpenTool>; modelSeen: boolean }
+type OpenExec = { span: Span; ctx: Context; chat: Span | undefined; tools: Map<string, Span>; modelSeen: boolean }
 
 /**
  * Traces every exec of `runtime` as OpenTelemetry spans following the GenAI semantic conventions:
@@ -86,7 +85,9 @@ class ExecSpans {
   private parentOf(e: EventOf<'agent_start'>): Context {
     const parent = e.parentExecId !== undefined ? this.open.get(e.parentExecId) : undefined
     if (!parent) return context.active()
-    return (e.parentToolCallId !== undefined ? parent.tools.get(e.parentToolCallId)?.ctx : undefined) ?? parent.ctx
+    const tool = e.parentToolCallId !== undefined ? parent.tools.get(e.parentToolCallId) : undefined
+    // The tool's context is built only here: most tool bodies open no exec.
+    return tool ? trace.setSpan(parent.ctx, tool) : parent.ctx
   }
 
   turnStart(e: EventOf<'turn_start'>): void {
@@ -98,12 +99,7 @@ class ExecSpans {
       conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
       {
         kind: SpanKind.CLIENT,
-        attributes: {
-          [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
-          [conv.ATTR_NESTOR_EXEC_ID]: e.execId,
-          [conv.ATTR_NESTOR_DEPTH]: e.depth,
-          [conv.ATTR_NESTOR_ITERATION]: e.iteration,
-        },
+        attributes: { [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT, [conv.ATTR_NESTOR_ITERATION]: e.iteration },
       },
       exec.ctx,
     )
@@ -161,9 +157,9 @@ class ExecSpans {
   toolStart(e: EventOf<'tool_start'>): void {
     const exec = this.open.get(e.execId)
     if (!exec) return
-    const span = this.startToolSpan(exec, e.execId, e.depth, e.toolCallId, e.toolName)
+    const span = this.startToolSpan(exec, e.toolCallId, e.toolName)
     if (this.captureContent) span.setAttribute(conv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, JSON.stringify(e.args))
-    exec.tools.set(e.toolCallId, { span, ctx: trace.setSpan(exec.ctx, span) })
+    exec.tools.set(e.toolCallId, span)
   }
 
   toolEnd(e: EventOf<'tool_end'>): void {
@@ -171,13 +167,12 @@ class ExecSpans {
     if (!exec) return
     // Calls answered without running (skipped after an abort or a failed stream) have no
     // tool_start: they get a span of their own so every call the model made shows.
-    const span = exec.tools.get(e.toolCallId)?.span ?? this.startToolSpan(exec, e.execId, e.depth, e.toolCallId, e.toolName)
+    const span = exec.tools.get(e.toolCallId) ?? this.startToolSpan(exec, e.toolCallId, e.toolName)
     exec.tools.delete(e.toolCallId)
-    span.setAttributes({
-      [conv.ATTR_NESTOR_RECEIPT_STATUS]: e.receipt.status,
-      [conv.ATTR_NESTOR_TOOL_ATTEMPTS]: e.receipt.attempts,
-      [conv.ATTR_NESTOR_TOOL_CACHED]: e.receipt.cached,
-    })
+    span.setAttribute(conv.ATTR_NESTOR_RECEIPT_STATUS, e.receipt.status)
+    // Only what differs from the usual (one attempt, not cached): every attribute costs per span.
+    if (e.receipt.attempts > 1) span.setAttribute(conv.ATTR_NESTOR_TOOL_ATTEMPTS, e.receipt.attempts)
+    if (e.receipt.cached) span.setAttribute(conv.ATTR_NESTOR_TOOL_CACHED, true)
     if (this.captureContent) span.setAttribute(conv.ATTR_GEN_AI_TOOL_CALL_RESULT, toolResultText(e.result))
     if (e.isError) {
       span.setAttribute(conv.ATTR_ERROR_TYPE, e.receipt.status)
@@ -186,7 +181,8 @@ class ExecSpans {
     span.end()
   }
 
-  private startToolSpan(exec: OpenExec, execId: string, depth: number, toolCallId: string, toolName: string): Span {
+  /** The exec's id and depth are on its invoke_agent span, the parent: not repeated here. */
+  private startToolSpan(exec: OpenExec, toolCallId: string, toolName: string): Span {
     return this.tracer.startSpan(
       `${conv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
       {
@@ -195,9 +191,6 @@ class ExecSpans {
           [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
           [conv.ATTR_GEN_AI_TOOL_NAME]: toolName,
           [conv.ATTR_GEN_AI_TOOL_CALL_ID]: toolCallId,
-          [conv.ATTR_GEN_AI_TOOL_TYPE]: 'function',
-          [conv.ATTR_NESTOR_EXEC_ID]: execId,
-          [conv.ATTR_NESTOR_DEPTH]: depth,
         },
       },
       exec.ctx,
@@ -221,7 +214,7 @@ class ExecSpans {
     const failed = result.status === 'failed' || result.status === 'aborted'
     const type = failed ? (result.error ? errorType(result.error) : result.status) : undefined
     // A paused exec leaves calls waiting for a decision: their spans end with the pause.
-    for (const tool of exec.tools.values()) endOpen(tool.span, result.status, type)
+    for (const tool of exec.tools.values()) endOpen(tool, result.status, type)
     if (exec.chat) endOpen(exec.chat, result.status, type)
     const span = exec.span
     span.setAttributes({
@@ -243,7 +236,7 @@ class ExecSpans {
   /** On unsubscribe: nothing stays open, children before their parents. */
   endAll(): void {
     for (const exec of [...this.open.values()].reverse()) {
-      for (const tool of exec.tools.values()) tool.span.end()
+      for (const tool of exec.tools.values()) tool.end()
       exec.chat?.end()
       exec.span.end()
     }

@@ -49,6 +49,12 @@ export function instrument(runtime: Instrumentable, options: InstrumentOptions =
   }
 }
 
+/**
+ * Open execs of every instrumented runtime, for parent lookups only: a nested exec on another
+ * runtime (an agent with its own) still finds the tool span that opened it, if both are instrumented.
+ */
+const anyRuntime = new Map<string, OpenExec>()
+
 /** The open spans of every running exec, keyed by execId, driven by the exec's events. */
 class ExecSpans {
   private readonly open = new Map<string, OpenExec>()
@@ -74,7 +80,9 @@ class ExecSpans {
       },
       parent,
     )
-    this.open.set(e.execId, { span, ctx: trace.setSpan(parent, span), chat: undefined, tools: new Map(), modelSeen: false })
+    const exec: OpenExec = { span, ctx: trace.setSpan(parent, span), chat: undefined, tools: new Map(), modelSeen: false }
+    this.open.set(e.execId, exec)
+    anyRuntime.set(e.execId, exec)
   }
 
   /**
@@ -83,7 +91,7 @@ class ExecSpans {
    * `exec()`, so this is the caller's context.
    */
   private parentOf(e: EventOf<'agent_start'>): Context {
-    const parent = e.parentExecId !== undefined ? this.open.get(e.parentExecId) : undefined
+    const parent = e.parentExecId !== undefined ? (this.open.get(e.parentExecId) ?? anyRuntime.get(e.parentExecId)) : undefined
     if (!parent) return context.active()
     const tool = e.parentToolCallId !== undefined ? parent.tools.get(e.parentToolCallId) : undefined
     // The tool's context is built only here: most tool bodies open no exec.
@@ -210,6 +218,7 @@ class ExecSpans {
     const exec = this.open.get(e.execId)
     if (!exec) return
     this.open.delete(e.execId)
+    anyRuntime.delete(e.execId)
     const result = e.result
     const failed = result.status === 'failed' || result.status === 'aborted'
     const type = failed ? (result.error ? errorType(result.error) : result.status) : undefined
@@ -235,7 +244,8 @@ class ExecSpans {
 
   /** On unsubscribe: nothing stays open, children before their parents. */
   endAll(): void {
-    for (const exec of [...this.open.values()].reverse()) {
+    for (const [execId, exec] of [...this.open].reverse()) {
+      anyRuntime.delete(execId)
       for (const tool of exec.tools.values()) tool.end()
       exec.chat?.end()
       exec.span.end()

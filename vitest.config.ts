@@ -22,6 +22,7 @@ export default defineConfig({
       '@nestor/core': src('core'),
       '@nestor/providers': src('providers'),
       '@nestor/agents': src('agents'),
+      '@nestor/otel': src('otel'),
     },
   },
   test: {

@@ -3,6 +3,7 @@ import { redactDeep } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { memoryMicro } from './memory.js'
 import { runtimeMicro } from './micro-runtime.js'
+import { otelMicro } from './micro-otel.js'
 
 // Micro-benchmarks of the paths Nestor runs per event, per fragment and per nested exec. Each is
 // timed in batches after a warm-up; the median batch is reported, per operation.
@@ -65,5 +66,5 @@ async function redactMicro(): Promise<MicroResult[]> {
 }
 
 export async function runMicro(): Promise<MicroResult[]> {
-  return [...(await runtimeMicro()), await builderMicro(), ...(await redactMicro()), ...(await memoryMicro())]
+  return [...(await runtimeMicro()), ...(await otelMicro()), await builderMicro(), ...(await redactMicro()), ...(await memoryMicro())]
 }

@@ -20,9 +20,14 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
 const only = process.env.BENCH_SYSTEMS?.split(',') as SystemName[] | undefined
 const systems = SYSTEMS.filter((s) => !only || only.includes(s))
 
-/** Peers implement the tool scenarios (tool-heavy, stream-heavy, long-history); nested is floor/Nestor only. */
+/**
+ * Peers implement the tool scenarios (tool-heavy, stream-heavy, long-history); nested is floor/Nestor
+ * only; nestor+otel (tracing on) runs tool-heavy, for its overhead against nestor.
+ */
 const implemented = (system: SystemName, w: BenchWorkload): boolean =>
-  system === 'floor' || system === 'nestor' || w.scenario.kind === 'tools'
+  system === 'nestor+otel' ? w.name === 'tool-heavy' : system === 'floor' || system === 'nestor' || w.scenario.kind === 'tools'
+const notRunNote = (system: SystemName): string =>
+  system === 'nestor+otel' ? 'not run (tracing overhead is measured on tool-heavy)' : 'not run (peers cover the tool workloads)'
 
 type Cell = { wall: number[]; cpu: number[]; heap: number[]; note?: string; failed?: string }
 type Row = { rss: number[]; note?: string }
@@ -88,7 +93,7 @@ async function main(): Promise<void> {
         const row = rows.get(system) ?? { rss: [] }
         rows.set(system, row)
         if (row.note) continue
-        for (const w of WORKLOADS) if (!implemented(system, w)) cell(system, w).note = 'not run (peers cover the tool workloads)'
+        for (const w of WORKLOADS) if (!implemented(system, w)) cell(system, w).note = notRunNote(system)
         const todo = WORKLOADS.filter((w) => implemented(system, w) && !cell(system, w).failed)
         if (todo.length === 0) continue
         const r = await runChild(system, todo, baseURL)
@@ -125,6 +130,20 @@ async function main(): Promise<void> {
     process.stderr.write(`${failures} failure(s) — see above\n`)
     process.exitCode = 1
   }
+}
+
+/** Tracing on (nestor+otel) against off (nestor), tool-heavy, same run: the @nestor/otel overhead. */
+function tracingOverhead(get: (s: SystemName, w: BenchWorkload) => Cell | undefined): string[] {
+  const w = WORKLOADS.find((x) => x.name === 'tool-heavy')
+  const off = w && get('nestor', w)
+  const on = w && get('nestor+otel', w)
+  if (!off?.wall.length || !on?.wall.length) return ['Tracing overhead: not measured (nestor or nestor+otel did not run).']
+  const ratio = (metric: 'wall' | 'cpu') => median(on[metric]) / median(off[metric])
+  const pct = (r: number) => `${r >= 1 ? '+' : ''}${fmt((r - 1) * 100, 1)} %`
+  return [
+    `**Tracing overhead** (@nestor/otel with an SDK tracer and batch processor, tool-heavy, nestor+otel ÷ nestor): ` +
+      `wall ${fmt(ratio('wall'), 3)}× (${pct(ratio('wall'))}), client CPU ${fmt(ratio('cpu'), 3)}× (${pct(ratio('cpu'))}); goal ≤ 5 %.`,
+  ]
 }
 
 function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: MicroResult[], seconds: number): string {
@@ -165,6 +184,7 @@ function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: Mic
     }
     out.push('')
   }
+  out.push(...tracingOverhead(get), '')
   out.push('### Detail', '')
   out.push('| workload | system | n | wall median ms | wall p25–p75 ms | ×floor wall | CPU median ms | ×floor CPU | heap Δ MB | note |')
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---|')

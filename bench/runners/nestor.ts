@@ -30,8 +30,10 @@ export function toNestorHistory(items: HistoryItem[]): Message[] {
   })
 }
 
-export function createNestorRunner(target: Target): Runner {
+/** `configure` sees the runtime before any run (the traced variant instruments it there). */
+export function createNestorRunner(target: Target, configure?: (runtime: Runtime) => void): Runner {
   const runtime = new Runtime({ provider: openai({ baseURL: target.baseURL, apiKey: target.apiKey }), model: target.model, system: SYSTEM })
+  configure?.(runtime)
   const histories = new WeakMap<HistoryItem[], Message[]>()
   const counter = { calls: 0 }
   let current: Scenario = { kind: 'tools', t: 0, c: 0 }

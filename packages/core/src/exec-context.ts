@@ -54,6 +54,8 @@ export type PriorDecision = { approved: true; args?: Record<string, unknown> } |
 export type ExecContext = {
   execId: string
   parentExecId?: string
+  /** The tool call whose body opened this exec (nested execs only). */
+  parentToolCallId?: string
   depth: number
   /** execIds from the root down to this exec. */
   path: string[]
@@ -106,6 +108,7 @@ export function emit(ctx: ExecContext, payload: EventPayload): AgentEvent {
   if (ctx.ended) return event
   event.execId = ctx.execId
   if (ctx.parentExecId !== undefined) event.parentExecId = ctx.parentExecId
+  if (ctx.parentToolCallId !== undefined) event.parentToolCallId = ctx.parentToolCallId
   event.depth = ctx.depth
   event.seq = ctx.seq++
   event.timestamp = Date.now()

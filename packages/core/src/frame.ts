@@ -6,7 +6,7 @@ import type { ExecContext } from './exec-context.js'
  * tool that is running. A nested exec() reads the frame to find its parent; parallel siblings each
  * get their own frame object, so they never see each other.
  */
-export type Frame = { ctx: ExecContext; runningTool: string; signal: AbortSignal }
+export type Frame = { ctx: ExecContext; runningTool: string; toolCallId: string; signal: AbortSignal }
 
 const frames = new AsyncLocalStorage<Frame>()
 

@@ -23,7 +23,16 @@ const count = z.number().int().nonnegative()
 const usage: z.ZodType<Usage> = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), total: z.number() })
 
 const text = z.looseObject({ type: z.literal('text'), text: z.string() })
-const image = z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() })
+// Media by value (base64 `data`) or by reference (`url`), as the message types allow.
+const image = z.union([
+  z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
+  z.looseObject({ type: z.literal('image'), url: z.string(), mimeType: z.string().optional() }),
+])
+const file = z.union([
+  z.looseObject({ type: z.literal('file'), data: z.string(), mimeType: z.string(), name: z.string().optional() }),
+  z.looseObject({ type: z.literal('file'), url: z.string(), mimeType: z.string(), name: z.string().optional() }),
+])
+const userPart = z.union([text, image, file])
 const thinking = z.looseObject({
   type: z.literal('thinking'),
   thinking: z.string(),
@@ -39,7 +48,7 @@ const toolCall = z.looseObject({
   invalidArguments: z.string().optional(),
 })
 
-const userMessage = z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(z.discriminatedUnion('type', [text, image]))]) })
+const userMessage = z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(userPart)]) })
 const assistantMessage = z.looseObject({
   role: z.literal('assistant'),
   content: z.array(z.discriminatedUnion('type', [text, thinking, toolCall])),
@@ -48,13 +57,14 @@ const assistantMessage = z.looseObject({
   provider: z.string(),
   model: z.string(),
   errorMessage: z.string().optional(),
+  responseId: z.string().optional(),
   providerData: record.optional(),
 })
 const toolResultMessage = z.looseObject({
   role: z.literal('toolResult'),
   toolCallId: z.string(),
   toolName: z.string(),
-  content: z.array(z.discriminatedUnion('type', [text, image])),
+  content: z.array(userPart),
   isError: z.boolean(),
   // For events and UIs only (never sent to a model), so anything goes; a state holds its JSON form.
   details: z.unknown().optional(),

@@ -265,6 +265,7 @@ export class Runtime {
     if (parent) {
       ctx.parent = parent
       ctx.parentExecId = parent.execId
+      if (frame) ctx.parentToolCallId = frame.toolCallId
     }
     const system = options.system ?? (sameRuntime && parent ? parent.system : this.options.system)
     if (system !== undefined) ctx.system = system

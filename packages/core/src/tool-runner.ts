@@ -73,7 +73,7 @@ async function attemptOnce(
       if (!finished) emitUpdate(ctx, call.id, partial)
     },
   }
-  const body = runInFrame({ ctx, runningTool: tool.spec.name, signal: controller.signal }, () => tool.execute(args, toolCtx)).then(
+  const body = runInFrame({ ctx, runningTool: tool.spec.name, toolCallId: call.id, signal: controller.signal }, () => tool.execute(args, toolCtx)).then(
       (value): RunOutcome => outputOf(tool, value, attempt),
       (error: unknown): RunOutcome =>
         timedOut

@@ -46,6 +46,8 @@ export type AssistantMessage = {
   provider: string
   model: string
   errorMessage?: string
+  /** The provider's id for this response, when it sent one (for tracing and support requests). */
+  responseId?: string
   /** Opaque provider data for the whole message (e.g. OpenAI Responses reasoning items), replayed as is. */
   providerData?: Record<string, unknown>
 }
@@ -405,8 +407,11 @@ export type MessageDelta =
   | { kind: 'text' | 'thinking'; text: string }
   | { kind: 'toolCall'; id: string; name: string; argumentsDelta: string }
 
-/** Fields on every event. `seq` is total within one exec; `depth` 0 is the root. */
-export type EventBase = { execId: string; parentExecId?: string; depth: number; seq: number; timestamp: number }
+/**
+ * Fields on every event. `seq` is total within one exec; `depth` 0 is the root. A nested exec's
+ * events carry `parentExecId` and `parentToolCallId`: the exec and the tool call whose body opened it.
+ */
+export type EventBase = { execId: string; parentExecId?: string; parentToolCallId?: string; depth: number; seq: number; timestamp: number }
 
 type EventBody =
   | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }

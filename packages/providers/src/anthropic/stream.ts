@@ -69,6 +69,7 @@ export async function readAnthropicStream(
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
+        if (event.message.id) builder.message.responseId = event.message.id
         builder.setUsage(mapUsage(event.message.usage as unknown as Record<string, unknown>))
         emit(builder.start())
         break

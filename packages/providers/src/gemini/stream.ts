@@ -29,6 +29,7 @@ export class GeminiStreamReader {
 
   *read(chunk: GeminiChunk): Generator<ModelEvent> {
     if (chunk.usageMetadata) this.builder.setUsage(toUsage(chunk.usageMetadata))
+    if (chunk.responseId) this.builder.message.responseId ??= chunk.responseId
     if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason
     const candidate = chunk.candidates?.[0]
     if (!candidate) return

@@ -21,6 +21,7 @@ export async function chatStreamEvents(
   emit(builder.start())
   let finish: string | undefined
   for await (const chunk of chunks) {
+    if (chunk.id) builder.message.responseId ??= chunk.id
     if (chunk.usage) {
       const u = chunk.usage
       builder.setUsage(toUsage(u.prompt_tokens, u.completion_tokens, u.prompt_tokens_details?.cached_tokens ?? 0, u.total_tokens))

@@ -31,6 +31,7 @@ export async function responsesStreamEvents(
     switch (event.type) {
       case 'response.created':
         data.responseId = event.response.id
+        builder.message.responseId = event.response.id
         attach(builder, data)
         break
       case 'response.output_item.added': {

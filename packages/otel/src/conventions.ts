@@ -1,0 +1,41 @@
+// Attribute names and values of the OpenTelemetry GenAI semantic conventions. The GenAI ones are
+// still "incubating", and OpenTelemetry asks instrumentations to copy incubating names rather than
+// import them at run time (they may change in a minor release): a test checks each copy against
+// @opentelemetry/semantic-conventions, so a rename there fails our suite instead of our users'.
+
+export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name'
+export const ATTR_GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name'
+export const ATTR_GEN_AI_REQUEST_MODEL = 'gen_ai.request.model'
+export const ATTR_GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model'
+export const ATTR_GEN_AI_RESPONSE_ID = 'gen_ai.response.id'
+export const ATTR_GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons'
+export const ATTR_GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens'
+export const ATTR_GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens'
+export const ATTR_GEN_AI_TOOL_NAME = 'gen_ai.tool.name'
+export const ATTR_GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id'
+export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments'
+export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result'
+export const ATTR_GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages'
+export const ATTR_GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages'
+/** Stable (not incubating). */
+export const ATTR_ERROR_TYPE = 'error.type'
+
+export const GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT = 'invoke_agent'
+export const GEN_AI_OPERATION_NAME_VALUE_CHAT = 'chat'
+export const GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL = 'execute_tool'
+
+/** Nestor provider names whose well-known convention value differs from the name. */
+export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  gemini: 'gcp.gemini',
+}
+
+// Nestor's own attributes, under its own namespace as the conventions ask.
+export const ATTR_NESTOR_EXEC_ID = 'nestor.exec.id'
+export const ATTR_NESTOR_PARENT_EXEC_ID = 'nestor.parent_exec.id'
+export const ATTR_NESTOR_DEPTH = 'nestor.depth'
+export const ATTR_NESTOR_EXEC_STATUS = 'nestor.exec.status'
+export const ATTR_NESTOR_ITERATIONS = 'nestor.exec.iterations'
+export const ATTR_NESTOR_ITERATION = 'nestor.turn.iteration'
+export const ATTR_NESTOR_RECEIPT_STATUS = 'nestor.receipt.status'
+export const ATTR_NESTOR_TOOL_ATTEMPTS = 'nestor.tool.attempts'
+export const ATTR_NESTOR_TOOL_CACHED = 'nestor.tool.cached'

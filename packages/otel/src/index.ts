@@ -1,0 +1,2 @@
+export { instrument } from './instrument.js'
+export type { InstrumentOptions, Instrumentable } from './instrument.js'

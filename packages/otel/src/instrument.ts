@@ -1,0 +1,269 @@
+import type { AgentEventType, EventOf, Runtime } from '@nestor/core'
+import { SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
+import * as conv from './conventions.js'
+import { finishReason, messagesJson, outputJson, toolResultText } from './content.js'
+
+export type InstrumentOptions = {
+  /** Default: `trace.getTracer('@nestor/otel')` from the global tracer provider. */
+  tracer?: Tracer
+  /**
+   * Record messages, tool arguments and tool results on spans. Default false: they may hold
+   * personal data. What is recorded comes from events, so the runtime's secrets are already redacted.
+   */
+  captureContent?: boolean
+}
+
+/** Only `on` is used: any runtime, or a wrapper exposing the same subscription. */
+export type Instrumentable = Pick<Runtime, 'on'>
+
+type OpenExec = { span: Span; ctx: Context; chat: Span | undefined; tools: Map<string, Span>; modelSeen: boolean }
+
+/**
+ * Traces every exec of `runtime` as OpenTelemetry spans following the GenAI semantic conventions:
+ * `invoke_agent` per exec, `chat {model}` per model call, `execute_tool {tool}` per tool call. A
+ * nested exec's span is a child of the tool call that opened it; a root exec's span is a child of
+ * the context active where `exec()` was called (a request span of your HTTP server, say). Returns
+ * the unsubscribe function, which also ends any span still open.
+ */
+export function instrument(runtime: Instrumentable, options: InstrumentOptions = {}): () => void {
+  const tracer = options.tracer ?? trace.getTracer('@nestor/otel')
+  const spans = new ExecSpans(tracer, options.captureContent === true)
+  // Subscribing per type (no '*') keeps the hot events (message_delta, tool_update) listener-free,
+  // so the runtime skips dispatching them at all.
+  const on = <T extends AgentEventType>(type: T, handler: (event: EventOf<T>) => void) =>
+    runtime.on(type, handler as Parameters<Runtime['on']>[1])
+  const offs = [
+    on('agent_start', (e) => spans.agentStart(e)),
+    on('turn_start', (e) => spans.turnStart(e)),
+    on('message_start', (e) => spans.messageStart(e)),
+    on('retry', (e) => spans.retry(e)),
+    on('message_end', (e) => spans.messageEnd(e)),
+    on('tool_start', (e) => spans.toolStart(e)),
+    on('tool_end', (e) => spans.toolEnd(e)),
+    on('approval_required', (e) => spans.approvalRequired(e)),
+    on('agent_end', (e) => spans.agentEnd(e)),
+  ]
+  return () => {
+    for (const off of offs) off()
+    spans.endAll()
+  }
+}
+
+/**
+ * Open execs of every instrumented runtime, for parent lookups only: a nested exec on another
+ * runtime (an agent with its own) still finds the tool span that opened it, if both are instrumented.
+ */
+const anyRuntime = new Map<string, OpenExec>()
+
+/** The open spans of every running exec, keyed by execId, driven by the exec's events. */
+class ExecSpans {
+  private readonly open = new Map<string, OpenExec>()
+
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly captureContent: boolean,
+  ) {}
+
+  agentStart(e: EventOf<'agent_start'>): void {
+    const parent = this.parentOf(e)
+    const span = this.tracer.startSpan(
+      conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+          [conv.ATTR_NESTOR_EXEC_ID]: e.execId,
+          [conv.ATTR_NESTOR_DEPTH]: e.depth,
+          ...(e.parentExecId !== undefined && { [conv.ATTR_NESTOR_PARENT_EXEC_ID]: e.parentExecId }),
+          ...(this.captureContent && e.input.length > 0 && { [conv.ATTR_GEN_AI_INPUT_MESSAGES]: messagesJson(e.input) }),
+        },
+      },
+      parent,
+    )
+    const exec: OpenExec = { span, ctx: trace.setSpan(parent, span), chat: undefined, tools: new Map(), modelSeen: false }
+    this.open.set(e.execId, exec)
+    anyRuntime.set(e.execId, exec)
+  }
+
+  /**
+   * A nested exec hangs under the tool call whose body opened it (its parent exec if that call is
+   * not traced). Otherwise the context active right now: agent_start is emitted synchronously inside
+   * `exec()`, so this is the caller's context.
+   */
+  private parentOf(e: EventOf<'agent_start'>): Context {
+    const parent = e.parentExecId !== undefined ? (this.open.get(e.parentExecId) ?? anyRuntime.get(e.parentExecId)) : undefined
+    if (!parent) return context.active()
+    const tool = e.parentToolCallId !== undefined ? parent.tools.get(e.parentToolCallId) : undefined
+    // The tool's context is built only here: most tool bodies open no exec.
+    return tool ? trace.setSpan(parent.ctx, tool) : parent.ctx
+  }
+
+  turnStart(e: EventOf<'turn_start'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    exec.chat?.end()
+    // Named `chat` until the provider names the model (message_start); the name is updated then.
+    exec.chat = this.tracer.startSpan(
+      conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT, [conv.ATTR_NESTOR_ITERATION]: e.iteration },
+      },
+      exec.ctx,
+    )
+  }
+
+  messageStart(e: EventOf<'message_start'>): void {
+    const message = e.message
+    if (message.role !== 'assistant') return
+    const exec = this.open.get(e.execId)
+    if (!exec?.chat) return
+    const model = { [conv.ATTR_GEN_AI_PROVIDER_NAME]: providerName(message.provider), [conv.ATTR_GEN_AI_REQUEST_MODEL]: message.model }
+    exec.chat.updateName(`${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`)
+    exec.chat.setAttributes(model)
+    if (!exec.modelSeen) {
+      exec.modelSeen = true
+      exec.span.setAttributes(model)
+    }
+  }
+
+  /** A provider retry (a retryable failure before any content) is an event on the model call's span. */
+  retry(e: EventOf<'retry'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    ;(exec.chat ?? exec.span).addEvent('nestor.retry', {
+      'nestor.retry.attempt': e.attempt,
+      'nestor.retry.delay_ms': e.delayMs,
+      [conv.ATTR_ERROR_TYPE]: errorType(e.error),
+      'exception.message': e.error.message,
+      ...(e.error.status !== undefined && { 'http.response.status_code': e.error.status }),
+    })
+  }
+
+  messageEnd(e: EventOf<'message_end'>): void {
+    const message = e.message
+    if (message.role !== 'assistant') return
+    const exec = this.open.get(e.execId)
+    const chat = exec?.chat
+    if (!exec || !chat) return
+    chat.setAttributes({
+      [conv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [finishReason(message.stopReason)],
+      [conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS]: message.usage.input,
+      [conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: message.usage.output,
+    })
+    if (message.responseId !== undefined) chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_ID, message.responseId)
+    if (this.captureContent) chat.setAttribute(conv.ATTR_GEN_AI_OUTPUT_MESSAGES, outputJson(message))
+    if (message.stopReason === 'error' || message.stopReason === 'aborted') {
+      const type = message.stopReason === 'aborted' ? 'aborted' : 'provider_error'
+      chat.setAttribute(conv.ATTR_ERROR_TYPE, type)
+      chat.setStatus({ code: SpanStatusCode.ERROR, message: message.errorMessage ?? type })
+    }
+    chat.end()
+    exec.chat = undefined
+  }
+
+  toolStart(e: EventOf<'tool_start'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    const span = this.startToolSpan(exec, e.toolCallId, e.toolName)
+    if (this.captureContent) span.setAttribute(conv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, JSON.stringify(e.args))
+    exec.tools.set(e.toolCallId, span)
+  }
+
+  toolEnd(e: EventOf<'tool_end'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    // Calls answered without running (skipped after an abort or a failed stream) have no
+    // tool_start: they get a span of their own so every call the model made shows.
+    const span = exec.tools.get(e.toolCallId) ?? this.startToolSpan(exec, e.toolCallId, e.toolName)
+    exec.tools.delete(e.toolCallId)
+    span.setAttribute(conv.ATTR_NESTOR_RECEIPT_STATUS, e.receipt.status)
+    // Only what differs from the usual (one attempt, not cached): every attribute costs per span.
+    if (e.receipt.attempts > 1) span.setAttribute(conv.ATTR_NESTOR_TOOL_ATTEMPTS, e.receipt.attempts)
+    if (e.receipt.cached) span.setAttribute(conv.ATTR_NESTOR_TOOL_CACHED, true)
+    if (this.captureContent) span.setAttribute(conv.ATTR_GEN_AI_TOOL_CALL_RESULT, toolResultText(e.result))
+    if (e.isError) {
+      span.setAttribute(conv.ATTR_ERROR_TYPE, e.receipt.status)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: toolResultText(e.result) })
+    }
+    span.end()
+  }
+
+  /** The exec's id and depth are on its invoke_agent span, the parent: not repeated here. */
+  private startToolSpan(exec: OpenExec, toolCallId: string, toolName: string): Span {
+    return this.tracer.startSpan(
+      `${conv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+          [conv.ATTR_GEN_AI_TOOL_NAME]: toolName,
+          [conv.ATTR_GEN_AI_TOOL_CALL_ID]: toolCallId,
+        },
+      },
+      exec.ctx,
+    )
+  }
+
+  approvalRequired(e: EventOf<'approval_required'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    for (const approval of e.approvals) {
+      exec.span.addEvent('nestor.approval_required', { [conv.ATTR_GEN_AI_TOOL_CALL_ID]: approval.toolCallId, [conv.ATTR_GEN_AI_TOOL_NAME]: approval.toolName })
+    }
+  }
+
+  /** agent_end is every exec's last event, on every path: whatever is still open ends here. */
+  agentEnd(e: EventOf<'agent_end'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    this.open.delete(e.execId)
+    anyRuntime.delete(e.execId)
+    const result = e.result
+    const failed = result.status === 'failed' || result.status === 'aborted'
+    const type = failed ? (result.error ? errorType(result.error) : result.status) : undefined
+    // A paused exec leaves calls waiting for a decision: their spans end with the pause.
+    for (const tool of exec.tools.values()) endOpen(tool, result.status, type)
+    if (exec.chat) endOpen(exec.chat, result.status, type)
+    const span = exec.span
+    span.setAttributes({
+      [conv.ATTR_NESTOR_EXEC_STATUS]: result.status,
+      [conv.ATTR_NESTOR_ITERATIONS]: result.iterationsUsed,
+      [conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS]: result.usage.input,
+      [conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: result.usage.output,
+    })
+    if (this.captureContent && result.status === 'completed') {
+      span.setAttribute(conv.ATTR_GEN_AI_OUTPUT_MESSAGES, JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: result.text }] }]))
+    }
+    if (type !== undefined) {
+      span.setAttribute(conv.ATTR_ERROR_TYPE, type)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error?.message ?? result.status })
+    }
+    span.end()
+  }
+
+  /** On unsubscribe: nothing stays open, children before their parents. */
+  endAll(): void {
+    for (const [execId, exec] of [...this.open].reverse()) {
+      anyRuntime.delete(execId)
+      for (const tool of exec.tools.values()) tool.end()
+      exec.chat?.end()
+      exec.span.end()
+    }
+    this.open.clear()
+  }
+}
+
+function endOpen(span: Span, status: string, type: string | undefined): void {
+  span.setAttribute(conv.ATTR_NESTOR_EXEC_STATUS, status)
+  if (type !== undefined) {
+    span.setAttribute(conv.ATTR_ERROR_TYPE, type)
+    span.setStatus({ code: SpanStatusCode.ERROR, message: status })
+  }
+  span.end()
+}
+
+/** A Nestor error code is the error's type (`budget_exceeded`, `aborted`, `provider_error`…). */
+const errorType = (error: { code?: string; name?: string }): string => error.code ?? error.name ?? 'error'
+
+const providerName = (name: string): string => conv.PROVIDER_NAMES[name] ?? name

@@ -1,0 +1,69 @@
+import { Runtime, defineTool } from '@nestor/core'
+import { instrument } from '@nestor/otel'
+import { scripted } from '@nestor/providers'
+import { SpanStatusCode } from '@opentelemetry/api'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { calls } from '../support/run.js'
+import { threeLevelRuntime } from './nested-runs.js'
+import { memoryTracing } from './support.js'
+
+describe('otel: failures and budget stops', () => {
+  it('marks a throwing tool’s span as an error with error.type tool_error while the exec completes', async () => {
+    const tracing = memoryTracing()
+    const broken = defineTool({ name: 'broken', description: 'throws', parameters: z.object({}), execute: () => { throw new Error('disk full') } })
+    const runtime = new Runtime({ provider: scripted([calls({ name: 'broken' }), 'gave up']), model: 'm' })
+    const stop = instrument(runtime, { tracer: tracing.tracer })
+    const result = await runtime.exec('go', { tools: [broken] })
+    stop()
+    expect(result.status).toBe('completed')
+    const tool = tracing.spans().find((s) => s.name === 'execute_tool broken')!
+    expect(tool.status).toMatchObject({ code: SpanStatusCode.ERROR })
+    expect(tool.status.message).toContain('disk full')
+    expect(tool.attributes).toMatchObject({ 'error.type': 'tool_error', 'nestor.receipt.status': 'tool_error' })
+    expect(tracing.spans().find((s) => s.name === 'invoke_agent')!.status.code).toBe(SpanStatusCode.UNSET)
+  })
+
+  it('ends the exec span of a failed model call with error.type provider_error and the message', async () => {
+    const tracing = memoryTracing()
+    const runtime = new Runtime({ provider: scripted([{ error: 'model exploded', retryable: false }]), model: 'm' })
+    const stop = instrument(runtime, { tracer: tracing.tracer })
+    const result = await runtime.exec('go')
+    stop()
+    expect(result.status).toBe('failed')
+    expect(tracing.openNames()).toEqual([])
+    const agent = tracing.spans().find((s) => s.name === 'invoke_agent')!
+    expect(agent.status.code).toBe(SpanStatusCode.ERROR)
+    expect(agent.status.message).toContain('model exploded')
+    expect(agent.attributes).toMatchObject({ 'error.type': 'provider_error', 'nestor.exec.status': 'failed' })
+    expect(tracing.spans().find((s) => s.name.startsWith('chat'))!.status.code).toBe(SpanStatusCode.ERROR)
+  })
+
+  it('ends every span of a nested run stopped by the tree budget, the stopped exec with error.type budget_exceeded', async () => {
+    const tracing = memoryTracing()
+    // The root's call and one child's call fit; the next model call anywhere in the tree is refused.
+    const { runtime, tools } = threeLevelRuntime({ maxTotalIterations: 3 })
+    const stop = instrument(runtime, { tracer: tracing.tracer })
+    await runtime.exec('root', { tools })
+    stop()
+    expect(tracing.openNames()).toEqual([])
+    const stopped = tracing.spans().filter((s) => s.attributes['error.type'] === 'budget_exceeded')
+    expect(stopped.length).toBeGreaterThan(0)
+    for (const span of stopped) {
+      expect(span.name).toBe('invoke_agent')
+      expect(span.status.code).toBe(SpanStatusCode.ERROR)
+      expect(span.status.message).toContain('maxTotalIterations')
+    }
+  })
+
+  it('ends an exec stopped by its own iteration limit with error.type iteration_limit', async () => {
+    const tracing = memoryTracing()
+    const again = defineTool({ name: 'again', description: 'd', parameters: z.object({ n: z.number() }), execute: ({ n }) => n })
+    const runtime = new Runtime({ provider: scripted((_r, i) => calls({ name: 'again', args: { n: i } })), model: 'm', maxIterations: 2 })
+    const stop = instrument(runtime, { tracer: tracing.tracer })
+    expect((await runtime.exec('go', { tools: [again] })).status).toBe('failed')
+    stop()
+    expect(tracing.openNames()).toEqual([])
+    expect(tracing.spans().find((s) => s.name === 'invoke_agent')!.attributes['error.type']).toBe('iteration_limit')
+  })
+})

@@ -9,6 +9,7 @@ import { streamTurn } from './stream-turn.js'
 import type { AssistantMessage, ExecResult, Message, ModelRequest, NestorErrorLike, ToolCall, ToolResultMessage, UserMessage } from './types.js'
 import { addUsage } from './usage.js'
 import { generateId } from './ids.js'
+import { refreshLiveTools } from './live-tools.js'
 
 const LENGTH_CUT = 'Tool call not executed: the response was cut off by the length limit, so its arguments may be incomplete'
 
@@ -117,6 +118,7 @@ function afterTools(ctx: ExecContext, outcome: ToolsOutcome, message: AssistantM
 }
 
 async function buildRequest(ctx: ExecContext, iteration: number): Promise<ModelRequest> {
+  await refreshLiveTools(ctx)
   let model = ctx.model
   let specs = ctx.specs
   let toolChoice = ctx.toolChoice

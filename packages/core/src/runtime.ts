@@ -5,6 +5,7 @@ import { EventLog } from './event-log.js'
 import { emit, type ExecContext, type LoopSettings, type PriorDecision, type TreeState } from './exec-context.js'
 import { currentFrame, type Frame } from './frame.js'
 import { generateId } from './ids.js'
+import { watchLiveTools } from './live-tools.js'
 import { end, resultOf, runLoop, type LoopStart } from './loop.js'
 import { MessageQueue } from './message-queue.js'
 import { validateExecOptions, validateRuntimeOptions } from './options.js'
@@ -91,6 +92,7 @@ export class Runtime {
     }
     const messages = toMessages(input)
     const ctx = this.createContext(frame, tools, options, [...(options.history ?? [])], (options.history ?? []).length)
+    watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
     if (ctx.depth > ctx.tree.maxDepth) return this.start(ctx, { input: messages }, new NestorError('max_depth', `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`))
     return this.start(ctx, { input: messages })
   }

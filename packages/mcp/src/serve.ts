@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { invalidOption, normalizeTools, type AgentEvent, type Runtime, type Tool, type ToolInput } from '@nestor/core'
+import { invalidOption, messageOf, normalizeTools, type AgentEvent, type Runtime, type Tool, type ToolInput } from '@nestor/core'
 import { serveHttp, type HttpTransportOptions } from './serve-http.js'
 
 /** An agent exposed as one tool; `agent` is anything with `asTool()`, such as an `Agent` of @nestor/agents. */
@@ -66,6 +66,10 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name)
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`)
+    const args = request.params.arguments ?? {}
+    // Checked here so the client gets an error result (a batch refuses an invalid plan outright).
+    const check = tool.validate?.(args)
+    if (check && !check.ok) return errorText(`invalid arguments for ${tool.spec.name}: ${check.issues.join('; ')}`)
     const token = extra._meta?.progressToken
     let progress = 0
     const report = (message: string) => {
@@ -88,12 +92,16 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
       },
     }
     try {
-      const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args: request.params.arguments ?? {} }], { tools: [traced], signal: extra.signal })
+      const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], { tools: [traced], signal: extra.signal })
       const result = batch.results[0]!.result
       return { content: result.content, isError: result.isError }
+    } catch (error) {
+      return errorText(messageOf(error))
     } finally {
       off()
     }
   })
   return server
 }
+
+const errorText = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })

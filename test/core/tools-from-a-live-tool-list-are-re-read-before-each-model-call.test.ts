@@ -48,5 +48,4 @@ describe('live tool lists', () => {
     await new Runtime({ provider, model: 'm' }).exec('go', { tools: [...list.tools, fixed], toolsDeny: ['hidden'] })
     expect(provider.requests[1]!.tools.map((t) => t.name)).toEqual(['fixed', 'b'])
   })
-
 })

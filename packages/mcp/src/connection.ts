@@ -8,10 +8,13 @@ import type { McpHttpServer, McpServerSpec, McpStdioServer } from './types.js'
 export const isClient = (spec: McpServerSpec): spec is Client =>
   typeof (spec as Partial<Client>).callTool === 'function' && typeof (spec as Partial<Client>).listTools === 'function'
 
-/** How errors name the server: the command or the URL without credentials or query (both may hold secrets). */
+/**
+ * How errors name the server: the command and its first argument (later ones may be tokens), or
+ * the URL without credentials or query.
+ */
 export function serverLabel(spec: McpServerSpec): string {
   if (isClient(spec)) return spec.getServerVersion()?.name ?? 'MCP client'
-  if ('command' in spec) return [spec.command.split(/[\\/]/).pop(), ...(spec.args ?? []).map((a) => a.split(/[\\/]/).pop())].join(' ')
+  if ('command' in spec) return [spec.command, ...(spec.args ?? []).slice(0, 1)].map((a) => a.split(/[\\/]/).pop()).join(' ')
   const url = new URL(String(spec.url))
   return `${url.protocol}//${url.host}${url.pathname}`
 }

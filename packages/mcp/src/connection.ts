@@ -55,6 +55,14 @@ export class McpConnection {
     return this.#opening
   }
 
+  /** Drops a session this connection opened (not a Client passed in); true if it did. */
+  discard(client: Client): boolean {
+    if (isClient(this.spec) || this.#client !== client) return false
+    this.#client = undefined
+    client.close().catch(() => undefined)
+    return true
+  }
+
   async close(): Promise<void> {
     this.#closed = true
     const client = this.#client ?? (await this.#opening?.catch(() => undefined))

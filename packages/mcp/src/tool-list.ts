@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js'
-import { defineTool, globMatch, liveToolList, type JSONSchema, type LiveToolList, type Tool, type ToolContext } from '@nestor/core'
+import { NestorError, defineTool, globMatch, liveToolList, messageOf, type JSONSchema, type LiveToolList, type Tool, type ToolContext } from '@nestor/core'
 import type { McpConnection } from './connection.js'
 import { toToolOutput } from './content.js'
 import type { McpToolDefinition, McpToolsOptions } from './types.js'
@@ -106,20 +106,29 @@ function needsApproval(option: McpToolsOptions['needsApproval'], def: McpToolDef
  * it aborts (exec abort or timeout); progress notifications become `ctx.update()`.
  */
 async function callTool(connection: McpConnection, name: string, args: Record<string, unknown>, ctx: ToolContext, timeoutMs: number | undefined) {
-  const client = await connection.get()
+  const client = await connection.get().catch((error: unknown) => {
+    throw NestorError.isInstance(error) ? error : new Error(`could not connect to MCP server ${connection.label} for ${name} (${messageOf(error)}); the next call tries again`, { cause: error })
+  })
+  let result
   try {
-    const result = await client.callTool({ name, arguments: args }, undefined, {
+    result = await client.callTool({ name, arguments: args }, undefined, {
       signal: ctx.signal,
       onprogress: (p) => ctx.update({ progress: p.progress, ...(p.total !== undefined && { total: p.total }), ...(p.message !== undefined && { message: p.message }) }),
       resetTimeoutOnProgress: true,
       // Nestor's own timeout answers the call; the SDK's only backs it up.
       ...(timeoutMs !== undefined && Number.isFinite(timeoutMs) && { timeout: timeoutMs + 1000 }),
     })
-    return toToolOutput(result as Parameters<typeof toToolOutput>[0])
   } catch (error) {
-    if (!ctx.signal.aborted && error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (ctx.signal.aborted) throw error
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       throw new Error(`MCP server ${connection.label} closed the connection during ${name}; the next call connects again`)
+    }
+    if (!(error instanceof McpError) && connection.discard(client)) {
+      // Not an answer from the server but a transport failure (HTTP error, expired session):
+      // this session is dropped so the next call opens a new one.
+      throw new Error(`MCP server ${connection.label} could not be reached during ${name} (${messageOf(error)}); the next call connects again`)
     }
     throw error
   }
+  return toToolOutput(result as Parameters<typeof toToolOutput>[0])
 }

@@ -23,6 +23,7 @@ export default defineConfig({
       '@nestor/providers': src('providers'),
       '@nestor/agents': src('agents'),
       '@nestor/otel': src('otel'),
+      '@nestor/mcp': src('mcp'),
     },
   },
   test: {

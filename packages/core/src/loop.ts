@@ -11,6 +11,7 @@ import { addUsage } from './usage.js'
 import { untilAbort } from './abort-watch.js'
 import { generateId } from './ids.js'
 import { asInternal, callHook } from './hook-call.js'
+import { refreshLiveTools } from './live-tools.js'
 
 const ABORTED = Symbol('aborted')
 
@@ -139,6 +140,7 @@ function afterTools(ctx: ExecContext, outcome: ToolsOutcome, message: AssistantM
 }
 
 async function buildRequest(ctx: ExecContext, iteration: number): Promise<ModelRequest> {
+  await refreshLiveTools(ctx)
   let model = ctx.model
   let specs = ctx.specs
   let toolChoice = ctx.toolChoice

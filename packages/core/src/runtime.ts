@@ -6,6 +6,7 @@ import { internalController, onAbort } from './abort-watch.js'
 import { currentFrame, type Frame } from './frame.js'
 import { Listeners } from './listeners.js'
 import { generateId } from './ids.js'
+import { watchLiveTools } from './live-tools.js'
 import { end, resultOf, runLoop, type LoopStart } from './loop.js'
 import { MessageQueue } from './message-queue.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from './options.js'
@@ -97,6 +98,7 @@ export class Runtime {
       throw invalidOption('input', 'at least one message (in input or options.history)', input)
     }
     const ctx = this.createContext(frame, tools, options, [...(options.history ?? [])], (options.history ?? []).length)
+    watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
     if (ctx.depth > ctx.tree.maxDepth) return this.start(ctx, { input: messages }, new NestorError('max_depth', `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`))
     return this.start(ctx, { input: messages })
   }

@@ -1,0 +1,6 @@
+export { mcpTools } from './mcp-tools.js'
+export { McpToolError, toToolOutput as mcpResultToToolOutput } from './content.js'
+export { serveMcp } from './serve.js'
+export type { McpAgentEntry, McpServing, ServeMcpOptions, ServeMcpTransport } from './serve.js'
+export type { HttpTransportOptions } from './serve-http.js'
+export type { McpHttpServer, McpServerSpec, McpStdioServer, McpToolDefinition, McpTools, McpToolsOptions } from './types.js'

@@ -1,0 +1,109 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { type AgentEvent, type Runtime, type Tool, type ToolInput } from '@nestor/core'
+import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
+import { toMcpContent } from './content.js'
+import { serveHttp, type HttpTransportOptions } from './serve-http.js'
+
+/** An agent exposed as one tool; `agent` is anything with `asTool()`, such as an `Agent` of @nestor/agents. */
+export type McpAgentEntry = {
+  name: string
+  description: string
+  agent: { asTool(options: { name: string; description: string }): Tool }
+}
+
+export type ServeMcpOptions = {
+  /** Runs every call: its gates (validation, timeouts, approvals), budgets and event listeners apply. */
+  runtime: Runtime
+  tools?: ToolInput[]
+  agents?: McpAgentEntry[]
+  serverInfo?: { name: string; version: string }
+}
+
+/** `'stdio'` (this process's stdin/stdout), Streamable HTTP on a loopback port, or any SDK server transport. */
+export type ServeMcpTransport = 'stdio' | ({ http: true } & HttpTransportOptions) | Transport
+
+export type McpServing = {
+  /** The endpoint, for HTTP. */
+  url?: URL
+  /** Stops serving: every session is closed and the HTTP server no longer listens. */
+  close(): Promise<void>
+}
+
+/**
+ * Offers Nestor tools, and agents as tools that run a nested exec, to any MCP client. Each call
+ * runs through `runtime.runBatch`, so a tool body that calls `exec()` nests under it. Updates
+ * (`ctx.update()`) and the nested execs' tool calls reach the client as progress notifications
+ * when it asked for them; a client's cancellation aborts the call and everything under it.
+ */
+export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTransport): Promise<McpServing> {
+  const tools = new Map<string, Tool>()
+  const agentTools = (options.agents ?? []).map((a) => a.agent.asTool({ name: a.name, description: a.description }))
+  for (const tool of [...normalizeTools(options.tools ?? []), ...agentTools]) {
+    if (tools.has(tool.spec.name)) throw invalidOption('tools', 'unique tool names', tool.spec.name)
+    tools.set(tool.spec.name, tool)
+  }
+  const create = () => createServer(options, tools)
+  if (transport === 'stdio') return connectOne(create(), new StdioServerTransport())
+  if ('http' in transport && transport.http === true) return serveHttp(create, transport)
+  return connectOne(create(), transport as Transport)
+}
+
+async function connectOne(server: Server, transport: Transport): Promise<McpServing> {
+  await server.connect(transport)
+  return { close: () => server.close() }
+}
+
+function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Server {
+  const server = new Server(options.serverInfo ?? { name: 'nestor', version: '0.1.0' }, { capabilities: { tools: {} } })
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...tools.values()].map((t) => ({
+      name: t.spec.name,
+      description: t.spec.description,
+      inputSchema: { type: 'object' as const, ...t.spec.parameters },
+    })),
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = tools.get(request.params.name)
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`)
+    const args = request.params.arguments ?? {}
+    // Checked here so the client gets an error result (a batch refuses an invalid plan outright).
+    const check = tool.validate?.(args)
+    if (check && !check.ok) return errorText(`invalid arguments for ${tool.spec.name}: ${check.issues.join('; ')}`)
+    const token = extra._meta?.progressToken
+    let progress = 0
+    const report = (message: string) => {
+      if (token === undefined) return
+      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } }).catch(() => undefined)
+    }
+    // The execs of this call: the batch's, then every exec opened under it.
+    const tree = new Set<string>()
+    const off = options.runtime.on('*', (event: AgentEvent) => {
+      if (event.type === 'agent_start' && event.parentExecId !== undefined && tree.has(event.parentExecId)) tree.add(event.execId)
+      else if (!tree.has(event.execId)) return
+      if (event.type === 'tool_update') report(typeof event.update === 'string' ? event.update : JSON.stringify(event.update))
+      else if (event.type === 'tool_start' && event.depth > 0) report(`calling ${event.toolName}`)
+    })
+    const traced: Tool = {
+      ...tool,
+      execute: (args, ctx) => {
+        tree.add(ctx.execId)
+        return tool.execute(args, ctx)
+      },
+    }
+    try {
+      const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], { tools: [traced], signal: extra.signal })
+      const result = batch.results[0]!.result
+      return { content: toMcpContent(result.content), isError: result.isError }
+    } catch (error) {
+      return errorText(messageOf(error))
+    } finally {
+      off()
+    }
+  })
+  return server
+}
+
+const errorText = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })

@@ -1,0 +1,53 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool } from '@nestor/core'
+
+export type { McpToolDefinition }
+
+/** A server started as a child process speaking MCP over stdin/stdout. */
+export type McpStdioServer = {
+  command: string
+  args?: string[]
+  /** Added to a minimal default environment (PATH, HOME…), not to this process's whole environment. */
+  env?: Record<string, string>
+  cwd?: string
+  /** Where the server's stderr goes. Default 'inherit'. */
+  stderr?: 'inherit' | 'ignore'
+}
+
+/** A server reached over Streamable HTTP; servers that only speak the older HTTP+SSE transport are tried next. */
+export type McpHttpServer = { url: string | URL; headers?: Record<string, string> }
+
+/** Where the tools come from: a stdio command, an HTTP endpoint, or a Client you connected yourself. */
+export type McpServerSpec = McpStdioServer | McpHttpServer | Client
+
+export type McpToolsOptions = {
+  /** Prepended to every tool name the model sees (e.g. `fs_`). */
+  prefix?: string
+  /** Server tool names (or globs) to offer; default all. */
+  include?: string[]
+  /** Server tool names (or globs) to leave out. */
+  exclude?: string[]
+  /**
+   * Whether calls wait for an approval: all of them, per server tool name, or decided from the
+   * server's definition (e.g. `(tool) => !tool.annotations?.readOnlyHint`).
+   */
+  needsApproval?: boolean | Record<string, boolean> | ((tool: McpToolDefinition) => boolean)
+  /** Per-call timeout; the server gets an MCP cancellation when it fires. */
+  timeoutMs?: number
+  /** How this client introduces itself to the server. */
+  clientInfo?: { name: string; version: string }
+}
+
+/** What `mcpTools()` returns. */
+export type McpTools = {
+  /**
+   * The server's tools as Nestor tools, refreshed when the server announces a change. An exec
+   * that was given some of them sees the current list before each model call.
+   */
+  readonly tools: Tool[]
+  /** The connected client (for resources, prompts or anything else the server offers). */
+  readonly client: Client | undefined
+  /** Ends the session; a stdio server's process is stopped. A Client passed in is left open. */
+  close(): Promise<void>
+}

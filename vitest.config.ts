@@ -10,6 +10,7 @@ export default defineConfig({
       '@nestor/core': src('core'),
       '@nestor/providers': src('providers'),
       '@nestor/agents': src('agents'),
+      '@nestor/web': src('web'),
     },
   },
   test: {

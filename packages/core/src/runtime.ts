@@ -11,6 +11,7 @@ import { validateExecOptions, validateRuntimeOptions } from './options.js'
 import { eventRedactor } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
+import { attachTo, retainEvent, RunRegistry, type AttachedRun } from './run-registry.js'
 import { decisionsFromState, signState, verifyState } from './run-state.js'
 import { normalizeTools } from './tool.js'
 import type {
@@ -47,10 +48,12 @@ export class Runtime {
   readonly cache = new Map<string, ToolOutput>()
   private readonly emitter = new EventEmitter()
   private readonly settings: LoopSettings
+  private readonly runs: RunRegistry
 
   constructor(options: RuntimeOptions) {
     validateRuntimeOptions(options)
     this.options = options
+    this.runs = new RunRegistry(options.retention)
     this.settings = {
       toolExecution: options.toolExecution ?? 'sequential',
       maxToolConcurrency: options.maxToolConcurrency ?? Infinity,
@@ -147,6 +150,16 @@ export class Runtime {
     // verifyState checked that the history ends its own part with the paused assistant message.
     const paused = history.findLast((m): m is AssistantMessage => m.role === 'assistant') as AssistantMessage
     return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } })
+  }
+
+  /**
+   * Reads a root exec's stream after a position (1 = its first event; nested execs' events count
+   * too), live or finished, while this runtime keeps it (`retention`). Undefined for an unknown or
+   * dropped exec id; `events_expired` when the events after `after` left the replay window.
+   * `after: 'latest'` reads only what comes next (and gives the controls of a live run).
+   */
+  attach(execId: string, options: { after?: number | 'latest' } = {}): AttachedRun | undefined {
+    return attachTo(this.runs, execId, options.after ?? 0)
   }
 
   /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
@@ -247,6 +260,7 @@ export class Runtime {
       publish(event) {
         log.push(event)
         for (let p = ctx.parent; p; p = p.parent) p.log.push(event)
+        retainEvent(tree, event)
         if (emitter.listenerCount(event.type) + emitter.listenerCount('*') === 0) return
         try {
           emitter.emit(event.type, event)
@@ -271,6 +285,8 @@ export class Runtime {
   }
 
   private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError): ExecRun {
+    // Opened before the loop publishes agent_start; only root execs (children are in their stream).
+    const retained = ctx.parent ? undefined : this.runs.open(ctx.execId, ctx.tree)
     const body = refuse ? refused(ctx, start, refuse) : runLoop(ctx, start)
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
@@ -283,7 +299,9 @@ export class Runtime {
         ctx.log.close()
         unlinkAbort(ctx.controller)
       })
-    return new ExecRun(ctx, ctx.log, result, ctx.execId)
+    const run = new ExecRun(ctx, ctx.log, result, ctx.execId)
+    if (retained) this.runs.track(retained, run, result)
+    return run
   }
 }
 

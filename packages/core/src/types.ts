@@ -194,6 +194,7 @@ export type ErrorCode =
   | 'aborted'
   | 'invalid_state'
   | 'replay_miss'
+  | 'events_expired'
 
 export type ReceiptStatus =
   | 'ok'
@@ -362,6 +363,8 @@ export type RuntimeOptions = {
   stateSecret?: string
   /** Provider-specific request knobs for every call (maxTokens…). */
   providerOptions?: Record<string, unknown>
+  /** What `runtime.attach` can still read: see docs/web.md "Retention". */
+  retention?: import('./run-registry.js').RetentionOptions
 }
 
 export type ExecOptions = {

@@ -59,6 +59,7 @@ function apply(event) {
         $('transcript').append(el('p', 'turn user', `you: ${text}`))
       }
       if (event.depth === 0 && event.message.role === 'assistant') currentTurnEl = undefined
+      if (event.depth > 0 && event.message.role === 'assistant' && exec?.text.textContent) exec.text.textContent += '\n'
       return
     case 'message_delta': {
       if (event.delta.kind !== 'text') return

@@ -32,13 +32,16 @@ describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', (
     await new Promise((resolve) => app?.server.close(resolve))
   })
 
-  it('streams the tree to depth 2, survives a reload mid-run, takes the approval, and ends with the answer, each event once', async () => {
+  it('streams the tree to depth 2, survives reloads mid-stream and at the approval, takes the approval, and ends with the answer, each event once', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
     await page.goto(url)
     await page.fill('#prompt', 'Plan 3 days in Lisbon in May for two with a €900 budget')
     await page.click('#send')
 
     // The tree grows live: planner (0) → research (1) → librarian (2).
+    await page.locator('details.exec[data-depth="2"]').first().waitFor(WAIT)
+    // Reload while events are still streaming: those sent meanwhile come back on reconnect.
+    await page.reload()
     await page.locator('details.exec[data-depth="2"]').first().waitFor(WAIT)
     // The run waits for the person at save_brief.
     await page.locator('.approval button.approve').waitFor(WAIT)

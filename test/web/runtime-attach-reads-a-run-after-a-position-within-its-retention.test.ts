@@ -21,13 +21,25 @@ describe('runtime.attach(execId, { after })', () => {
     expect((await runtime.attach(run.execId, { after: all.length })?.result)?.status).toBe('completed')
   })
 
-  it('keeps only the replay window of a run: older positions say events_expired', async () => {
+  it('keeps only the replay window of a run whose caller just awaits it: older positions say events_expired', async () => {
     const runtime = tripRuntime({ retention: { replayWindow: 20 } })
     const run = startTrip(runtime)
-    const all = await drain(run)
+    const result = await run
+    const end = runtime.attach(run.execId, { after: 'latest' })?.position as number
+    expect(end).toBeGreaterThan(200)
     expect(() => runtime.attach(run.execId, { after: 0 })).toThrow(expect.objectContaining({ code: 'events_expired' }) as unknown as Error)
-    const tail = await drain(runtime.attach(run.execId, { after: all.length - 20 }) as AsyncIterable<AgentEvent>)
-    expect(tail).toEqual(all.slice(-20))
+    expect(() => runtime.attach(run.execId, { after: end - 21 })).toThrow(/no longer kept/)
+    const tail = await drain(runtime.attach(run.execId, { after: end - 20 }) as AsyncIterable<AgentEvent>)
+    expect(tail).toHaveLength(20)
+    expect(tail.at(-1)).toMatchObject({ type: 'agent_end', depth: 0, result: { text: result.text } })
+  })
+
+  it('tells a reader that fell behind the window that events expired, rather than skipping them', async () => {
+    const runtime = tripRuntime({ retention: { replayWindow: 20 } })
+    const run = startTrip(runtime)
+    const slow = (runtime.attach(run.execId, { after: 0 }) as AsyncIterable<AgentEvent>)[Symbol.asyncIterator]()
+    await run
+    await expect(slow.next()).rejects.toMatchObject({ code: 'events_expired' })
   })
 
   it('drops the oldest finished runs past maxFinishedRuns, and finished runs after keepFinishedMs', async () => {

@@ -38,4 +38,14 @@ describe('toSSE: one frame per event of the root run, nested execs included', ()
     expect(frames.at(-2)?.event).toBe('agent_end')
     expect(frames.at(-1)?.event).toBe('end')
   })
+
+  it('ends with a stream_error frame when the reader fell out of the replay window', async () => {
+    const runtime = tripRuntime({ retention: { replayWindow: 20 } })
+    const run = startTrip(runtime)
+    const attached = runtime.attach(run.execId, { after: 0 })
+    await run
+    const frames = parseFrames(await readAll(toSSE(attached as NonNullable<typeof attached>, { heartbeatMs: 0 })))
+    expect(frames.at(-1)?.event).toBe('stream_error')
+    expect(JSON.parse(frames.at(-1)?.data as string)).toMatchObject({ code: 'events_expired' })
+  })
 })

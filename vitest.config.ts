@@ -24,6 +24,7 @@ export default defineConfig({
       '@nestor/agents': src('agents'),
       '@nestor/otel': src('otel'),
       '@nestor/mcp': src('mcp'),
+      '@nestor/web': src('web'),
     },
   },
   test: {

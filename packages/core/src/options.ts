@@ -67,6 +67,13 @@ const runtimeShape = {
   stateSecret: option.nonEmptyString().optional(),
   claimState: option.function().optional(),
   providerOptions: option.plainObject().optional(),
+  retention: z
+    .strictObject({
+      replayWindow: option.nonNegativeInt().optional(),
+      keepFinishedMs: option.nonNegative().optional(),
+      maxFinishedRuns: option.nonNegativeInt().optional(),
+    })
+    .optional(),
 }
 const runtimeSchema = z.strictObject(runtimeShape)
 

@@ -13,6 +13,7 @@ import { validateExecOptions, validateInput, validateRuntimeOptions } from './op
 import { eventRedactor } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
+import { attachTo, retainEvent, RunRegistry, type AttachedRun } from './run-registry.js'
 import { decisionsFromState, signState, stateIdOf, verifyState } from './run-state.js'
 import { claimState, type PendingClaim } from './state-claims.js'
 import { asInternal } from './hook-call.js'
@@ -51,10 +52,12 @@ export class Runtime {
   readonly cache = new ToolCache()
   private readonly listeners = new Listeners()
   private readonly settings: LoopSettings
+  private readonly runs: RunRegistry
 
   constructor(options: RuntimeOptions) {
     validateRuntimeOptions(options)
     this.options = options
+    this.runs = new RunRegistry(options.retention)
     this.settings = {
       toolExecution: options.toolExecution ?? 'sequential',
       maxToolConcurrency: options.maxToolConcurrency ?? Infinity,
@@ -160,6 +163,16 @@ export class Runtime {
     return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } }, undefined, claim)
   }
 
+  /**
+   * Reads a root exec's stream after a position (1 = its first event; nested execs' events count
+   * too), live or finished, while this runtime keeps it (`retention`). Undefined for an unknown or
+   * dropped exec id; `events_expired` when the events after `after` left the replay window.
+   * `after: 'latest'` reads only what comes next (and gives the controls of a live run).
+   */
+  attach(execId: string, options: { after?: number | 'latest' } = {}): AttachedRun | undefined {
+    return attachTo(this.runs, execId, options.after ?? 0)
+  }
+
   /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
   runBatch(calls: BatchCall[], options: { stopOnError?: boolean; tools?: ToolInput[]; signal?: AbortSignal } = {}): Promise<BatchResult> {
     const ctx = this.batchContext(options.tools, options.signal)
@@ -260,6 +273,7 @@ export class Runtime {
         log.push(event)
         // An ancestor that already ended takes nothing more into its stream.
         for (let p = ctx.parent; p; p = p.parent) if (!p.ended) p.log.push(event)
+        retainEvent(tree, event)
         if (listeners.has(event.type)) listeners.dispatch(event, (text) => ctx.redact(text))
       },
     }
@@ -278,6 +292,8 @@ export class Runtime {
   }
 
   private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
+    // Opened before the loop publishes agent_start; only root execs (children are in their stream).
+    const retained = ctx.parent ? undefined : this.runs.open(ctx.execId, ctx.tree)
     // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
     // exec without a model or tool call.
     const body = claim
@@ -296,7 +312,9 @@ export class Runtime {
         ctx.log.close()
         unlinkAbort(ctx.controller)
       })
-    return new ExecRun(ctx, ctx.log, result, ctx.execId)
+    const run = new ExecRun(ctx, ctx.log, result, ctx.execId)
+    if (retained) this.runs.track(retained, run, result)
+    return run
   }
 }
 

@@ -226,6 +226,8 @@ export type ErrorCode =
   | 'hook_error'
   /** A bug in Nestor itself: please report it. */
   | 'internal'
+  /** `runtime.attach(execId, { after })` asked for events the runtime no longer keeps (see `retention`). */
+  | 'events_expired'
 
 export type ReceiptStatus =
   | 'ok'
@@ -371,6 +373,8 @@ export type RuntimeOptions = {
   claimState?: (stateId: string) => boolean | Promise<boolean>
   /** Provider-specific request knobs for every call (maxTokens…). */
   providerOptions?: Record<string, unknown>
+  /** What `runtime.attach` can still read: see docs/web.md "Retention". */
+  retention?: import('./run-registry.js').RetentionOptions
 }
 
 export type ExecOptions = {

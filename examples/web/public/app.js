@@ -1,0 +1,259 @@
+// The page: no build step. It opens a run (POST /api/runs), reads its events as SSE and draws the
+// answer and the tree of execs. Every event is kept in sessionStorage under its position, so a
+// reload redraws what was seen and reconnects after the last position (resume by Last-Event-ID).
+'use strict'
+
+const RUN_KEY = 'nestor-web-run'
+const eventKey = (position) => `nestor-web-event-${position}`
+const EVENT_TYPES = ['agent_start', 'turn_start', 'message_start', 'message_delta', 'message_end', 'tool_start', 'tool_update', 'tool_end', 'approval_required', 'retry', 'turn_end', 'agent_end']
+const $ = (id) => document.getElementById(id)
+
+// What a test (or a curious reader) can check: every position seen, in order.
+const seen = { positions: [], duplicates: 0, gaps: 0, ended: false, execId: undefined }
+window.__nestor = seen
+
+let run // { execId, last, ended }
+let source // EventSource
+let execs // execId -> { node, steps, text, currentStep, status, name }
+let toolEls // toolCallId -> li
+let currentTurnEl
+
+function resetView() {
+  execs = new Map()
+  toolEls = new Map()
+  currentTurnEl = undefined
+  $('transcript').textContent = ''
+  $('approvals').textContent = ''
+  $('tree').textContent = ''
+  $('final').hidden = true
+  $('final').textContent = ''
+}
+
+function setStatus(status) {
+  $('status').textContent = status
+  $('status').dataset.status = status
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag)
+  if (className) node.className = className
+  if (text !== undefined) node.textContent = text
+  return node
+}
+
+// ─── Drawing one event ────────────────────────────────────────────────────────
+function apply(event) {
+  const exec = execs.get(event.execId)
+  switch (event.type) {
+    case 'agent_start':
+      return startExec(event)
+    case 'turn_start': {
+      if (!exec) return
+      exec.currentStep = el('li', 'step', `step ${event.iteration}/${event.iterationBudget}`)
+      exec.steps.append(exec.currentStep)
+      return
+    }
+    case 'message_start':
+      if (event.depth === 0 && event.message.role === 'user') {
+        const text = typeof event.message.content === 'string' ? event.message.content : ''
+        $('transcript').append(el('p', 'turn user', `you: ${text}`))
+      }
+      if (event.depth === 0 && event.message.role === 'assistant') currentTurnEl = undefined
+      if (event.depth > 0 && event.message.role === 'assistant' && exec?.text.textContent) exec.text.textContent += '\n'
+      return
+    case 'message_delta': {
+      if (event.delta.kind !== 'text') return
+      if (event.depth === 0) {
+        if (!currentTurnEl) $('transcript').append((currentTurnEl = el('p', 'turn assistant', '')))
+        currentTurnEl.textContent += event.delta.text
+      } else if (exec) exec.text.textContent += event.delta.text
+      return
+    }
+    case 'tool_start': {
+      const li = el('div', 'tool', `⏳ ${event.toolName} ${JSON.stringify(event.args).slice(0, 80)}`)
+      li.dataset.toolCallId = event.toolCallId
+      li.dataset.state = 'running'
+      toolEls.set(event.toolCallId, li)
+      if (exec) {
+        exec.runningTool = event.toolName
+        ;(exec.currentStep ?? exec.steps).append(li)
+      }
+      return
+    }
+    case 'tool_end': {
+      const li = toolEls.get(event.toolCallId)
+      if (li) {
+        li.dataset.state = event.isError ? 'error' : 'done'
+        li.textContent = `${event.isError ? '✗' : '✓'} ${event.toolName} ${event.durationMs}ms · ${event.receipt.status}`
+      }
+      const card = document.querySelector(`.approval[data-tool-call-id="${CSS.escape(event.toolCallId)}"]`)
+      if (card) card.remove()
+      if (!document.querySelector('.approval') && run && !run.ended) setStatus('running')
+      return
+    }
+    case 'approval_required':
+      for (const request of event.approvals) showApproval(request)
+      setStatus('waiting')
+      return
+    case 'agent_end': {
+      if (!exec) return
+      exec.status.textContent = `${event.result.status} · ${event.result.totalUsage.total} tokens · ${event.result.iterationsUsed} steps`
+      exec.node.dataset.status = event.result.status
+      if (event.depth === 0) {
+        $('final').hidden = false
+        $('final').textContent = event.result.text || '(no answer)'
+        $('final').dataset.status = event.result.status
+        setStatus(event.result.status)
+      }
+      return
+    }
+  }
+}
+
+function startExec(event) {
+  const parent = event.parentExecId ? execs.get(event.parentExecId) : undefined
+  const name = event.depth === 0 ? 'planner' : (parent?.runningTool ?? 'exec')
+  const node = el('details', 'exec')
+  node.open = true
+  node.dataset.execId = event.execId
+  node.dataset.depth = String(event.depth)
+  node.dataset.status = 'running'
+  const summary = el('summary', '', `${name} (depth ${event.depth}) `)
+  const status = el('span', 'meta', `running · tools: ${event.toolNames.join(', ')}`)
+  summary.append(status)
+  const steps = el('ol', 'steps')
+  const text = el('div', 'exec-text')
+  const children = el('div', 'children')
+  node.append(summary, steps, text, children)
+  execs.set(event.execId, { node, steps, text, children, status, currentStep: undefined, runningTool: undefined })
+  ;(parent ? parent.currentStep ?? parent.children : $('tree')).append(node)
+}
+
+function showApproval(request) {
+  if (document.querySelector(`.approval[data-tool-call-id="${CSS.escape(request.toolCallId)}"]`)) return
+  const card = el('div', 'approval')
+  card.dataset.toolCallId = request.toolCallId
+  card.append(el('strong', '', `Allow ${request.toolName}?`), el('pre', '', JSON.stringify(request.args, null, 2)))
+  const approve = el('button', 'approve', 'Approve')
+  const reject = el('button', 'reject', 'Reject')
+  approve.type = reject.type = 'button'
+  approve.onclick = () => decide(card, 'approve', { toolCallId: request.toolCallId })
+  reject.onclick = () => decide(card, 'reject', { toolCallId: request.toolCallId, reason: 'the user said no' })
+  card.append(approve, ' ', reject)
+  $('approvals').append(card)
+}
+
+async function decide(card, action, body) {
+  for (const b of card.querySelectorAll('button')) b.disabled = true
+  const response = await post(action, body)
+  if (!response.ok) {
+    card.append(el('div', 'meta', `could not ${action}: ${(await response.json()).error?.message ?? response.status}`))
+    for (const b of card.querySelectorAll('button')) b.disabled = false
+  }
+}
+
+function post(action, body) {
+  return fetch(`/api/runs/${encodeURIComponent(run.execId)}/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+}
+
+// ─── The stream ───────────────────────────────────────────────────────────────
+function saveRun() {
+  sessionStorage.setItem(RUN_KEY, JSON.stringify(run))
+}
+
+function onFrame(message) {
+  const position = Number(message.lastEventId)
+  if (position <= run.last) {
+    seen.duplicates++
+    return
+  }
+  if (position !== run.last + 1) seen.gaps++
+  const event = JSON.parse(message.data)
+  sessionStorage.setItem(eventKey(position), message.data)
+  run.last = position
+  saveRun()
+  seen.positions.push(position)
+  apply(event)
+}
+
+function connect() {
+  source?.close()
+  // The first connection of a page has no Last-Event-ID header to send: the position goes in the
+  // query. EventSource's own reconnects send the header, which the server prefers.
+  source = new EventSource(`/api/runs/${encodeURIComponent(run.execId)}/events?lastEventId=${run.last}`)
+  for (const type of EVENT_TYPES) source.addEventListener(type, onFrame)
+  source.addEventListener('end', () => {
+    source.close()
+    run.ended = true
+    seen.ended = true
+    saveRun()
+  })
+  source.addEventListener('stream_error', (message) => {
+    source.close()
+    setStatus('failed')
+    $('transcript').append(el('p', 'meta', `stream error: ${JSON.parse(message.data).message}`))
+  })
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED && !run.ended) setStatus('disconnected')
+  }
+}
+
+function clearStored() {
+  const old = JSON.parse(sessionStorage.getItem(RUN_KEY) ?? 'null')
+  if (old) for (let p = 1; p <= old.last; p++) sessionStorage.removeItem(eventKey(p))
+  sessionStorage.removeItem(RUN_KEY)
+}
+
+async function start(input) {
+  clearStored()
+  resetView()
+  seen.positions = []
+  seen.duplicates = seen.gaps = 0
+  seen.ended = false
+  setStatus('running')
+  const response = await fetch('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input }) })
+  const body = await response.json()
+  if (!response.ok) {
+    setStatus('failed')
+    $('transcript').append(el('p', 'meta', body.error?.message ?? `HTTP ${response.status}`))
+    return
+  }
+  run = { execId: body.execId, last: 0, ended: false }
+  seen.execId = run.execId
+  saveRun()
+  $('steering').hidden = false
+  connect()
+}
+
+// A reload: redraw every stored event, then read on after the last one.
+function restore() {
+  const stored = JSON.parse(sessionStorage.getItem(RUN_KEY) ?? 'null')
+  if (!stored) return
+  run = stored
+  seen.execId = run.execId
+  resetView()
+  setStatus('running')
+  for (let p = 1; p <= run.last; p++) {
+    const data = sessionStorage.getItem(eventKey(p))
+    if (data === null) continue
+    seen.positions.push(p)
+    apply(JSON.parse(data))
+  }
+  seen.ended = run.ended
+  $('steering').hidden = run.ended
+  if (!run.ended) connect()
+}
+
+$('ask').addEventListener('submit', (e) => {
+  e.preventDefault()
+  const input = $('prompt').value.trim()
+  if (input) void start(input)
+})
+$('steering').addEventListener('submit', async (e) => {
+  e.preventDefault()
+  const message = $('steer').value.trim()
+  if (!message || !run) return
+  const response = await post('steer', { message })
+  if (response.ok) $('steer').value = ''
+})
+restore()

@@ -1,0 +1,93 @@
+// A chat page over a Nestor run, served by plain node:http:
+//   pnpm web                                        offline: the demo's scripted trip model, any request
+//   pnpm web -- --provider openai|anthropic|gemini|ollama [--model M]   live, with your key/server
+//   --port N                                        default 3000 (0: any free port)
+import { readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Runtime, type Provider } from '@nestor/core'
+import { ApprovalGate, runRoutes, toNodeListener } from '@nestor/web'
+import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
+import { PLANNER_SYSTEM } from '../demo/trip-agents.js'
+import { tripModel, webTools } from './trip-model.js'
+
+export type WebAppOptions = {
+  provider?: Provider
+  model?: string
+  /** Pause before each streamed delta of the offline model, so the run can be watched. Default 15. */
+  paceMs?: number
+  /** Heartbeat comment interval on event streams. Default 15000. */
+  heartbeatMs?: number
+}
+
+export type WebApp = { server: Server; runtime: Runtime; gate: ApprovalGate }
+
+const STATIC: Record<string, string> = { '/': 'index.html', '/app.js': 'app.js', '/style.css': 'style.css' }
+const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' }
+
+/** The app: static files from examples/web/public, the run API under /api/runs. */
+export function createWebApp(options: WebAppOptions = {}): WebApp {
+  // Calls that need approval wait for the page's buttons: the run stays live meanwhile.
+  const gate = new ApprovalGate()
+  const runtime = new Runtime({
+    provider: options.provider ?? tripModel(options.paceMs ?? 15),
+    model: options.model ?? 'scripted-demo',
+    system: PLANNER_SYSTEM,
+    maxIterations: 20,
+    approve: gate.approve,
+  })
+  const api = runRoutes({
+    runtime,
+    approvals: gate,
+    prefix: '/api/runs',
+    // Each run gets fresh tools (the saved briefs are per run).
+    start: (input) => runtime.exec(input, { tools: webTools([]) }),
+    sse: { heartbeatMs: options.heartbeatMs ?? 15_000 },
+  })
+  const publicDir = join(repoRoot(), 'examples', 'web', 'public')
+  const listener = toNodeListener(async (request) => {
+    const path = new URL(request.url).pathname
+    const file = request.method === 'GET' ? STATIC[path] : undefined
+    if (file) {
+      const body = await readFile(join(publicDir, file))
+      return new Response(body, { headers: { 'content-type': TYPES[file.split('.').pop() as string] as string, 'cache-control': 'no-store' } })
+    }
+    return api(request)
+  })
+  const server = createServer(listener)
+  return { server, runtime, gate }
+}
+
+
+/** Starts listening on 127.0.0.1; resolves with the URL. */
+export function listen(app: WebApp, port = 3000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    app.server.once('error', reject)
+    app.server.listen(port, '127.0.0.1', () => {
+      const address = app.server.address()
+      resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/`)
+    })
+  })
+}
+
+async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv)
+  const choice = args.get('provider')
+  const options: WebAppOptions = {}
+  if (typeof choice === 'string') {
+    const live = liveProvider(choice, typeof args.get('model') === 'string' ? (args.get('model') as string) : undefined)
+    if (typeof live === 'string') {
+      process.stderr.write(`web: ${live}\n`)
+      process.exitCode = 2
+      return
+    }
+    options.provider = live.provider
+    options.model = live.model
+  }
+  const port = Number(args.get('port') ?? 3000)
+  const url = await listen(createWebApp(options), port)
+  process.stdout.write(`nestor web — ${typeof choice === 'string' ? choice : 'offline scripted trip model (live: --provider openai|anthropic|gemini|ollama)'}\nopen ${url}\n`)
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) void main(process.argv.slice(2))

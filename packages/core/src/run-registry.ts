@@ -1,0 +1,249 @@
+import { NestorError, invalidOption } from './errors.js'
+import type { TreeState } from './exec-context.js'
+import type { AgentEvent, ExecResult, UserMessage } from './types.js'
+
+/**
+ * How long a runtime keeps root runs readable by `runtime.attach`, and how much of each. Memory is
+ * bounded whatever the readers do: at most `replayWindow` events per run, and finished runs are
+ * dropped after `keepFinishedMs` or when more than `maxFinishedRuns` have finished since.
+ */
+export type RetentionOptions = {
+  /** The latest events of each run kept for replay. Default 5000; 0 turns retention off. */
+  replayWindow?: number
+  /** How long a finished run stays attachable. Default 5 minutes. */
+  keepFinishedMs?: number
+  /** How many finished runs stay attachable (the oldest go first). Default 50. */
+  maxFinishedRuns?: number
+}
+
+/** The controls of the live exec a retained run came from (an ExecRun). */
+type Controls = {
+  steer(message: string | UserMessage): void
+  followUp(message: string | UserMessage): void
+  abort(reason?: unknown): void
+}
+
+/** The run an event of this tree belongs to: looked up once per published event. */
+const retainedOf = new WeakMap<TreeState, RetainedRun>()
+
+/** Called for every event of an exec tree (see Runtime's publish). */
+export function retainEvent(tree: TreeState, event: AgentEvent): void {
+  retainedOf.get(tree)?.push(event)
+}
+
+/**
+ * The stream of one root exec as a window of its latest events, numbered by position (1 = the
+ * first event, nested execs' events included). Readers wait on one shared promise.
+ */
+export class RetainedRun {
+  private events: AgentEvent[] = []
+  private offset = 0
+  /** Position of the last event pushed (0 before any). */
+  end = 0
+  finished = false
+  finishedAt = 0
+  result: ExecResult | undefined
+  resultPromise: Promise<ExecResult> | undefined
+  controls: Controls | undefined
+  private wake: (() => void) | undefined
+  private waiting: Promise<void> | undefined
+
+  constructor(
+    readonly execId: string,
+    private readonly window: number,
+  ) {}
+
+  /** Position of the oldest event still kept. */
+  get first(): number {
+    return this.end - (this.events.length - this.offset) + 1
+  }
+
+  push(event: AgentEvent): void {
+    this.events.push(event)
+    this.end++
+    if (this.events.length - this.offset > this.window) {
+      this.events[this.offset++] = undefined as unknown as AgentEvent
+      // Compact now and then rather than shift() per event (which copies the array each time).
+      if (this.offset > 1024 && this.offset * 2 > this.events.length) {
+        this.events = this.events.slice(this.offset)
+        this.offset = 0
+      }
+    }
+    this.signal()
+  }
+
+  finish(result: ExecResult): void {
+    this.finished = true
+    this.finishedAt = Date.now()
+    this.result = result
+    // The live exec (its history, tools and full event log) is no longer reachable from here.
+    this.controls = undefined
+    this.signal()
+  }
+
+  at(position: number): AgentEvent | undefined {
+    if (position < this.first || position > this.end) return undefined
+    return this.events[this.offset + position - this.first]
+  }
+
+  changed(): Promise<void> {
+    this.waiting ??= new Promise<void>((resolve) => (this.wake = resolve))
+    return this.waiting
+  }
+
+  private signal(): void {
+    const wake = this.wake
+    this.wake = undefined
+    this.waiting = undefined
+    wake?.()
+  }
+}
+
+/** Every root run of one runtime that `attach` can still read. */
+export class RunRegistry {
+  private readonly runs = new Map<string, RetainedRun>()
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
+  readonly replayWindow: number
+  readonly keepFinishedMs: number
+  readonly maxFinishedRuns: number
+
+  constructor(options: RetentionOptions = {}) {
+    this.replayWindow = checkCount('retention.replayWindow', options.replayWindow, 5000)
+    this.keepFinishedMs = checkCount('retention.keepFinishedMs', options.keepFinishedMs, 5 * 60_000)
+    this.maxFinishedRuns = checkCount('retention.maxFinishedRuns', options.maxFinishedRuns, 50)
+  }
+
+  /** Starts retaining a root exec's tree; must run before its first event. */
+  open(execId: string, tree: TreeState): RetainedRun | undefined {
+    if (this.replayWindow === 0) return undefined
+    const run = new RetainedRun(execId, this.replayWindow)
+    // runtime.resume() continues an exec under its own id: the new run replaces the paused one.
+    this.drop(execId)
+    this.runs.set(execId, run)
+    retainedOf.set(tree, run)
+    return run
+  }
+
+  track(run: RetainedRun, controls: Controls, result: Promise<ExecResult>): void {
+    run.controls = controls
+    run.resultPromise = result
+    void result.then((value) => {
+      run.finish(value)
+      if (this.runs.get(run.execId) !== run) return
+      this.evictFinished()
+      if (!Number.isFinite(this.keepFinishedMs)) return
+      // unref: a kept run never holds the process open.
+      const timer = setTimeout(() => this.runs.get(run.execId) === run && this.drop(run.execId), this.keepFinishedMs)
+      timer.unref?.()
+      this.timers.set(run.execId, timer)
+    })
+  }
+
+  get(execId: string): RetainedRun | undefined {
+    return this.runs.get(execId)
+  }
+
+  private evictFinished(): void {
+    const finished = [...this.runs.values()].filter((r) => r.finished)
+    for (let i = 0; i < finished.length - this.maxFinishedRuns; i++) this.drop((finished[i] as RetainedRun).execId)
+  }
+
+  private drop(execId: string): void {
+    clearTimeout(this.timers.get(execId))
+    this.timers.delete(execId)
+    this.runs.delete(execId)
+  }
+}
+
+/**
+ * A root exec's stream read from a position on: the events after `after`, live until the exec
+ * ends. `steer`, `followUp` and `abort` reach the exec while it runs (`live`).
+ */
+export class AttachedRun implements AsyncIterable<AgentEvent> {
+  readonly execId: string
+  /** Position of the event before the first one this run yields. */
+  readonly after: number
+  /** Resolves with the exec's result once it ends. */
+  readonly result: Promise<ExecResult>
+
+  /** @internal */
+  constructor(
+    private readonly run: RetainedRun,
+    after: number,
+  ) {
+    this.execId = run.execId
+    this.after = after
+    this.result = run.result ? Promise.resolve(run.result) : (run.resultPromise as Promise<ExecResult>)
+  }
+
+  get live(): boolean {
+    return !this.run.finished
+  }
+
+  /** Position of the run's latest event so far. */
+  get position(): number {
+    return this.run.end
+  }
+
+  steer(message: string | UserMessage): void {
+    this.run.controls?.steer(message)
+  }
+
+  followUp(message: string | UserMessage): void {
+    this.run.controls?.followUp(message)
+  }
+
+  abort(reason?: unknown): void {
+    this.run.controls?.abort(reason)
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    const run = this.run
+    let next = this.after + 1
+    let stopped = false
+    const read = async (): Promise<IteratorResult<AgentEvent>> => {
+      for (;;) {
+        if (stopped) return { value: undefined, done: true }
+        if (next <= run.end) {
+          const event = run.at(next)
+          // A reader slower than the replay window lost events: say so rather than skip them.
+          if (!event) throw expired(run, next)
+          next++
+          return { value: event, done: false }
+        }
+        if (run.finished) return { value: undefined, done: true }
+        await run.changed()
+      }
+    }
+    return {
+      next: read,
+      return: () => {
+        stopped = true
+        return Promise.resolve({ value: undefined, done: true })
+      },
+    }
+  }
+}
+
+/** `runtime.attach`: undefined for an exec id this runtime does not (or no longer) keep. */
+export function attachTo(registry: RunRegistry, execId: string, from: number | 'latest'): AttachedRun | undefined {
+  if (from !== 'latest' && (!Number.isInteger(from) || from < 0)) throw invalidOption('after', "a position (an integer >= 0) or 'latest'", from)
+  const run = registry.get(execId)
+  if (!run) return undefined
+  const after = from === 'latest' ? run.end : from
+  if (after > run.end) throw invalidOption('after', `a position of exec ${execId}: at most ${run.end} so far`, after)
+  if (after + 1 < run.first) throw expired(run, after + 1)
+  return new AttachedRun(run, after)
+}
+
+const expired = (run: RetainedRun, position: number) =>
+  new NestorError(
+    'events_expired',
+    `events of exec ${run.execId} from position ${position} are no longer kept (the replay window holds ${run.first}..${run.end}); attach from ${run.first - 1} or later`,
+  )
+
+function checkCount(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (value === Infinity || (Number.isInteger(value) && value >= 0)) return value
+  throw invalidOption(name, 'an integer >= 0 or Infinity', value)
+}

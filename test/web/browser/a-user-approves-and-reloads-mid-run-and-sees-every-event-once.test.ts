@@ -1,0 +1,81 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createWebApp, listen, type WebApp } from '../../../examples/web/server.js'
+
+// Debian's chromium (installed by .ci/run when missing); playwright-core never downloads a browser.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const OUTPUT = fileURLToPath(new URL('../../../test-results/web/', import.meta.url))
+// Waits are on conditions, with room for a loaded 2-core machine.
+const WAIT = { timeout: 60_000 }
+
+type Seen = { positions: number[]; duplicates: number; gaps: number; ended: boolean; execId: string }
+// Page-side code as strings: the test is compiled without the DOM library.
+const seen = (page: Page) => page.evaluate('window.__nestor') as Promise<Seen>
+
+describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', () => {
+  let app: WebApp
+  let url: string
+  let browser: Browser
+
+  beforeAll(async () => {
+    app = createWebApp({ paceMs: 5, heartbeatMs: 2_000 })
+    url = await listen(app, 0)
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    app?.server.closeAllConnections()
+    await new Promise((resolve) => app?.server.close(resolve))
+  })
+
+  it('streams the tree to depth 2, survives reloads mid-stream and at the approval, takes the approval, and ends with the answer, each event once', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    await page.goto(url)
+    await page.fill('#prompt', 'Plan 3 days in Lisbon in May for two with a €900 budget')
+    await page.click('#send')
+
+    // The tree grows live: planner (0) → research (1) → librarian (2).
+    await page.locator('details.exec[data-depth="2"]').first().waitFor(WAIT)
+    // Reload while events are still streaming: those sent meanwhile come back on reconnect.
+    await page.reload()
+    await page.locator('details.exec[data-depth="2"]').first().waitFor(WAIT)
+    // The run waits for the person at save_brief.
+    await page.locator('.approval button.approve').waitFor(WAIT)
+    const before = await seen(page)
+    expect(before.positions.length).toBeGreaterThan(100)
+
+    // Reload mid-run: the page redraws what it stored and reads on after its last position.
+    await page.reload()
+    await page.locator('.approval button.approve').waitFor(WAIT)
+    const restored = await seen(page)
+    expect(restored.execId).toBe(before.execId)
+    expect(await page.locator('details.exec[data-depth="2"]').count()).toBe(2)
+    const info = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as { live: boolean; pending: unknown[] }
+    expect(info).toMatchObject({ live: true, pending: [expect.objectContaining({ toolName: 'save_brief' })] })
+
+    await page.fill('#steer', 'keep it short')
+    await page.click('#steer-send')
+    // The page clears the box once the server accepted the message (202).
+    await page.waitForFunction("document.getElementById('steer').value === ''", undefined, WAIT)
+    await page.click('.approval button.approve')
+    await page.locator('#final[data-status="completed"]').waitFor(WAIT)
+    await page.waitForFunction('window.__nestor.ended', undefined, WAIT)
+
+    const after = await seen(page)
+    const server = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as { position: number; status: string }
+    expect(server.status).toBe('completed')
+    // Every position from 1 to the server's last, in order, none twice, none missing.
+    expect(after.positions).toEqual(Array.from({ length: server.position }, (_, i) => i + 1))
+    expect(after.duplicates).toBe(0)
+    expect(after.gaps).toBe(0)
+    await expect(page.locator('#final').textContent()).resolves.toContain('Saved the brief "Lisbon in May"')
+    await expect(page.locator('#transcript').textContent()).resolves.toContain('you: keep it short')
+
+    mkdirSync(OUTPUT, { recursive: true })
+    await page.screenshot({ path: join(OUTPUT, 'web-app.png'), fullPage: true })
+  }, 180_000)
+})

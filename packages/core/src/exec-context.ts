@@ -1,5 +1,6 @@
 import type { EventLog } from './event-log.js'
 import type { MessageQueue } from './message-queue.js'
+import type { OutputGate } from './output.js'
 import type {
   AgentEvent,
   ApprovalDecision,
@@ -95,6 +96,8 @@ export type ExecContext = {
   /** The runtime's result cache for `cacheable` tools, keyed by signature. */
   cache: Map<string, ToolOutput>
   decisions: Map<string, PriorDecision>
+  /** Typed output: the schema the final answer must match (exec `output`). */
+  output?: OutputGate
 }
 
 /** Stamps the common fields on a payload and publishes it. The payload object is reused. */

@@ -68,4 +68,9 @@ export function validateExecOptions(o: ExecOptions): void {
     throw invalidOption('toolChoice', "'auto', 'required', 'none' or { type: 'function', name }", choice)
   }
   if (o.model !== undefined && (typeof o.model !== 'string' || o.model === '')) throw invalidOption('model', 'a non-empty model name', o.model)
+  if (o.output !== undefined && (typeof o.output !== 'object' || o.output === null)) throw invalidOption('output', 'a zod schema or a JSON Schema object', o.output)
+  if (o.outputRetries !== undefined && (typeof o.outputRetries !== 'number' || !Number.isInteger(o.outputRetries) || o.outputRetries < 0 || o.outputRetries > 10)) {
+    throw invalidOption('outputRetries', 'an integer in 0..10', o.outputRetries)
+  }
+  if (o.outputRetries !== undefined && o.output === undefined) throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
 }

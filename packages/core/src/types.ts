@@ -36,6 +36,8 @@ export type AssistantMessage = {
   provider: string
   model: string
   errorMessage?: string
+  /** Set when the model refused to answer (OpenAI `refusal`, Anthropic's `refusal` stop reason): its explanation. */
+  refusal?: string
   /** Opaque provider data for the whole message (e.g. OpenAI Responses reasoning items), replayed as is. */
   providerData?: Record<string, unknown>
 }
@@ -129,7 +131,26 @@ export type ModelRequest = {
   maxRetries?: number
   /** A stream silent this long fails as retryable. */
   streamIdleTimeoutMs?: number
+  /**
+   * The final answer must be JSON matching this schema (typed output). Adapters use their API's
+   * native structured output where they can, else they state the schema in the instructions.
+   */
+  output?: OutputSpec
 }
+
+/** What `exec({ output })` accepts: a zod v4 or v3 schema, or a JSON Schema object. */
+export type OutputSchema = object
+/** The type of `result.output` for a schema: zod's output type; `unknown` for JSON Schema. */
+export type OutputOf<S> = [S] extends [undefined]
+  ? undefined
+  : S extends { _zod: { output: infer O } }
+    ? O
+    : S extends { _output: infer O }
+      ? O
+      : unknown
+
+/** The schema a typed-output exec asks for, in JSON Schema, with a name for APIs that want one. */
+export type OutputSpec = { name: string; schema: JSONSchema }
 
 /**
  * Stream events of one model call. A stream ends with exactly one `done` or `error` carrying the
@@ -153,6 +174,8 @@ export type NestorErrorLike = Error & {
   status?: number
   provider?: string
   retryable?: boolean
+  issues?: readonly string[]
+  text?: string
 }
 
 export type Capabilities = { tools: boolean; thinking: boolean; contextWindow?: number }
@@ -194,6 +217,8 @@ export type ErrorCode =
   | 'aborted'
   | 'invalid_state'
   | 'replay_miss'
+  | 'invalid_output'
+  | 'refusal'
 
 export type ReceiptStatus =
   | 'ok'
@@ -284,7 +309,7 @@ export type ExecInput = string | Message | Message[]
 
 export type ExecStatus = 'completed' | 'paused' | 'failed' | 'aborted'
 
-export type ExecResult = {
+export type ExecResult<O = unknown> = {
   status: ExecStatus
   /** Final assistant text ('' if none). */
   text: string
@@ -301,6 +326,8 @@ export type ExecResult = {
   error?: NestorErrorLike
   pending?: { state: RunState; approvals: ApprovalRequest[] }
   execId: string
+  /** The validated final answer of an exec with `output`; set only when `status` is 'completed'. */
+  output?: O
 }
 
 export type PrepareTurnInfo = {
@@ -364,7 +391,7 @@ export type RuntimeOptions = {
   providerOptions?: Record<string, unknown>
 }
 
-export type ExecOptions = {
+export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined> = {
   tools?: ToolInput[]
   toolset?: 'all' | 'none'
   toolsAllow?: string[]
@@ -378,6 +405,10 @@ export type ExecOptions = {
   history?: Message[]
   signal?: AbortSignal
   providerOptions?: Record<string, unknown>
+  /** A zod (v4 or v3) or JSON Schema for the final answer: `result.output` is the parsed, validated value. */
+  output?: S
+  /** How often an answer that fails `output` goes back to the model with the issues. Default 2. */
+  outputRetries?: number
 }
 
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
@@ -419,6 +450,7 @@ type EventBody =
   | { type: 'approval_required'; approvals: ApprovalRequest[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }
   | { type: 'turn_end'; iteration: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  | { type: 'partial_output'; partial: unknown }
   | { type: 'agent_end'; result: ExecResult }
 
 export type AgentEvent = EventBase & EventBody

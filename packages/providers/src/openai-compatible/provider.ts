@@ -3,6 +3,7 @@ import { openai } from '../openai/provider.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
 import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'
 import { parseTextProtocol } from './text-protocol-stream.js'
+import { withOutputInstructions } from '../shared/output-instructions.js'
 
 export type ToolProtocol = 'auto' | 'native' | 'text'
 
@@ -23,6 +24,12 @@ export type OpenAICompatibleOptions = {
   name?: string
   maxRetries?: number
   streamIdleTimeoutMs?: number
+  /**
+   * Typed output. native: `response_format` json_schema. instructions: the schema in the system
+   * prompt (validated all the same). auto (default): native when discovery answers (Ollama, whose
+   * OpenAI endpoint takes `response_format`), else instructions.
+   */
+  structuredOutput?: 'auto' | 'native' | 'instructions'
 }
 
 export type OpenAICompatibleProvider = Provider & {
@@ -69,6 +76,12 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     return (await capabilities(model)).tools ? 'native' : 'text'
   }
 
+  const nativeOutputFor = async (model: string): Promise<boolean> => {
+    const choice = options.structuredOutput ?? 'auto'
+    if (choice !== 'auto') return choice === 'native'
+    return (await capabilities(model)).reported
+  }
+
   return {
     name,
     baseURL: options.baseURL,
@@ -80,8 +93,11 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     },
     async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelEvent> {
       const model = request.model || options.model || ''
-      const resolved = { ...request, model }
+      let resolved = { ...request, model }
       const protocol = resolved.tools.length > 0 || hasToolHistory(resolved) ? await protocolFor(model) : 'native'
+      // A JSON-only response format would forbid the text protocol's tool blocks.
+      const textTools = protocol === 'text' && activeTools(resolved).length > 0
+      if (resolved.output && (textTools || !(await nativeOutputFor(model)))) resolved = withOutputInstructions(resolved)
       if (protocol === 'native') return yield* inner.stream(resolved, signal)
       const events = inner.stream(toTextProtocolRequest(resolved), signal)
       yield* parseTextProtocol(events, name, model, activeTools(resolved).length > 0)

@@ -105,7 +105,7 @@ describe('nested exec', () => {
       description: 'd',
       parameters: z.object({}),
       execute: async () => {
-        const r = await exec('deeper', { tools: [recurse] })
+        const r: ExecResult = await exec('deeper', { tools: [recurse] })
         results.push(r)
         return r.status === 'failed' ? `child failed: ${r.error?.code}` : r.text
       },

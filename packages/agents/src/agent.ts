@@ -1,4 +1,5 @@
 import { NestorError, Runtime, currentExec, exec as execInFrame, type ExecInput, type ExecOptions, type ExecRun, type Provider, type SchemaInput, type Tool } from '@nestor/core'
+import type { OutputOf, OutputSchema } from '@nestor/core'
 import { toolSource, type ToolSource } from '@nestor/core/provider-kit'
 import { agentAsTool, type AsToolDefaultSchema, type AsToolOptions } from './as-tool.js'
 import { bindDeclaredTools } from './define-agent-tools.js'
@@ -24,6 +25,8 @@ export abstract class Agent implements ToolSource {
   runtime?: Runtime
   provider?: Provider
   model?: string
+  /** Typed output of this agent's execs (and of `asTool`) unless an exec names its own. */
+  output?: SchemaInput
   // Created on first use when the agent has a provider and a model but no runtime.
   #ownRuntime?: Runtime
 
@@ -50,17 +53,18 @@ export abstract class Agent implements ToolSource {
    * Runtime: the agent's own if it has one, else the current exec's; outside any exec and without
    * one, it throws `no_runtime`.
    */
-  exec(input: ExecInput, options: ExecOptions = {}): ExecRun {
+  exec<S extends OutputSchema | undefined = undefined>(input: ExecInput, options: ExecOptions<S> = {}): ExecRun<OutputOf<S>> {
     const merged: ExecOptions = { ...options }
+    if (merged.output === undefined && this.output !== undefined) merged.output = this.output
     if (merged.system === undefined && this.instructions) merged.system = this.instructions
     if (merged.provider === undefined && this.provider && !this.runtime) merged.provider = this.provider
     if (merged.model === undefined && this.model !== undefined && !this.runtime) merged.model = this.model
     const runtime = this.runtime ?? this.standaloneRuntime()
-    if (runtime) return runtime.exec(input, merged)
+    if (runtime) return runtime.exec(input, merged) as ExecRun<OutputOf<S>>
     if (!currentExec()) {
       throw new NestorError('no_runtime', `${this.constructor.name}.exec() was called outside any exec: give the agent a runtime (or a provider and a model), or call it from inside a tool body`)
     }
-    return execInFrame(input, merged)
+    return execInFrame(input, merged) as ExecRun<OutputOf<S>>
   }
 
   /**

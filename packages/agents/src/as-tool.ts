@@ -20,10 +20,15 @@ export type AsToolOptions<S extends SchemaInput = AsToolDefaultSchema> = {
   timeoutMs?: number
   /** Cap on the nested loop's model calls (its own `maxIterations`). */
   maxIterations?: number
+  /**
+   * Typed output for the nested exec (default: the agent's own `output`): the tool returns the
+   * validated object, as JSON to the model and as `details.output` to events and UIs.
+   */
+  output?: SchemaInput
 }
 
 /** What an agent-as-tool reports beside its text: for events and UIs, never shown to the model. */
-export type AgentToolDetails = { execId: string; status: ExecStatus; iterationsUsed: number; pending?: ApprovalRequest[] }
+export type AgentToolDetails = { execId: string; status: ExecStatus; iterationsUsed: number; pending?: ApprovalRequest[]; output?: unknown }
 
 export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsToolOptions<S>): Tool {
   const parameters = (options.parameters ?? defaultAsToolParameters) as S
@@ -42,6 +47,7 @@ export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsTool
       const result = await agent.exec(toInput(args), {
         tools: agent.tools,
         ...(options.maxIterations !== undefined && { maxIterations: options.maxIterations }),
+        ...(options.output !== undefined && { output: options.output }),
       })
       if (result.status === 'paused') {
         // Paused is not a failure: the child waits for a decision. The model reads that, and
@@ -56,7 +62,9 @@ export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsTool
         throw new NestorError(result.error?.code ?? 'aborted', `agent ${options.name} ${result.status}: ${result.error?.message ?? result.status}`)
       }
       const details: AgentToolDetails = { execId: result.execId, status: result.status, iterationsUsed: result.iterationsUsed }
-      return { content: [{ type: 'text', text: result.text }], details }
+      if (result.output === undefined) return { content: [{ type: 'text', text: result.text }], details }
+      details.output = result.output
+      return { content: [{ type: 'text', text: JSON.stringify(result.output) }], details }
     },
   }) as unknown as Tool
 }

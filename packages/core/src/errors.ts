@@ -11,12 +11,16 @@ export class NestorError extends Error {
   readonly status?: number
   readonly provider?: string
   readonly retryable?: boolean
+  /** `invalid_output` / `refusal`: what did not match the output schema, one line per issue. */
+  readonly issues?: readonly string[]
+  /** `invalid_output` / `refusal`: the model's raw final text. */
+  readonly text?: string
   readonly [brand] = true
 
   constructor(
     code: ErrorCode,
     message: string,
-    extra: { status?: number; provider?: string; retryable?: boolean; cause?: unknown } = {},
+    extra: { status?: number; provider?: string; retryable?: boolean; cause?: unknown; issues?: readonly string[]; text?: string } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause })
     this.name = 'NestorError'
@@ -24,6 +28,8 @@ export class NestorError extends Error {
     if (extra.status !== undefined) this.status = extra.status
     if (extra.provider !== undefined) this.provider = extra.provider
     if (extra.retryable !== undefined) this.retryable = extra.retryable
+    if (extra.issues !== undefined) this.issues = extra.issues
+    if (extra.text !== undefined) this.text = extra.text
   }
 
   static isInstance(value: unknown): value is NestorError {
@@ -31,7 +37,7 @@ export class NestorError extends Error {
   }
 
   toJSON() {
-    return { name: this.name, code: this.code, message: this.message, status: this.status, provider: this.provider, retryable: this.retryable }
+    return { name: this.name, code: this.code, message: this.message, status: this.status, provider: this.provider, retryable: this.retryable, issues: this.issues, text: this.text }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { EventLog } from './event-log.js'
 import type { ToolCache } from './tool-cache.js'
 import type { MessageQueue } from './message-queue.js'
+import type { OutputGate } from './output.js'
 import type {
   AgentEvent,
   ApprovalDecision,
@@ -99,6 +100,8 @@ export type ExecContext = {
   /** The runtime's result cache for `cacheable` tools, keyed by signature. */
   cache: ToolCache
   decisions: Map<string, PriorDecision>
+  /** Typed output: the schema the final answer must match (exec `output`). */
+  output?: OutputGate
 }
 
 /** Stamps the common fields on a payload and publishes it. The payload object is reused. */

@@ -33,6 +33,8 @@ export type {
   ExecInput,
   ExecStatus,
   ExecResult,
+  OutputSchema,
+  OutputOf,
   PrepareTurnInfo,
   PrepareTurnChanges,
   ToolCallHookContext,

@@ -6,6 +6,7 @@ import { errorResult, makeReceipt } from './receipt.js'
 import { callSignature } from './canonical.js'
 import { toRunState } from './run-state.js'
 import { streamTurn } from './stream-turn.js'
+import { refusalError, type Verdict } from './output.js'
 import type { AssistantMessage, ExecResult, Message, ModelRequest, NestorErrorLike, ToolCall, ToolResultMessage, UserMessage } from './types.js'
 import { addUsage } from './usage.js'
 import { untilAbort } from './abort-watch.js'
@@ -31,6 +32,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   emit(ctx, { type: 'agent_start', input, toolNames: [...ctx.tools.keys()], iterationBudget: ctx.iterationBudget })
   for (const message of input) append(ctx, message)
   let text = ''
+  let output: unknown
   try {
     let wantsTools = true
     if ('resume' in start) {
@@ -83,8 +85,20 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         }
         if (calls.length === 0) {
           text = textOf(message)
-          wantsTools = false
+          const verdict: Verdict | undefined = ctx.output
+            ? ctx.output.judge(message, text)
+            : message.refusal !== undefined
+              ? { kind: 'fail', error: refusalError(message, text) }
+              : undefined
           emit(ctx, { type: 'turn_end', iteration, message, toolResults: [] })
+          if (verdict?.kind === 'fail') return end(ctx, { status: 'failed', text, error: verdict.error })
+          if (verdict?.kind === 'retry') {
+            // The issues go back to the model; the loop asks again within the iteration budget.
+            append(ctx, verdict.message)
+            continue
+          }
+          if (verdict?.kind === 'ok') output = verdict.value
+          wantsTools = false
           continue
         }
         if (message.stopReason === 'length') {
@@ -105,7 +119,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
       for (const message of followUps) append(ctx, message)
       wantsTools = true
     }
-    return end(ctx, { status: 'completed', text })
+    return end(ctx, ctx.output ? { status: 'completed', text, output } : { status: 'completed', text })
   } catch (thrown) {
     // A hook or a bug threw: answer whatever is unanswered and fail with the error as data.
     repairHistory(ctx)
@@ -114,7 +128,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   }
 }
 
-export type Ending = { status: ExecResult['status']; text?: string; error?: NestorErrorLike; pending?: ExecResult['pending'] }
+export type Ending = { status: ExecResult['status']; text?: string; error?: NestorErrorLike; pending?: ExecResult['pending']; output?: unknown }
 
 async function runCalls(ctx: ExecContext, message: AssistantMessage, ids: string[], iteration = ctx.iterationsUsed): Promise<ToolsOutcome> {
   const wanted = new Set(ids)
@@ -165,6 +179,7 @@ async function buildRequest(ctx: ExecContext, iteration: number): Promise<ModelR
   if (ctx.settings.providerOptions) request.options = ctx.settings.providerOptions
   if (ctx.settings.maxRetries !== undefined) request.maxRetries = ctx.settings.maxRetries
   if (ctx.settings.streamIdleTimeoutMs !== undefined) request.streamIdleTimeoutMs = ctx.settings.streamIdleTimeoutMs
+  if (ctx.output) request.output = ctx.output.spec
   return request
 }
 
@@ -244,5 +259,6 @@ export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
   if (ending.error) result.error = ctx.redact(ending.error)
   // The waiting calls' arguments leave redacted like events; only the state (needed to resume) keeps them.
   if (ending.pending) result.pending = { state: ending.pending.state, approvals: ctx.redact(ending.pending.approvals) }
+  if ('output' in ending) result.output = ending.output
   return result
 }

@@ -91,6 +91,8 @@ const execShape = {
   history: z.array(messageSchema).optional(),
   signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
   providerOptions: option.plainObject().optional(),
+  output: option.custom<ExecOptions['output']>('a zod schema or a JSON Schema object', (v) => typeof v === 'object' && v !== null).optional(),
+  outputRetries: option.custom<number>('an integer in 0..10', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10).optional(),
 }
 const execSchema = z.strictObject(execShape)
 
@@ -108,6 +110,7 @@ export function validateRuntimeOptions(o: RuntimeOptions): void {
 /** Every ExecOptions rule, checked once per exec() call. */
 export function validateExecOptions(o: ExecOptions): void {
   parseOptions(execSchema, o)
+  if (o.outputRetries !== undefined && o.output === undefined) throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
 }
 
 const inputSchema = z.union([z.string(), messageSchema, z.array(messageSchema)])

@@ -3,6 +3,7 @@
 // compilation and the markers packages outside core use. Applications do not need it.
 export type {
   ModelRequest,
+  OutputSpec,
   ModelEvent,
   NestorErrorLike,
   Capabilities,

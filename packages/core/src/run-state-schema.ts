@@ -58,6 +58,7 @@ const assistantMessage = z.looseObject({
   model: z.string(),
   errorMessage: z.string().optional(),
   responseId: z.string().optional(),
+  refusal: z.string().optional(),
   providerData: record.optional(),
 })
 const toolResultMessage = z.looseObject({

@@ -7,16 +7,16 @@ import type { AgentEvent, ExecResult, UserMessage } from './types.js'
  * A running exec: iterate it for events (this exec's and its nested children's, from the first
  * one), await it for the ExecResult. Steering, follow-up and abort act on the running loop.
  */
-export class ExecRun implements AsyncIterable<AgentEvent>, PromiseLike<ExecResult> {
+export class ExecRun<O = unknown> implements AsyncIterable<AgentEvent>, PromiseLike<ExecResult<O>> {
   /** Resolves (never rejects) with the result. */
-  readonly result: Promise<ExecResult>
+  readonly result: Promise<ExecResult<O>>
   readonly execId: string
 
   /** @internal */
   constructor(
     private readonly ctx: ExecContext | undefined,
     private readonly log: EventLog<AgentEvent>,
-    result: Promise<ExecResult>,
+    result: Promise<ExecResult<O>>,
     execId: string,
   ) {
     this.result = result
@@ -27,8 +27,8 @@ export class ExecRun implements AsyncIterable<AgentEvent>, PromiseLike<ExecResul
     return this.log[Symbol.asyncIterator]()
   }
 
-  then<A = ExecResult, B = never>(
-    onFulfilled?: ((value: ExecResult) => A | PromiseLike<A>) | null,
+  then<A = ExecResult<O>, B = never>(
+    onFulfilled?: ((value: ExecResult<O>) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.result.then(onFulfilled, onRejected)

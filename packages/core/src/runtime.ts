@@ -19,6 +19,8 @@ import { claimState, type PendingClaim } from './state-claims.js'
 import { asInternal } from './hook-call.js'
 import { normalizeTools } from './tool.js'
 import { ToolCache } from './tool-cache.js'
+import { OutputGate } from './output.js'
+import type { SchemaInput } from './schema.js'
 import type {
   AgentEvent,
   AgentEventType,
@@ -31,6 +33,8 @@ import type {
   ExecOptions,
   ExecResult,
   Message,
+  OutputOf,
+  OutputSchema,
   ParallelBatchResult,
   ResumeDecisions,
   RunState,
@@ -87,8 +91,10 @@ export class Runtime {
    * Opens a streaming tool loop. Invalid options throw `invalid_options` here, synchronously,
    * before any request. Everything after that is reported through the run, never thrown.
    */
-  exec(input: ExecInput, options: ExecOptions = {}): ExecRun {
+  exec<S extends OutputSchema | undefined = undefined>(input: ExecInput, options: ExecOptions<S> = {}): ExecRun<OutputOf<S>> {
     validateExecOptions(options)
+    // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
+    const output = options.output === undefined ? undefined : new OutputGate(options.output as SchemaInput, options.outputRetries ?? 2)
     const frame = currentFrame()
     const tools = this.resolveTools(options, frame)
     const choice = options.toolChoice
@@ -102,8 +108,9 @@ export class Runtime {
     }
     const ctx = this.createContext(frame, tools, options, [...(options.history ?? [])], (options.history ?? []).length)
     watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
-    if (ctx.depth > ctx.tree.maxDepth) return this.start(ctx, { input: messages }, new NestorError('max_depth', `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`))
-    return this.start(ctx, { input: messages })
+    if (output) ctx.output = output
+    if (ctx.depth > ctx.tree.maxDepth) return this.start(ctx, { input: messages }, new NestorError('max_depth', `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`)) as ExecRun<OutputOf<S>>
+    return this.start(ctx, { input: messages }) as ExecRun<OutputOf<S>>
   }
 
   /**
@@ -377,7 +384,7 @@ function unlinkAbort(controller: AbortController): void {
 }
 
 /** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
-export function exec(input: ExecInput, options: ExecOptions = {}): ExecRun {
+export function exec<S extends OutputSchema | undefined = undefined>(input: ExecInput, options: ExecOptions<S> = {}): ExecRun<OutputOf<S>> {
   const frame = currentFrame()
   if (!frame) throw new NestorError('no_runtime', 'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body')
   return (frame.ctx.runtime as Runtime).exec(input, options)

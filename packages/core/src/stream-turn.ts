@@ -18,6 +18,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
   let outcome: TurnOutcome | undefined
   const names = new Map<string, string>()
   const deltas = new DeltaStream(ctx)
+  ctx.output?.startMessage()
   /** Handles one provider event; true once the stream's terminal event arrived. */
   // Set when the turn stopped listening (an abort the provider ignored): later events are dropped.
   let gaveUp = false
@@ -146,5 +147,8 @@ class DeltaStream {
         ? { kind: stream, text }
         : { kind: 'toolCall', id: stream, name: toolName ?? '', argumentsDelta: text }
     emit(this.ctx, { type: 'message_delta', delta })
+    // Typed output: the partial value follows the text that streamed, never ahead of it.
+    const partial = stream === 'text' ? this.ctx.output?.partial(text) : undefined
+    if (partial) emit(this.ctx, { type: 'partial_output', partial: partial.partial })
   }
 }

@@ -48,6 +48,8 @@ export type AssistantMessage = {
   errorMessage?: string
   /** The provider's id for this response, when it sent one (for tracing and support requests). */
   responseId?: string
+  /** Set when the model refused to answer (OpenAI `refusal`, Anthropic's `refusal` stop reason): its explanation. */
+  refusal?: string
   /** Opaque provider data for the whole message (e.g. OpenAI Responses reasoning items), replayed as is. */
   providerData?: Record<string, unknown>
 }
@@ -157,7 +159,26 @@ export type ModelRequest = {
   maxRetries?: number
   /** A stream silent this long fails as retryable. */
   streamIdleTimeoutMs?: number
+  /**
+   * The final answer must be JSON matching this schema (typed output). Adapters use their API's
+   * native structured output where they can, else they state the schema in the instructions.
+   */
+  output?: OutputSpec
 }
+
+/** What `exec({ output })` accepts: a zod v4 or v3 schema, or a JSON Schema object. */
+export type OutputSchema = object
+/** The type of `result.output` for a schema: zod's output type; `unknown` for JSON Schema. */
+export type OutputOf<S> = [S] extends [undefined]
+  ? undefined
+  : S extends { _zod: { output: infer O } }
+    ? O
+    : S extends { _output: infer O }
+      ? O
+      : unknown
+
+/** The schema a typed-output exec asks for, in JSON Schema, with a name for APIs that want one. */
+export type OutputSpec = { name: string; schema: JSONSchema }
 
 /**
  * Stream events of one model call. A stream ends with exactly one `done` or `error` carrying the
@@ -181,6 +202,8 @@ export type NestorErrorLike = Error & {
   status?: number
   provider?: string
   retryable?: boolean
+  issues?: readonly string[]
+  text?: string
 }
 
 export type Capabilities = { tools: boolean; thinking: boolean; contextWindow?: number }
@@ -228,6 +251,10 @@ export type ErrorCode =
   | 'internal'
   /** `runtime.attach(execId, { after })` asked for events the runtime no longer keeps (see `retention`). */
   | 'events_expired'
+  /** An exec with `output` got no answer its schema accepts within `outputRetries` corrections. */
+  | 'invalid_output'
+  /** The model refused to give the typed answer (`AssistantMessage.refusal` holds its explanation). */
+  | 'refusal'
 
 export type ReceiptStatus =
   | 'ok'
@@ -295,7 +322,7 @@ export type ExecStatus = 'completed' | 'paused' | 'failed' | 'aborted'
  */
 type StateFields = Pick<RunState, 'execId' | 'history' | 'iterationsUsed' | 'usage' | 'totalUsage' | 'receipts'>
 
-export type ExecResult = StateFields & {
+export type ExecResult<O = unknown> = StateFields & {
   status: ExecStatus
   /** Final assistant text ('' if none). */
   text: string
@@ -305,6 +332,8 @@ export type ExecResult = StateFields & {
   iterationBudget: number
   error?: NestorErrorLike
   pending?: { state: RunState; approvals: RunState['pending'] }
+  /** The validated final answer of an exec with `output`; set only when `status` is 'completed'. */
+  output?: O
 }
 
 export type PrepareTurnInfo = {
@@ -377,7 +406,7 @@ export type RuntimeOptions = {
   retention?: import('./run-registry.js').RetentionOptions
 }
 
-export type ExecOptions = {
+export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined> = {
   tools?: ToolInput[]
   toolset?: 'all' | 'none'
   toolsAllow?: string[]
@@ -391,6 +420,10 @@ export type ExecOptions = {
   history?: Message[]
   signal?: AbortSignal
   providerOptions?: Record<string, unknown>
+  /** A zod (v4 or v3) or JSON Schema for the final answer: `result.output` is the parsed, validated value. */
+  output?: S
+  /** How often an answer that fails `output` goes back to the model with the issues. Default 2. */
+  outputRetries?: number
 }
 
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
@@ -437,6 +470,7 @@ type EventBody =
   | { type: 'approval_required'; approvals: ApprovalRequest[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }
   | { type: 'turn_end'; iteration: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  | { type: 'partial_output'; partial: unknown }
   | { type: 'agent_end'; result: ExecResult }
 
 export type AgentEvent = EventBase & EventBody

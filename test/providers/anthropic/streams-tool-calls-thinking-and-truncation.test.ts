@@ -102,13 +102,14 @@ describe('anthropic provider streaming tool calls', () => {
     ])
   })
 
-  it('reports a refusal as a non-retryable error and keeps the text', async () => {
+  it('reports a refusal as a non-retryable refusal error and keeps the text as the refusal', async () => {
     server.enqueue({ body: scenario('refusal.sse') })
     const { final } = await collect(provider().stream(request()))
     expect(final.type).toBe('error')
     expect(final.message.stopReason).toBe('error')
     expect(final.message.content).toEqual([{ type: 'text', text: "I can't help with that." }])
-    expect(final.type === 'error' && final.error).toMatchObject({ code: 'provider_error', retryable: false, provider: 'anthropic' })
+    expect(final.type === 'error' && final.error).toMatchObject({ code: 'refusal', retryable: false, provider: 'anthropic' })
+    expect(final.message.refusal).toBe("I can't help with that.")
   })
 
   it('fails an in-stream overloaded error after content without retrying, keeping the partial text', async () => {

@@ -45,6 +45,8 @@ export function buildAnthropicParams(request: ModelRequest, defaults: AnthropicR
     const choice = toAnthropicToolChoice(request.toolChoice, { parallelToolCalls: request.parallelToolCalls })
     if (choice.tool_choice) params.tool_choice = choice.tool_choice as Anthropic.ToolChoice
   }
+  // Native structured output (output_config.format); it combines with tools in one request.
+  if (request.output) params.output_config = { format: { type: 'json_schema', schema: closeObjects(request.output.schema) } }
   const thinking = thinkingConfig(options.thinking, defaults.thinking)
   if (thinking) {
     params.thinking = thinking
@@ -80,4 +82,18 @@ function thinkingConfig(option: unknown, fallback: { budgetTokens: number } | un
   }
   if (typeof chosen === 'object' && 'type' in chosen) return chosen as Anthropic.ThinkingConfigParam
   throw invalidOption('thinking', '{ budgetTokens } or an Anthropic thinking object', chosen)
+}
+
+/** Anthropic's structured output wants every object closed: `additionalProperties: false` where unset. */
+function closeObjects(node: unknown): Record<string, unknown> {
+  if (typeof node !== 'object' || node === null) return {}
+  const close = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(close)
+    if (typeof value !== 'object' || value === null) return value
+    const out: Record<string, unknown> = {}
+    for (const [key, child] of Object.entries(value)) out[key] = key === 'enum' || key === 'const' || key === 'default' ? child : close(child)
+    if ((out.type === 'object' || out.properties !== undefined) && out.additionalProperties === undefined) out.additionalProperties = false
+    return out
+  }
+  return close(node) as Record<string, unknown>
 }

@@ -147,7 +147,9 @@ export async function readAnthropicStream(
 function* finish(builder: AssistantBuilder, open: Map<number, OpenBlock>, reason: string | null | undefined, provider: string): Generator<ModelEvent> {
   const stopReason = mapStopReason(reason)
   if (stopReason === 'error') {
-    throw new NestorError('provider_error', `${provider} declined to answer (stop_reason: ${reason})`, { provider, retryable: false })
+    // A refusal is the model's answer, not a fault: its own code, the explanation kept as text.
+    builder.message.refusal = builder.message.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+    throw new NestorError('refusal', `${provider} declined to answer (stop_reason: ${reason})`, { provider, retryable: false })
   }
   const truncated = new Map<string, string>()
   for (const [index, state] of open) {

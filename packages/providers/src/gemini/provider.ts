@@ -6,7 +6,8 @@ import { z } from 'zod/v4'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { geminiCapabilities } from './capabilities.js'
 import { toGeminiContents } from './convert-messages.js'
-import { toGeminiTools } from './convert-tools.js'
+import { toGeminiParameters, toGeminiTools } from './convert-tools.js'
+import { withOutputInstructions } from '../shared/output-instructions.js'
 import { classifyGeminiError } from './errors.js'
 import { toGenerationConfig } from './generation-config.js'
 import { clientApiKey, createClient, loadGeminiSdk, streamGenerateContent, type GeminiClient } from './sdk.js'
@@ -93,7 +94,9 @@ export function gemini(options: GeminiOptions = {}): Provider {
 
 
 /** The provider-neutral request as a Gemini body. */
-export function buildRequest(request: ModelRequest, providerName: string): GeminiRequest {
+export function buildRequest(original: ModelRequest, providerName: string): GeminiRequest {
+  const nativeOutput = original.output !== undefined && (original.tools.length === 0 || combinesOutputWithTools(original.model))
+  const request = original.output && !nativeOutput ? withOutputInstructions(original) : original
   const body: GeminiRequest = { contents: toGeminiContents(request.messages, providerName) }
   if (request.system) body.systemInstruction = { parts: [{ text: request.system }] }
   const tools = toGeminiTools(request.tools)
@@ -103,5 +106,14 @@ export function buildRequest(request: ModelRequest, providerName: string): Gemin
   if (toolConfig) body.toolConfig = toolConfig
   const generationConfig = toGenerationConfig(request.options)
   if (generationConfig) body.generationConfig = generationConfig
+  if (nativeOutput && request.output) {
+    body.generationConfig = { ...body.generationConfig, responseMimeType: 'application/json', responseSchema: toGeminiParameters(request.output.schema) }
+  }
   return body
 }
+
+/**
+ * Gemini 3 takes a response schema and function declarations in one request; earlier models
+ * reject the pair, so with tools they get the schema in the instructions (validated all the same).
+ */
+export const combinesOutputWithTools = (model: string): boolean => /^(models\/)?gemini-([3-9]|\d\d)/.test(model)

@@ -7,6 +7,7 @@ import type { ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
 import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'
 import { parseTextProtocol } from './text-protocol-stream.js'
+import { withOutputInstructions } from '../shared/output-instructions.js'
 
 export type ToolProtocol = 'auto' | 'native' | 'text'
 
@@ -29,6 +30,12 @@ export type OpenAICompatibleOptions = {
   streamIdleTimeoutMs?: number
   /** The SDK's diagnostics, redacted (see `openai({ logger })`). Default: none. */
   logger?: ProviderLogger
+  /**
+   * Typed output. native: `response_format` json_schema. instructions: the schema in the system
+   * prompt (validated all the same). auto (default): native when discovery answers (Ollama, whose
+   * OpenAI endpoint takes `response_format`), else instructions.
+   */
+  structuredOutput?: 'auto' | 'native' | 'instructions'
 }
 
 export type OpenAICompatibleProvider = Provider & {
@@ -46,6 +53,7 @@ const compatibleShape = {
   maxRetries: option.nonNegativeInt().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
   logger: option.custom<ProviderLogger>('a logger { log(entry) }', (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function').optional(),
+  structuredOutput: option.oneOf(['auto', 'native', 'instructions']).optional(),
 }
 const compatibleSchema = z.strictObject(compatibleShape)
 const compatibleKeysMatch: SameKeys<typeof compatibleShape, OpenAICompatibleOptions> = true
@@ -91,6 +99,12 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     return (await capabilities(model)).tools ? 'native' : 'text'
   }
 
+  const nativeOutputFor = async (model: string): Promise<boolean> => {
+    const choice = options.structuredOutput ?? 'auto'
+    if (choice !== 'auto') return choice === 'native'
+    return (await capabilities(model)).reported
+  }
+
   return {
     name,
     baseURL: options.baseURL,
@@ -102,8 +116,11 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     },
     async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelEvent> {
       const model = request.model || options.model || ''
-      const resolved = { ...request, model }
+      let resolved = { ...request, model }
       const protocol = resolved.tools.length > 0 || hasToolHistory(resolved) ? await protocolFor(model) : 'native'
+      // A JSON-only response format would forbid the text protocol's tool blocks.
+      const textTools = protocol === 'text' && activeTools(resolved).length > 0
+      if (resolved.output && (textTools || !(await nativeOutputFor(model)))) resolved = withOutputInstructions(resolved)
       if (protocol === 'native') return yield* inner.stream(resolved, signal)
       const events = inner.stream(toTextProtocolRequest(resolved), signal)
       yield* parseTextProtocol(events, name, model, activeTools(resolved).length > 0)

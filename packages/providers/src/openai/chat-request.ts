@@ -4,6 +4,7 @@ import { toChatMessages } from './convert-messages.js'
 import { toChatTools } from './convert-tools.js'
 import { readRequestOptions } from './request-options.js'
 import { toOpenAIToolChoice } from './tool-choice.js'
+import { toOutputFormat } from './output-format.js'
 
 /**
  * The Chat Completions body for one model call. Tool fields are only sent with tools: the API
@@ -20,6 +21,10 @@ export function toChatRequest(request: ModelRequest, strict: boolean): ChatCompl
   if (request.tools.length > 0) {
     body.tools = toChatTools(request.tools, strict)
     Object.assign(body, toOpenAIToolChoice(request.toolChoice, { parallelToolCalls: request.parallelToolCalls, api: 'chat' }))
+  }
+  if (request.output) {
+    const format = toOutputFormat(request.output)
+    body.response_format = { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict } }
   }
   // max_tokens is deprecated and refused by reasoning models; max_completion_tokens works for all.
   if (options.maxTokens !== undefined) body.max_completion_tokens = options.maxTokens

@@ -33,6 +33,7 @@ export async function chatStreamEvents(
     const reasoning = delta.reasoning_content ?? delta.reasoning
     if (typeof reasoning === 'string' && reasoning !== '') emit(builder.thinking(reasoning))
     if (typeof delta.content === 'string' && delta.content !== '') emit(builder.text(delta.content))
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') emit(builder.refusal(delta.refusal))
     for (const call of delta.tool_calls ?? []) {
       if (!builder.isOpen(call.index)) emit(builder.toolCallStart(call.index, call.id, call.function?.name ?? ''))
       const args = call.function?.arguments

@@ -4,6 +4,7 @@ import { toResponsesTools } from './convert-tools.js'
 import { readRequestOptions } from './request-options.js'
 import { toResponsesInput } from './responses-input.js'
 import { toOpenAIToolChoice } from './tool-choice.js'
+import { toOutputFormat } from './output-format.js'
 
 /**
  * The Responses API body for one model call. The system prompt goes to `instructions`. Reasoning
@@ -22,6 +23,7 @@ export function toResponsesRequest(request: ModelRequest, strict: boolean, provi
     body.tools = toResponsesTools(request.tools, strict)
     Object.assign(body, toOpenAIToolChoice(request.toolChoice, { parallelToolCalls: request.parallelToolCalls, api: 'responses' }))
   }
+  if (request.output) body.text = { format: { type: 'json_schema', ...toOutputFormat(request.output) } }
   if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens
   if (options.temperature !== undefined) body.temperature = options.temperature
   if (options.reasoningEffort !== undefined) {

@@ -78,8 +78,10 @@ export async function responsesStreamEvents(
         break
       }
       case 'response.output_text.delta':
-      case 'response.refusal.delta':
         if (event.delta) emit(builder.text(event.delta))
+        break
+      case 'response.refusal.delta':
+        if (event.delta) emit(builder.refusal(event.delta))
         break
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':

@@ -19,6 +19,7 @@ export type CanonicalRequest = {
   toolChoice?: unknown
   parallelToolCalls?: boolean
   options?: Record<string, unknown>
+  output?: ModelRequest['output']
 }
 
 /** One recorded call, pretty-printed at `${dir}/${key}.json`. */
@@ -41,6 +42,8 @@ export function canonicalRequest(request: ModelRequest): CanonicalRequest {
   if (request.toolChoice !== undefined) out.toolChoice = request.toolChoice
   if (request.parallelToolCalls !== undefined) out.parallelToolCalls = request.parallelToolCalls
   if (request.options !== undefined && Object.keys(request.options).length > 0) out.options = request.options
+  // Typed output changes what the model is asked for: another schema is another recording.
+  if (request.output !== undefined) out.output = request.output
   return out
 }
 

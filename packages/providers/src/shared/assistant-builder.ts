@@ -35,6 +35,12 @@ export class AssistantBuilder {
     return { type: 'text_delta', delta }
   }
 
+  /** A refusal streamed by the model: kept on the message (typed output fails on it) and shown as text. */
+  refusal(delta: string): ModelEvent {
+    this.message.refusal = (this.message.refusal ?? '') + delta
+    return this.text(delta)
+  }
+
   thinking(delta: string, signature?: string): ModelEvent {
     this.hasContent = true
     const last = this.message.content.at(-1)

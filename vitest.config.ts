@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
-const src = (pkg: string, entry = 'index') => fileURLToPath(new URL(`./packages/${pkg}/src/${entry}.ts`, import.meta.url))
+const src = (pkg: string, entry = 'index') =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${entry}.ts`, import.meta.url))
 
 // Tests run against the TypeScript sources, not dist/, so a test run never sees stale builds.
 export default defineConfig({

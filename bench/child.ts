@@ -10,8 +10,7 @@ import { workloadByName } from './workloads.js'
 // cannot load costs one row, not the run. Prints one JSON line.
 
 export type WorkloadReport =
-  | { ok: true; wall: number[]; cpu: number[]; heapDeltaMB: number }
-  | { ok: false; unavailable: boolean; error: string }
+  { ok: true; wall: number[]; cpu: number[]; heapDeltaMB: number } | { ok: false; unavailable: boolean; error: string }
 
 export type ChildReport =
   | { ok: true; peakRssMB: number; workloads: Record<string, WorkloadReport> }
@@ -64,7 +63,8 @@ async function measure(runner: Runner, name: string): Promise<WorkloadReport> {
 }
 
 async function main(): Promise<void> {
-  if (!SYSTEMS.includes(system as SystemName) || !workloadList || !baseURL) throw new Error('usage: child.js system workloads warmup baseURL')
+  if (!SYSTEMS.includes(system as SystemName) || !workloadList || !baseURL)
+    throw new Error('usage: child.js system workloads warmup baseURL')
   let runner: Runner
   try {
     runner = await loadRunner(system as SystemName, { baseURL, apiKey: API_KEY, model: MODEL })

@@ -11,15 +11,27 @@ export type ImportTarget = { name: string; modules: string[]; note: string }
 
 export const IMPORT_TARGETS: ImportTarget[] = [
   { name: 'openai SDK alone', modules: ['openai'], note: 'the baseline' },
-  { name: 'nestor (core + openai adapter)', modules: ['@nestor/core', '@nestor/providers/openai'], note: 'the adapter loads the SDK at its first call' },
+  {
+    name: 'nestor (core + openai adapter)',
+    modules: ['@nestor/core', '@nestor/providers/openai'],
+    note: 'the adapter loads the SDK at its first call',
+  },
   {
     name: 'nestor + the openai SDK',
     modules: ['@nestor/core', '@nestor/providers/openai', 'openai'],
     note: 'what the first openai() call adds',
   },
-  { name: 'nestor (core + providers root)', modules: ['@nestor/core', '@nestor/providers'], note: 'no SDK is loaded by the root' },
+  {
+    name: 'nestor (core + providers root)',
+    modules: ['@nestor/core', '@nestor/providers'],
+    note: 'no SDK is loaded by the root',
+  },
   { name: 'ai-sdk', modules: ['ai', '@ai-sdk/openai'], note: 'ai + @ai-sdk/openai' },
-  { name: 'pi-agent-core', modules: ['@mariozechner/pi-agent-core', '@mariozechner/pi-ai'], note: 'pi-agent-core + pi-ai' },
+  {
+    name: 'pi-agent-core',
+    modules: ['@mariozechner/pi-agent-core', '@mariozechner/pi-ai'],
+    note: 'pi-agent-core + pi-ai',
+  },
   { name: '@openai/agents', modules: ['@openai/agents'], note: '' },
 ]
 
@@ -67,7 +79,10 @@ export function renderImportTimes(results: ImportResult[]): string {
   const nestor = results.find((r) => r.target.name === 'nestor (core + openai adapter)')
   if (nestor && nestor.ms.length && base) {
     const ratio = median(nestor.ms) / base
-    out.push('', `Closing note: importing Nestor (core + one adapter) takes ${fmt(ratio, 2)}× importing the openai SDK alone (goal ≤ 1.2×).`)
+    out.push(
+      '',
+      `Closing note: importing Nestor (core + one adapter) takes ${fmt(ratio, 2)}× importing the openai SDK alone (goal ≤ 1.2×).`,
+    )
   }
   out.push('')
   return out.join('\n')

@@ -17,7 +17,14 @@ function history(n: number): Message[] {
   return Array.from({ length: n }, (_, i): Message =>
     i % 2 === 0
       ? { role: 'user', content: `question ${i}` }
-      : { role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }], stopReason: 'stop', usage: emptyUsage(), provider: 'p', model: 'm' },
+      : {
+          role: 'assistant',
+          content: [{ type: 'text', text: `answer ${i}` }],
+          stopReason: 'stop',
+          usage: emptyUsage(),
+          provider: 'p',
+          model: 'm',
+        },
   )
 }
 

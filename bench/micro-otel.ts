@@ -2,7 +2,12 @@ import { Runtime, defineTool } from '@nestor/core'
 import { type ModelRequest } from '@nestor/core/provider-kit'
 import { instrument } from '@nestor/otel'
 import { scripted } from '@nestor/providers'
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base'
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base'
 import { z } from 'zod'
 import type { MicroResult } from './micro.js'
 import { formatTime, timePerOp } from './micro.js'
@@ -14,7 +19,12 @@ const T = 10
 const discard: SpanExporter = { export: (_spans: ReadableSpan[], done) => done({ code: 0 }), shutdown: async () => {} }
 
 export async function otelMicro(): Promise<MicroResult[]> {
-  const echo = defineTool({ name: 'echo', description: 'echoes', parameters: z.object({ i: z.number() }), execute: ({ i }) => String(i) })
+  const echo = defineTool({
+    name: 'echo',
+    description: 'echoes',
+    parameters: z.object({ i: z.number() }),
+    execute: ({ i }) => String(i),
+  })
   const decide = (r: ModelRequest) => {
     const n = r.messages.filter((m) => m.role === 'toolResult').length
     return n < T ? { content: [{ type: 'toolCall' as const, name: 'echo', arguments: { i: n } }] } : 'done'
@@ -36,7 +46,15 @@ export async function otelMicro(): Promise<MicroResult[]> {
   await provider.shutdown()
   const spans = 2 * T + 2
   return [
-    { name: `instrument(): ${T}-tool-turn exec, in-process`, perOp: formatTime(bestOn), note: `${formatTime(bestOff)} untraced: ${(((bestOn - bestOff) / bestOff) * 100).toFixed(0)} % more with no HTTP or SDK client to dilute it` },
-    { name: 'instrument(): per span', perOp: formatTime(Math.max(0, bestOn - bestOff) / spans), note: `${spans} spans per exec (SDK tracer, batch processor, discarding exporter)` },
+    {
+      name: `instrument(): ${T}-tool-turn exec, in-process`,
+      perOp: formatTime(bestOn),
+      note: `${formatTime(bestOff)} untraced: ${(((bestOn - bestOff) / bestOff) * 100).toFixed(0)} % more with no HTTP or SDK client to dilute it`,
+    },
+    {
+      name: 'instrument(): per span',
+      perOp: formatTime(Math.max(0, bestOn - bestOff) / spans),
+      note: `${spans} spans per exec (SDK tracer, batch processor, discarding exporter)`,
+    },
   ]
 }

@@ -50,13 +50,17 @@ async function dispatchMicro(): Promise<MicroResult[]> {
   // Passes alternate between subscriber counts, so JIT warm-up and machine noise hit each alike.
   const best = counts.map(() => Infinity)
   for (let pass = 0; pass < 3; pass++) {
-    for (let i = 0; i < counts.length; i++) best[i] = Math.min(best[i]!, await timePerOp(() => once(runtimes[i]!), events, 3))
+    for (let i = 0; i < counts.length; i++)
+      best[i] = Math.min(best[i]!, await timePerOp(() => once(runtimes[i]!), events, 3))
   }
   const base = best[0]!
   return counts.map((n, i) => ({
     name: `event dispatch, runtime.on('*') × ${n}`,
     perOp: formatTime(best[i]!),
-    note: n === 0 ? `per event of a 2000-delta exec, stream consumed (${events} events), no subscriber` : `≈ ${formatTime(Math.max(0, best[i]! - base) / n)} per subscriber per event`,
+    note:
+      n === 0
+        ? `per event of a 2000-delta exec, stream consumed (${events} events), no subscriber`
+        : `≈ ${formatTime(Math.max(0, best[i]! - base) / n)} per subscriber per event`,
   }))
 }
 
@@ -95,13 +99,29 @@ async function frameMicro(): Promise<MicroResult[]> {
     if (pass > 1) perRoot = Math.min(perRoot, (performance.now() - start) / k)
   }
   const als = new AsyncLocalStorage<{ depth: number }>()
-  const perAls = await timePerOp(async () => {
-    for (let i = 0; i < 10_000; i++) await als.run({ depth: 1 }, async () => als.getStore()?.depth)
-  }, 10_000, 5)
+  const perAls = await timePerOp(
+    async () => {
+      for (let i = 0; i < 10_000; i++) await als.run({ depth: 1 }, async () => als.getStore()?.depth)
+    },
+    10_000,
+    5,
+  )
   return [
-    { name: 'nested exec (one-turn child opened in a tool body)', perOp: formatTime(perNested), note: `best of 6 passes × ${k} children` },
-    { name: 'the same one-turn exec at the root', perOp: formatTime(perRoot), note: `difference ≈ frame + parent plumbing: ${formatTime(perNested - perRoot)} per nested exec` },
-    { name: 'raw AsyncLocalStorage.run + await', perOp: formatTime(perAls), note: 'node:async_hooks floor for one frame' },
+    {
+      name: 'nested exec (one-turn child opened in a tool body)',
+      perOp: formatTime(perNested),
+      note: `best of 6 passes × ${k} children`,
+    },
+    {
+      name: 'the same one-turn exec at the root',
+      perOp: formatTime(perRoot),
+      note: `difference ≈ frame + parent plumbing: ${formatTime(perNested - perRoot)} per nested exec`,
+    },
+    {
+      name: 'raw AsyncLocalStorage.run + await',
+      perOp: formatTime(perAls),
+      note: 'node:async_hooks floor for one frame',
+    },
   ]
 }
 

@@ -37,17 +37,45 @@ async function builderMicro(): Promise<MicroResult> {
     for (let i = 0; i < n; i++) b.toolCallDelta(0, fragment)
     b.toolCallEnd(0)
   }, n)
-  return { name: 'AssistantBuilder.toolCallDelta', perOp: formatTime(perOp), note: `${n} 16-byte fragments into one call (then one JSON.parse attempt)` }
+  return {
+    name: 'AssistantBuilder.toolCallDelta',
+    perOp: formatTime(perOp),
+    note: `${n} 16-byte fragments into one call (then one JSON.parse attempt)`,
+  }
 }
 
 async function redactMicro(): Promise<MicroResult[]> {
   const secrets = ['sk-bench-not-a-real-key']
   const event = {
-    type: 'tool_end', execId: 'exec_1', depth: 0, seq: 12, timestamp: 0, toolCallId: 'call_1', toolName: 'echo', isError: false, durationMs: 1,
-    result: { role: 'toolResult', toolCallId: 'call_1', toolName: 'echo', isError: false, content: [{ type: 'text', text: 'x'.repeat(1000) }] },
+    type: 'tool_end',
+    execId: 'exec_1',
+    depth: 0,
+    seq: 12,
+    timestamp: 0,
+    toolCallId: 'call_1',
+    toolName: 'echo',
+    isError: false,
+    durationMs: 1,
+    result: {
+      role: 'toolResult',
+      toolCallId: 'call_1',
+      toolName: 'echo',
+      isError: false,
+      content: [{ type: 'text', text: 'x'.repeat(1000) }],
+    },
   }
-  const delta = { type: 'message_delta', execId: 'exec_1', depth: 0, seq: 13, timestamp: 0, delta: { kind: 'text', text: 'tok1 ' } }
-  const history = Array.from({ length: 500 }, (_, i) => ({ role: 'user', content: `message ${i} lorem ipsum dolor sit amet` }))
+  const delta = {
+    type: 'message_delta',
+    execId: 'exec_1',
+    depth: 0,
+    seq: 13,
+    timestamp: 0,
+    delta: { kind: 'text', text: 'tok1 ' },
+  }
+  const history = Array.from({ length: 500 }, (_, i) => ({
+    role: 'user',
+    content: `message ${i} lorem ipsum dolor sit amet`,
+  }))
   const n = 2000
   const eventOp = await timePerOp(() => {
     for (let i = 0; i < n; i++) redactDeep(event, secrets)
@@ -59,12 +87,30 @@ async function redactMicro(): Promise<MicroResult[]> {
     for (let i = 0; i < 20; i++) redactDeep(history, secrets)
   }, 20)
   return [
-    { name: 'redactDeep(text delta event)', perOp: formatTime(deltaOp), note: 'one secret, nothing to redact (the common case)' },
-    { name: 'redactDeep(tool_end event, 1 KB result)', perOp: formatTime(eventOp), note: 'one secret, nothing to redact' },
-    { name: 'redactDeep(500-message history)', perOp: formatTime(historyOp), note: 'if anything redacts whole histories per event, this is the price' },
+    {
+      name: 'redactDeep(text delta event)',
+      perOp: formatTime(deltaOp),
+      note: 'one secret, nothing to redact (the common case)',
+    },
+    {
+      name: 'redactDeep(tool_end event, 1 KB result)',
+      perOp: formatTime(eventOp),
+      note: 'one secret, nothing to redact',
+    },
+    {
+      name: 'redactDeep(500-message history)',
+      perOp: formatTime(historyOp),
+      note: 'if anything redacts whole histories per event, this is the price',
+    },
   ]
 }
 
 export async function runMicro(): Promise<MicroResult[]> {
-  return [...(await runtimeMicro()), ...(await otelMicro()), await builderMicro(), ...(await redactMicro()), ...(await memoryMicro())]
+  return [
+    ...(await runtimeMicro()),
+    ...(await otelMicro()),
+    await builderMicro(),
+    ...(await redactMicro()),
+    ...(await memoryMicro()),
+  ]
 }

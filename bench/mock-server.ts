@@ -27,9 +27,7 @@ export type MockServer = {
 }
 
 /** What the server decided to send for one request, independent of the dialect. */
-type Reply =
-  | { kind: 'toolCall'; id: string; name: string; argFragments: string[] }
-  | { kind: 'text'; chunks: string[] }
+type Reply = { kind: 'toolCall'; id: string; name: string; argFragments: string[] } | { kind: 'text'; chunks: string[] }
 
 type Dialect = 'openai' | 'anthropic'
 
@@ -71,7 +69,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, stats: MockServ
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   const url = req.url ?? '/'
-  const dialect: Dialect | undefined = url.endsWith('/chat/completions') ? 'openai' : url.endsWith('/messages') ? 'anthropic' : undefined
+  const dialect: Dialect | undefined = url.endsWith('/chat/completions')
+    ? 'openai'
+    : url.endsWith('/messages')
+      ? 'anthropic'
+      : undefined
   if (req.method !== 'POST' || !dialect) {
     res.writeHead(404, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ error: { message: `mock server: no route ${req.method} ${url}`, type: 'not_found' } }))
@@ -82,7 +84,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, stats: MockServ
   const reading = dialect === 'openai' ? readOpenAI(body) : readAnthropic(body)
   if (!reading) {
     res.writeHead(400, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ error: { message: 'mock server: no [[bench …]] marker in any user message', type: 'invalid_request_error' } }))
+    res.end(
+      JSON.stringify({
+        error: { message: 'mock server: no [[bench …]] marker in any user message', type: 'invalid_request_error' },
+      }),
+    )
     return
   }
   const reply = decide(reading, stats)
@@ -101,16 +107,27 @@ function decide({ scenario, toolResults }: Reading, stats: MockServer['stats']):
     const want = scenario.kind === 'tools' ? echoResult(i) : expectedText(scenario.c)
     if (!toolResults[i]?.includes(want)) {
       stats.mismatches++
-      return { kind: 'text', chunks: [`MISMATCH: tool result ${i} should contain ${want}, got ${JSON.stringify(toolResults[i]).slice(0, 200)}`] }
+      return {
+        kind: 'text',
+        chunks: [
+          `MISMATCH: tool result ${i} should contain ${want}, got ${JSON.stringify(toolResults[i]).slice(0, 200)}`,
+        ],
+      }
     }
   }
   const turn = toolResults.length
   if (scenario.kind === 'tools') {
-    if (turn < scenario.t) return { kind: 'toolCall', id: `call_b${turn}`, name: 'echo', argFragments: fragments(echoArguments(turn)) }
+    if (turn < scenario.t)
+      return { kind: 'toolCall', id: `call_b${turn}`, name: 'echo', argFragments: fragments(echoArguments(turn)) }
     return { kind: 'text', chunks: textChunks(scenario.c) }
   }
   if (scenario.depth < scenario.max && turn === 0) {
-    return { kind: 'toolCall', id: `call_d${scenario.depth}`, name: 'spawn', argFragments: fragments(JSON.stringify({ depth: scenario.depth + 1 }), 3) }
+    return {
+      kind: 'toolCall',
+      id: `call_d${scenario.depth}`,
+      name: 'spawn',
+      argFragments: fragments(JSON.stringify({ depth: scenario.depth + 1 }), 3),
+    }
   }
   return { kind: 'text', chunks: textChunks(scenario.c) }
 }
@@ -123,7 +140,13 @@ const asArray = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : [])
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content
   return asArray(content)
-    .map((part) => (typeof part.text === 'string' ? part.text : typeof part.content === 'string' ? part.content : textOf(part.content)))
+    .map((part) =>
+      typeof part.text === 'string'
+        ? part.text
+        : typeof part.content === 'string'
+          ? part.content
+          : textOf(part.content),
+    )
     .join('')
 }
 
@@ -134,7 +157,10 @@ function readOpenAI(body: Json): Reading | undefined {
     if (m.role !== 'user') continue
     const scenario = parseMarker(textOf(m.content))
     if (!scenario) continue
-    const toolResults = messages.slice(i + 1).filter((x) => x.role === 'tool').map((x) => textOf(x.content))
+    const toolResults = messages
+      .slice(i + 1)
+      .filter((x) => x.role === 'tool')
+      .map((x) => textOf(x.content))
     return { scenario, toolResults }
   }
   return undefined
@@ -145,12 +171,19 @@ function readAnthropic(body: Json): Reading | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!
     if (m.role !== 'user') continue
-    const text = typeof m.content === 'string' ? m.content : asArray(m.content).filter((b) => b.type === 'text').map((b) => String(b.text)).join('')
+    const text =
+      typeof m.content === 'string'
+        ? m.content
+        : asArray(m.content)
+            .filter((b) => b.type === 'text')
+            .map((b) => String(b.text))
+            .join('')
     const scenario = parseMarker(text)
     if (!scenario) continue
     const toolResults: string[] = []
     for (const later of messages.slice(i + 1)) {
-      for (const block of asArray(later.content)) if (block.type === 'tool_result') toolResults.push(textOf(block.content))
+      for (const block of asArray(later.content))
+        if (block.type === 'tool_result') toolResults.push(textOf(block.content))
     }
     return { scenario, toolResults }
   }
@@ -162,13 +195,23 @@ function readAnthropic(body: Json): Reading | undefined {
 const sse = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`
 
 function openAIFrames(reply: Reply, inputTokens: number): string[] {
-  const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: MODEL, system_fingerprint: 'fp_bench' }
+  const base = {
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: MODEL,
+    system_fingerprint: 'fp_bench',
+  }
   const chunk = (delta: Json, finish: string | null = null): string =>
     sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })
   const frames = [chunk({ role: 'assistant', content: '' })]
   let outputTokens: number
   if (reply.kind === 'toolCall') {
-    frames.push(chunk({ tool_calls: [{ index: 0, id: reply.id, type: 'function', function: { name: reply.name, arguments: '' } }] }))
+    frames.push(
+      chunk({
+        tool_calls: [{ index: 0, id: reply.id, type: 'function', function: { name: reply.name, arguments: '' } }],
+      }),
+    )
     for (const f of reply.argFragments) frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: f } }] }))
     frames.push(chunk({}, 'tool_calls'))
     outputTokens = reply.argFragments.length
@@ -177,38 +220,67 @@ function openAIFrames(reply: Reply, inputTokens: number): string[] {
     frames.push(chunk({}, 'stop'))
     outputTokens = reply.chunks.length
   }
-  frames.push(sse({ ...base, choices: [], usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens } }))
+  frames.push(
+    sse({
+      ...base,
+      choices: [],
+      usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
+    }),
+  )
   frames.push('data: [DONE]\n\n')
   return frames
 }
 
-const event = (name: string, data: Json): string => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`
+const event = (name: string, data: Json): string =>
+  `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`
 
 function anthropicFrames(reply: Reply, inputTokens: number): string[] {
   const frames = [
     event('message_start', {
       message: {
-        id: 'msg_bench', type: 'message', role: 'assistant', model: MODEL, content: [],
-        stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        id: 'msg_bench',
+        type: 'message',
+        role: 'assistant',
+        model: MODEL,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: inputTokens,
+          output_tokens: 1,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        },
       },
     }),
   ]
   let outputTokens: number
   let stop: string
   if (reply.kind === 'toolCall') {
-    frames.push(event('content_block_start', { index: 0, content_block: { type: 'tool_use', id: reply.id.replace('call_', 'toolu_'), name: reply.name, input: {} } }))
-    for (const f of reply.argFragments) frames.push(event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: f } }))
+    frames.push(
+      event('content_block_start', {
+        index: 0,
+        content_block: { type: 'tool_use', id: reply.id.replace('call_', 'toolu_'), name: reply.name, input: {} },
+      }),
+    )
+    for (const f of reply.argFragments)
+      frames.push(event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: f } }))
     outputTokens = reply.argFragments.length
     stop = 'tool_use'
   } else {
     frames.push(event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }))
-    for (const c of reply.chunks) frames.push(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: c } }))
+    for (const c of reply.chunks)
+      frames.push(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: c } }))
     outputTokens = reply.chunks.length
     stop = 'end_turn'
   }
   frames.push(event('content_block_stop', { index: 0 }))
-  frames.push(event('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: outputTokens } }))
+  frames.push(
+    event('message_delta', {
+      delta: { stop_reason: stop, stop_sequence: null },
+      usage: { output_tokens: outputTokens },
+    }),
+  )
   frames.push(event('message_stop', {}))
   return frames
 }

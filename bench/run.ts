@@ -25,9 +25,13 @@ const systems = SYSTEMS.filter((s) => !only || only.includes(s))
  * only; nestor+otel (tracing on) runs tool-heavy, for its overhead against nestor.
  */
 const implemented = (system: SystemName, w: BenchWorkload): boolean =>
-  system === 'nestor+otel' ? w.name === 'tool-heavy' : system === 'floor' || system === 'nestor' || w.scenario.kind === 'tools'
+  system === 'nestor+otel'
+    ? w.name === 'tool-heavy'
+    : system === 'floor' || system === 'nestor' || w.scenario.kind === 'tools'
 const notRunNote = (system: SystemName): string =>
-  system === 'nestor+otel' ? 'not run (tracing overhead is measured on tool-heavy)' : 'not run (peers cover the tool workloads)'
+  system === 'nestor+otel'
+    ? 'not run (tracing overhead is measured on tool-heavy)'
+    : 'not run (peers cover the tool workloads)'
 
 type Cell = { wall: number[]; cpu: number[]; heap: number[]; note?: string; failed?: string }
 type Row = { rss: number[]; note?: string }
@@ -49,7 +53,14 @@ async function startServerProcess(): Promise<{ baseURL: string; proc: ChildProce
 }
 
 function runChild(system: SystemName, workloads: BenchWorkload[], baseURL: string): Promise<ChildReport> {
-  const args = ['--expose-gc', here('./child.js'), system, workloads.map((w) => w.name).join(','), String(WARMUP), baseURL]
+  const args = [
+    '--expose-gc',
+    here('./child.js'),
+    system,
+    workloads.map((w) => w.name).join(','),
+    String(WARMUP),
+    baseURL,
+  ]
   return new Promise((resolve) => {
     execFile(process.execPath, args, { timeout: 180_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       const last = stdout.trim().split('\n').at(-1)
@@ -64,7 +75,8 @@ function runChild(system: SystemName, workloads: BenchWorkload[], baseURL: strin
 
 function version(pkg: string): string {
   try {
-    return (JSON.parse(readFileSync(here(`../node_modules/${pkg}/package.json`), 'utf8')) as { version: string }).version
+    return (JSON.parse(readFileSync(here(`../node_modules/${pkg}/package.json`), 'utf8')) as { version: string })
+      .version
   } catch {
     return 'not installed'
   }
@@ -137,7 +149,8 @@ function tracingOverhead(get: (s: SystemName, w: BenchWorkload) => Cell | undefi
   const w = WORKLOADS.find((x) => x.name === 'tool-heavy')
   const off = w && get('nestor', w)
   const on = w && get('nestor+otel', w)
-  if (!off?.wall.length || !on?.wall.length) return ['Tracing overhead: not measured (nestor or nestor+otel did not run).']
+  if (!off?.wall.length || !on?.wall.length)
+    return ['Tracing overhead: not measured (nestor or nestor+otel did not run).']
   const ratio = (metric: 'wall' | 'cpu') => median(on[metric]) / median(off[metric])
   const pct = (r: number) => `${r >= 1 ? '+' : ''}${fmt((r - 1) * 100, 1)} %`
   return [
@@ -153,7 +166,9 @@ function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: Mic
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
   out.push(`## Nestor bench — ${new Date().toISOString()}`, '')
   out.push(
-    `Node ${process.version}, ${cpus().length}× ${cpu}, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ` +
+    `Node ${process.version}, ${cpus().length}× ${cpu}, load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; ` +
       `${ROUNDS} rounds, each system in a fresh child process per round (${WARMUP} warm-up + N measured runs per workload); total ${seconds.toFixed(0)} s.`,
     '',
   )
@@ -186,7 +201,9 @@ function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: Mic
   }
   out.push(...tracingOverhead(get), '')
   out.push('### Detail', '')
-  out.push('| workload | system | n | wall median ms | wall p25–p75 ms | ×floor wall | CPU median ms | ×floor CPU | heap Δ MB | note |')
+  out.push(
+    '| workload | system | n | wall median ms | wall p25–p75 ms | ×floor wall | CPU median ms | ×floor CPU | heap Δ MB | note |',
+  )
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---|')
   for (const w of WORKLOADS) {
     for (const s of systems) {
@@ -211,7 +228,11 @@ function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: Mic
     const row = rows.get(s)
     out.push(`| ${s} | ${row && row.rss.length ? fmt(median(row.rss), 0) : '—'} | ${row?.note ?? ''} |`)
   }
-  out.push('', 'Workloads: ' + WORKLOADS.map((w) => `**${w.name}** ${w.what} (${w.runs} runs per round)`).join('; ') + '.', '')
+  out.push(
+    '',
+    'Workloads: ' + WORKLOADS.map((w) => `**${w.name}** ${w.what} (${w.runs} runs per round)`).join('; ') + '.',
+    '',
+  )
   out.push('### Nestor hot paths (micro-benchmarks, in-process, best of several batches)', '')
   out.push('| benchmark | per op | note |')
   out.push('|---|---:|---|')

@@ -86,7 +86,8 @@ export function verify(system: string, s: Scenario, outcome: Outcome): void {
   }
   const text = expectedText(s.c)
   if (outcome.text !== text) {
-    const got = outcome.text.length > 120 ? `${outcome.text.slice(0, 120)}… (${outcome.text.length} chars)` : outcome.text
+    const got =
+      outcome.text.length > 120 ? `${outcome.text.slice(0, 120)}… (${outcome.text.length} chars)` : outcome.text
     throw new Error(`[${system}] final text differs: expected ${text.length} chars, got ${JSON.stringify(got)}`)
   }
 }
@@ -109,7 +110,12 @@ export function priorHistory(n: number): HistoryItem[] {
   for (let i = 0; i < n / 4; i++) {
     const id = `call_hist_${i}`
     out.push({ role: 'user', text: `Question ${i}: ${filler}` })
-    out.push({ role: 'assistantCall', id, name: 'echo', args: JSON.stringify({ text: `hist-${i}`, pad: 'y'.repeat(16) }) })
+    out.push({
+      role: 'assistantCall',
+      id,
+      name: 'echo',
+      args: JSON.stringify({ text: `hist-${i}`, pad: 'y'.repeat(16) }),
+    })
     out.push({ role: 'toolResult', id, name: 'echo', text: `hist-${i}` })
     out.push({ role: 'assistant', text: `Answer ${i}: ${filler}` })
   }

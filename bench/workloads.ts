@@ -8,10 +8,34 @@ import type { Workload } from './runners/types.js'
 export type BenchWorkload = Workload & { runs: number; what: string }
 
 export const WORKLOADS: BenchWorkload[] = [
-  { name: 'tool-heavy', what: 'T=10 tool turns, C=50 text chunks', scenario: { kind: 'tools', t: 10, c: 50 }, history: [], runs: 6 },
-  { name: 'stream-heavy', what: 'T=1 tool turn, C=2000 text chunks', scenario: { kind: 'tools', t: 1, c: 2000 }, history: [], runs: 6 },
-  { name: 'nested', what: 'tool bodies open child execs to depth 3, C=50', scenario: { kind: 'nested', depth: 0, max: 3, c: 50 }, history: [], runs: 8 },
-  { name: 'long-history', what: '500 prior messages, T=1, C=50', scenario: { kind: 'tools', t: 1, c: 50 }, history: priorHistory(500), runs: 8 },
+  {
+    name: 'tool-heavy',
+    what: 'T=10 tool turns, C=50 text chunks',
+    scenario: { kind: 'tools', t: 10, c: 50 },
+    history: [],
+    runs: 6,
+  },
+  {
+    name: 'stream-heavy',
+    what: 'T=1 tool turn, C=2000 text chunks',
+    scenario: { kind: 'tools', t: 1, c: 2000 },
+    history: [],
+    runs: 6,
+  },
+  {
+    name: 'nested',
+    what: 'tool bodies open child execs to depth 3, C=50',
+    scenario: { kind: 'nested', depth: 0, max: 3, c: 50 },
+    history: [],
+    runs: 8,
+  },
+  {
+    name: 'long-history',
+    what: '500 prior messages, T=1, C=50',
+    scenario: { kind: 'tools', t: 1, c: 50 },
+    history: priorHistory(500),
+    runs: 8,
+  },
 ]
 
 export const workloadByName = (name: string): BenchWorkload => {

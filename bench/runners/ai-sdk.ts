@@ -16,9 +16,22 @@ function toModelMessages(items: HistoryItem[]): ModelMessage[] {
       case 'assistant':
         return { role: 'assistant', content: item.text }
       case 'assistantCall':
-        return { role: 'assistant', content: [{ type: 'tool-call', toolCallId: item.id, toolName: item.name, input: JSON.parse(item.args) }] }
+        return {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: item.id, toolName: item.name, input: JSON.parse(item.args) }],
+        }
       case 'toolResult':
-        return { role: 'tool', content: [{ type: 'tool-result', toolCallId: item.id, toolName: item.name, output: { type: 'text', value: item.text } }] }
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: item.id,
+              toolName: item.name,
+              output: { type: 'text', value: item.text },
+            },
+          ],
+        }
     }
   })
 }

@@ -26,7 +26,11 @@ const tools: ChatCompletionTool[] = [
     function: {
       name: 'echo',
       description: ECHO_DESCRIPTION,
-      parameters: { type: 'object', properties: { text: { type: 'string' }, pad: { type: 'string' } }, required: ['text', 'pad'] },
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string' }, pad: { type: 'string' } },
+        required: ['text', 'pad'],
+      },
     },
   },
   {
@@ -47,7 +51,11 @@ export function toOpenAIHistory(items: HistoryItem[]): ChatCompletionMessagePara
       case 'assistant':
         return { role: 'assistant', content: item.text }
       case 'assistantCall':
-        return { role: 'assistant', content: null, tool_calls: [{ id: item.id, type: 'function', function: { name: item.name, arguments: item.args } }] }
+        return {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: item.id, type: 'function', function: { name: item.name, arguments: item.args } }],
+        }
       case 'toolResult':
         return { role: 'tool', tool_call_id: item.id, content: item.text }
     }
@@ -59,8 +67,16 @@ export function createFloorRunner(target: Target): Runner {
   // Converting the prior conversation is the caller's one-off cost, not the loop's.
   const histories = new WeakMap<HistoryItem[], ChatCompletionMessageParam[]>()
 
-  async function loop(scenario: Scenario, history: ChatCompletionMessageParam[], counter: { calls: number }): Promise<string> {
-    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }, ...history, { role: 'user', content: promptFor(scenario) }]
+  async function loop(
+    scenario: Scenario,
+    history: ChatCompletionMessageParam[],
+    counter: { calls: number },
+  ): Promise<string> {
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: SYSTEM },
+      ...history,
+      { role: 'user', content: promptFor(scenario) },
+    ]
     for (;;) {
       const stream = await client.chat.completions.create({
         model: target.model,

@@ -1,6 +1,13 @@
 import type { Context } from '@opentelemetry/api'
 import { instrument } from '@nestor/otel'
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type Span, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type Span,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base'
 import type { Outcome } from '../scenario.js'
 import { createNestorRunner } from './nestor.js'
 import type { Runner, Target, Workload } from './types.js'

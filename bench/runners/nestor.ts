@@ -2,7 +2,16 @@ import { Runtime, defineTool, exec, type Message, type Tool } from '@nestor/core
 import { emptyUsage } from '@nestor/core/provider-kit'
 import { openai } from '@nestor/providers'
 import { z } from 'zod'
-import { ECHO_DESCRIPTION, SPAWN_DESCRIPTION, SYSTEM, promptFor, verify, type HistoryItem, type Outcome, type Scenario } from '../scenario.js'
+import {
+  ECHO_DESCRIPTION,
+  SPAWN_DESCRIPTION,
+  SYSTEM,
+  promptFor,
+  verify,
+  type HistoryItem,
+  type Outcome,
+  type Scenario,
+} from '../scenario.js'
 import type { Runner, Target, Workload } from './types.js'
 
 // Nestor as a user would write it: one Runtime, tools from defineTool, runtime.exec() consumed
@@ -20,19 +29,36 @@ export function toNestorHistory(items: HistoryItem[]): Message[] {
       case 'assistantCall':
         return {
           role: 'assistant',
-          content: [{ type: 'toolCall', id: item.id, name: item.name, arguments: JSON.parse(item.args) as Record<string, unknown> }],
+          content: [
+            {
+              type: 'toolCall',
+              id: item.id,
+              name: item.name,
+              arguments: JSON.parse(item.args) as Record<string, unknown>,
+            },
+          ],
           stopReason: 'toolUse',
           ...assistant,
         }
       case 'toolResult':
-        return { role: 'toolResult', toolCallId: item.id, toolName: item.name, content: [{ type: 'text', text: item.text }], isError: false }
+        return {
+          role: 'toolResult',
+          toolCallId: item.id,
+          toolName: item.name,
+          content: [{ type: 'text', text: item.text }],
+          isError: false,
+        }
     }
   })
 }
 
 /** `configure` sees the runtime before any run (the traced variant instruments it there). */
 export function createNestorRunner(target: Target, configure?: (runtime: Runtime) => void): Runner {
-  const runtime = new Runtime({ provider: openai({ baseURL: target.baseURL, apiKey: target.apiKey }), model: target.model, system: SYSTEM })
+  const runtime = new Runtime({
+    provider: openai({ baseURL: target.baseURL, apiKey: target.apiKey }),
+    model: target.model,
+    system: SYSTEM,
+  })
   configure?.(runtime)
   const histories = new WeakMap<HistoryItem[], Message[]>()
   const counter = { calls: 0 }
@@ -55,7 +81,8 @@ export function createNestorRunner(target: Target, configure?: (runtime: Runtime
       counter.calls++
       if (current.kind !== 'nested') throw new Error('spawn outside the nested scenario')
       const child = await exec(promptFor({ ...current, depth }), { tools: [spawn] })
-      if (child.status !== 'completed') throw new Error(`child exec at depth ${depth} ${child.status}: ${child.error?.message}`)
+      if (child.status !== 'completed')
+        throw new Error(`child exec at depth ${depth} ${child.status}: ${child.error?.message}`)
       return child.text
     },
   })

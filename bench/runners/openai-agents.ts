@@ -19,7 +19,13 @@ function toAgentItems(items: HistoryItem[]): AgentInputItem[] {
       case 'assistantCall':
         return { type: 'function_call', callId: item.id, name: item.name, arguments: item.args, status: 'completed' }
       case 'toolResult':
-        return { type: 'function_call_result', callId: item.id, name: item.name, status: 'completed', output: { type: 'text', text: item.text } }
+        return {
+          type: 'function_call_result',
+          callId: item.id,
+          name: item.name,
+          status: 'completed',
+          output: { type: 'text', text: item.text },
+        }
     }
   })
 }

@@ -7,7 +7,14 @@ import type { Runner, Target, Workload } from './types.js'
 // match the other systems, the model object pointing the openai-completions API at the mock.
 
 function toPiMessages(items: HistoryItem[], model: Model<'openai-completions'>): AgentMessage[] {
-  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+  const usage = {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  }
   const assistant = { api: model.api, provider: model.provider, model: model.id, usage, timestamp: 0 }
   return items.map((item): AgentMessage => {
     switch (item.role) {
@@ -18,12 +25,26 @@ function toPiMessages(items: HistoryItem[], model: Model<'openai-completions'>):
       case 'assistantCall':
         return {
           role: 'assistant',
-          content: [{ type: 'toolCall', id: item.id, name: item.name, arguments: JSON.parse(item.args) as Record<string, unknown> }],
+          content: [
+            {
+              type: 'toolCall',
+              id: item.id,
+              name: item.name,
+              arguments: JSON.parse(item.args) as Record<string, unknown>,
+            },
+          ],
           stopReason: 'toolUse',
           ...assistant,
         }
       case 'toolResult':
-        return { role: 'toolResult', toolCallId: item.id, toolName: item.name, content: [{ type: 'text', text: item.text }], isError: false, timestamp: 0 }
+        return {
+          role: 'toolResult',
+          toolCallId: item.id,
+          toolName: item.name,
+          content: [{ type: 'text', text: item.text }],
+          isError: false,
+          timestamp: 0,
+        }
     }
   })
 }
@@ -73,9 +94,14 @@ export function createPiRunner(target: Target): Runner {
       let text = ''
       let failure: string | undefined
       agent.subscribe((event) => {
-        if (event.type === 'message_update' && event.assistantMessageEvent.type === 'text_delta') text += event.assistantMessageEvent.delta
+        if (event.type === 'message_update' && event.assistantMessageEvent.type === 'text_delta')
+          text += event.assistantMessageEvent.delta
         else if (event.type === 'message_start' && event.message.role === 'assistant') text = ''
-        else if (event.type === 'message_end' && event.message.role === 'assistant' && event.message.stopReason === 'error') {
+        else if (
+          event.type === 'message_end' &&
+          event.message.role === 'assistant' &&
+          event.message.stopReason === 'error'
+        ) {
           failure = event.message.errorMessage ?? 'error'
         }
       })

@@ -12,14 +12,28 @@ export function conformingModel(): ScriptedProvider {
   return scripted((request: ModelRequest): ScriptedTurn => {
     const done = new Set(request.messages.flatMap((m) => (m.role === 'toolResult' ? [m.toolName] : [])))
     if (!done.has('read_fixture')) {
-      return { content: [{ type: 'text', text: 'Reading the fixture first.' }, { type: 'toolCall', id: 'call_read', name: 'read_fixture', arguments: { fixture_id } }] }
+      return {
+        content: [
+          { type: 'text', text: 'Reading the fixture first.' },
+          { type: 'toolCall', id: 'call_read', name: 'read_fixture', arguments: { fixture_id } },
+        ],
+      }
     }
     if (!done.has('run_fixture_test')) {
-      return { content: [{ type: 'text', text: 'Running its test.' }, { type: 'toolCall', id: 'call_run', name: 'run_fixture_test', arguments: { fixture_id } }] }
+      return {
+        content: [
+          { type: 'text', text: 'Running its test.' },
+          { type: 'toolCall', id: 'call_run', name: 'run_fixture_test', arguments: { fixture_id } },
+        ],
+      }
     }
     if (!done.has('write_fixture_patch')) {
       const patch = 'export function add(a: number, b: number): number {\n  return a + b\n}\n'
-      return { content: [{ type: 'toolCall', id: 'call_write', name: 'write_fixture_patch', arguments: { fixture_id, patch } }] }
+      return {
+        content: [
+          { type: 'toolCall', id: 'call_write', name: 'write_fixture_patch', arguments: { fixture_id, patch } },
+        ],
+      }
     }
     return 'add() subtracted instead of adding, so add(2, 3) gave -1; the patch returns a + b.'
   })

@@ -22,7 +22,10 @@ export async function main(argv: string[], out: (line: string) => void = console
   const model = typeof args.get('model') === 'string' ? (args.get('model') as string) : undefined
   let target: { provider: Provider; model: string }
   if (args.has('record-cassette')) {
-    target = { provider: replay({ provider: conformingModel(), dir: cassetteDir(), mode: 'record' }), model: CASSETTE_MODEL }
+    target = {
+      provider: replay({ provider: conformingModel(), dir: cassetteDir(), mode: 'record' }),
+      model: CASSETTE_MODEL,
+    }
   } else if (name === 'replay') {
     target = { provider: replay({ dir: cassetteDir(), mode: 'strict' }), model: model ?? CASSETTE_MODEL }
   } else if (name === 'scripted') {
@@ -34,7 +37,10 @@ export async function main(argv: string[], out: (line: string) => void = console
       return 2
     }
     const record = args.get('record')
-    target = typeof record === 'string' ? { provider: replay({ provider: live.provider, dir: record, mode: 'record' }), model: live.model } : live
+    target =
+      typeof record === 'string'
+        ? { provider: replay({ provider: live.provider, dir: record, mode: 'record' }), model: live.model }
+        : live
   }
   let outcome: ConformanceOutcome
   try {
@@ -57,11 +63,13 @@ function report(o: ConformanceOutcome, out: (line: string) => void): void {
   for (const v of o.violations) out(`  ✗ ${v.class} (turn ${v.turn}): ${v.detail}`)
   if (o.error) out(`  error: ${o.error}`)
   if (o.finalAnswer) out(`  answer: ${o.finalAnswer}`)
-  out(o.passed ? `PASS in ${o.turns} turns` : `FAIL${o.failureClass ? ` ${o.failureClass}` : ''} after ${o.turns} turns`)
+  out(
+    o.passed ? `PASS in ${o.turns} turns` : `FAIL${o.failureClass ? ` ${o.failureClass}` : ''} after ${o.turns} turns`,
+  )
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main(process.argv.slice(2)).then((code) => {
+  void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code
   })
 }

@@ -19,10 +19,12 @@ const defaults: Record<LiveProviderName, { model: string; env?: string }> = {
  * environment variables; Ollama from OLLAMA_BASE_URL (default http://localhost:11434/v1).
  */
 export function liveProvider(name: string, model?: string): { provider: Provider; model: string } | string {
-  if (!(LIVE_PROVIDERS as readonly string[]).includes(name)) return `unknown provider ${JSON.stringify(name)}: use one of ${LIVE_PROVIDERS.join(', ')}`
+  if (!(LIVE_PROVIDERS as readonly string[]).includes(name))
+    return `unknown provider ${JSON.stringify(name)}: use one of ${LIVE_PROVIDERS.join(', ')}`
   const known = defaults[name as LiveProviderName]
   const chosen = model ?? known.model
-  if (name === 'gemini' && !process.env.GEMINI_API_KEY && !process.env.GOOGLE_API_KEY) return 'gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY)'
+  if (name === 'gemini' && !process.env.GEMINI_API_KEY && !process.env.GOOGLE_API_KEY)
+    return 'gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY)'
   if (known.env && name !== 'gemini' && !process.env[known.env]) return `${name} needs ${known.env}`
   switch (name as LiveProviderName) {
     case 'openai':
@@ -32,7 +34,14 @@ export function liveProvider(name: string, model?: string): { provider: Provider
     case 'gemini':
       return { provider: gemini(), model: chosen }
     case 'ollama':
-      return { provider: openaiCompatible({ baseURL: process.env.OLLAMA_BASE_URL ?? 'http://localhost:11434/v1', toolProtocol: 'auto', name: 'ollama' }), model: chosen }
+      return {
+        provider: openaiCompatible({
+          baseURL: process.env.OLLAMA_BASE_URL ?? 'http://localhost:11434/v1',
+          toolProtocol: 'auto',
+          name: 'ollama',
+        }),
+        model: chosen,
+      }
   }
 }
 

@@ -63,7 +63,9 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
     else renderer?.render(event)
   })
   const offline = !(typeof choice === 'string' && choice !== 'replay') && !args.has('record-cassette')
-  const source = offline ? 'offline replay of test/fixtures/cassettes/demo (live: --provider openai|anthropic|gemini|ollama)' : `${target.provider.name} · ${target.model}`
+  const source = offline
+    ? 'offline replay of test/fixtures/cassettes/demo (live: --provider openai|anthropic|gemini|ollama)'
+    : `${target.provider.name} · ${target.model}`
   if (!json) io.write(`nestor demo — ${source}\n> ${DEMO_PROMPT}\n\n`)
   const result = await runtime.exec(DEMO_PROMPT, { tools: plannerTools() })
   if (!json) io.write(`\n${result.text || '(no answer)'}\n`)
@@ -83,7 +85,7 @@ function defaultIO(): DemoIO {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main(process.argv.slice(2)).then((code) => {
+  void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code
   })
 }

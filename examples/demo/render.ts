@@ -45,12 +45,21 @@ export class LoopRenderer {
       case 'agent_start': {
         const label = event.parentExecId ? (this.running.get(event.parentExecId) ?? 'nested exec') : 'planner'
         this.labels.set(event.execId, label)
-        this.line(d, `${this.paint('bold', `▶ ${label}`)} ${this.paint('dim', `(depth ${d}) tools: ${event.toolNames.join(', ') || 'none'}`)}`)
+        this.line(
+          d,
+          `${this.paint('bold', `▶ ${label}`)} ${this.paint('dim', `(depth ${d}) tools: ${event.toolNames.join(', ') || 'none'}`)}`,
+        )
         break
       }
       case 'turn_start':
         this.steps++
-        this.line(d, this.paint('blue', `step ${event.iteration}/${event.iterationBudget === Infinity ? '∞' : event.iterationBudget}`))
+        this.line(
+          d,
+          this.paint(
+            'blue',
+            `step ${event.iteration}/${event.iterationBudget === Infinity ? '∞' : event.iterationBudget}`,
+          ),
+        )
         break
       case 'message_delta':
         if (event.delta.kind === 'toolCall') break
@@ -64,25 +73,40 @@ export class LoopRenderer {
       case 'tool_start':
         this.toolCalls++
         this.running.set(event.execId, event.toolName)
-        this.line(d, `  ${this.paint('cyan', '→')} ${event.toolName} ${this.paint('dim', short(JSON.stringify(event.args), 110))}`)
+        this.line(
+          d,
+          `  ${this.paint('cyan', '→')} ${event.toolName} ${this.paint('dim', short(JSON.stringify(event.args), 110))}`,
+        )
         break
       case 'tool_end': {
         const text = event.result.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join(' ')
-        const mark = event.isError ? this.paint('red', `✗ ${event.toolName}`) : this.paint('green', `✓ ${event.toolName}`)
+        const mark = event.isError
+          ? this.paint('red', `✗ ${event.toolName}`)
+          : this.paint('green', `✓ ${event.toolName}`)
         this.line(d, `  ${mark} ${this.paint('dim', `${event.durationMs}ms`)} ${short(text.replace(/\s+/g, ' '), 90)}`)
         break
       }
       case 'approval_required':
-        for (const a of event.approvals) this.line(a.depth, `  ${this.paint('yellow', `⚠ approval required: ${a.toolName}`)} ${this.paint('dim', short(JSON.stringify(a.args), 100))}`)
+        for (const a of event.approvals)
+          this.line(
+            a.depth,
+            `  ${this.paint('yellow', `⚠ approval required: ${a.toolName}`)} ${this.paint('dim', short(JSON.stringify(a.args), 100))}`,
+          )
         break
       case 'retry':
-        this.line(d, `  ${this.paint('yellow', `↻ retry ${event.attempt} in ${event.delayMs}ms`)}: ${event.error.message}`)
+        this.line(
+          d,
+          `  ${this.paint('yellow', `↻ retry ${event.attempt} in ${event.delayMs}ms`)}: ${event.error.message}`,
+        )
         break
       case 'agent_end': {
         const r = event.result
         const label = this.labels.get(event.execId) ?? 'exec'
         const status = r.status === 'completed' ? this.paint('green', r.status) : this.paint('red', r.status)
-        this.line(d, `${this.paint('bold', `◀ ${label}`)} ${status} in ${r.iterationsUsed}/${r.iterationBudget === Infinity ? '∞' : r.iterationBudget} steps${r.error ? `: ${r.error.message}` : ''}`)
+        this.line(
+          d,
+          `${this.paint('bold', `◀ ${label}`)} ${status} in ${r.iterationsUsed}/${r.iterationBudget === Infinity ? '∞' : r.iterationBudget} steps${r.error ? `: ${r.error.message}` : ''}`,
+        )
         if (d === 0) this.summary(r.totalUsage, r.iterationsUsed)
         break
       }
@@ -93,7 +117,9 @@ export class LoopRenderer {
 
   /** Called by the approve handler, so the decision shows under the request it answers. */
   decision(request: ApprovalRequest, approved: boolean, how: string): void {
-    const text = approved ? this.paint('green', `✓ approved ${request.toolName}`) : this.paint('red', `✗ rejected ${request.toolName}`)
+    const text = approved
+      ? this.paint('green', `✓ approved ${request.toolName}`)
+      : this.paint('red', `✗ rejected ${request.toolName}`)
     this.line(request.depth, `  ${text} ${this.paint('dim', `(${how})`)}`)
   }
 
@@ -101,7 +127,10 @@ export class LoopRenderer {
     const seconds = ((Date.now() - this.started) / 1000).toFixed(2)
     this.line(0, this.paint('dim', '─'.repeat(60)))
     this.line(0, `usage: ${usage.input} input + ${usage.output} output = ${usage.total} tokens (whole tree)`)
-    this.line(0, `steps: ${rootSteps} at the root, ${this.steps} in the tree · tool calls: ${this.toolCalls} · ${seconds}s`)
+    this.line(
+      0,
+      `steps: ${rootSteps} at the root, ${this.steps} in the tree · tool calls: ${this.toolCalls} · ${seconds}s`,
+    )
   }
 }
 

@@ -4,7 +4,12 @@ import { scripted, type ScriptedProvider, type ScriptedTurn } from '@nestor/prov
 import { ACCOUNTANT_INSTRUCTIONS, RESEARCHER_INSTRUCTIONS } from './trip-agents.js'
 
 const results = (messages: Message[]) => messages.flatMap((m) => (m.role === 'toolResult' ? [m] : []))
-const call = (id: string, name: string, args: Record<string, unknown>) => ({ type: 'toolCall' as const, id, name, arguments: args })
+const call = (id: string, name: string, args: Record<string, unknown>) => ({
+  type: 'toolCall' as const,
+  id,
+  name,
+  arguments: args,
+})
 const text = (t: string) => ({ type: 'text' as const, text: t })
 
 /**
@@ -17,9 +22,15 @@ export function demoModel(): ScriptedProvider {
     const done = results(request.messages)
     const has = (name: string) => done.some((r) => r.toolName === name)
     if (request.system === RESEARCHER_INSTRUCTIONS) {
-      if (!has('search_notes')) return { content: [text('Searching the notes.'), call('call_search', 'search_notes', { query: 'lisbon' })] }
+      if (!has('search_notes'))
+        return { content: [text('Searching the notes.'), call('call_search', 'search_notes', { query: 'lisbon' })] }
       if (!has('read_note')) {
-        return { content: [call('call_read_weather', 'read_note', { id: 'lisbon-weather' }), call('call_read_costs', 'read_note', { id: 'lisbon-costs' })] }
+        return {
+          content: [
+            call('call_read_weather', 'read_note', { id: 'lisbon-weather' }),
+            call('call_read_costs', 'read_note', { id: 'lisbon-costs' }),
+          ],
+        }
       }
       return 'May in Lisbon: sunny, 17–24 °C, ~5 rainy days, windy evenings. Costs for two: guesthouse €130/night, food ~€80/day, transport pass €7.20 pp/day, museum pass €35 pp.'
     }
@@ -36,22 +47,34 @@ export function demoModel(): ScriptedProvider {
       return 'Total €743.20 — €156.80 under the €900 budget.'
     }
     if (!has('research')) {
-      return { content: [text("I'll get the facts first."), call('call_research', 'research', { input: 'Lisbon in May for two: weather, and costs of lodging, food, transport and museums' })] }
+      return {
+        content: [
+          text("I'll get the facts first."),
+          call('call_research', 'research', {
+            input: 'Lisbon in May for two: weather, and costs of lodging, food, transport and museums',
+          }),
+        ],
+      }
     }
     if (!has('budget')) {
       return {
         content: [
           text('Now the arithmetic.'),
-          call('call_budget', 'budget', { input: 'Budget €900. Guesthouse 3 nights at €130, food 3 days at €80, transport pass €7.20 × 2 people × 3 days, museum pass €35 × 2.' }),
+          call('call_budget', 'budget', {
+            input:
+              'Budget €900. Guesthouse 3 nights at €130, food 3 days at €80, transport pass €7.20 × 2 people × 3 days, museum pass €35 × 2.',
+          }),
         ],
       }
     }
     const save = done.find((r) => r.toolName === 'save_brief')
     if (!save) {
-      const body = 'Lisbon, 3 days in May, 2 people. Weather: sunny 17–24 °C, bring a light jacket. Budget: €743.20 of €900 (guesthouse €390, food €240, transport €43.20, museums €70).'
+      const body =
+        'Lisbon, 3 days in May, 2 people. Weather: sunny 17–24 °C, bring a light jacket. Budget: €743.20 of €900 (guesthouse €390, food €240, transport €43.20, museums €70).'
       return { content: [call('call_save', 'save_brief', { title: 'Lisbon in May', body })] }
     }
-    if (save.isError) return 'The brief was not saved (not approved). The plan: 3 days in Lisbon for €743.20, €156.80 under budget.'
+    if (save.isError)
+      return 'The brief was not saved (not approved). The plan: 3 days in Lisbon for €743.20, €156.80 under budget.'
     return 'Saved the brief "Lisbon in May": 3 days for two at €743.20, €156.80 under the €900 budget. Expect sun (17–24 °C) and pack a light jacket for windy evenings.'
   })
 }

@@ -4,8 +4,14 @@ import { z } from 'zod'
 
 // In-memory "knowledge": the demo must run offline and give the same answers every time.
 const NOTES: Record<string, { title: string; text: string }> = {
-  'lisbon-weather': { title: 'Lisbon weather in May', text: 'Sunny, 17–24 °C, rain on about 5 days. Evenings by the river get windy: pack a light jacket.' },
-  'lisbon-costs': { title: 'Lisbon costs (2 people)', text: 'Guesthouse in Alfama €130/night. Food about €80/day for two. Metro/tram 24h pass €7.20 per person. Museum pass €35 per person.' },
+  'lisbon-weather': {
+    title: 'Lisbon weather in May',
+    text: 'Sunny, 17–24 °C, rain on about 5 days. Evenings by the river get windy: pack a light jacket.',
+  },
+  'lisbon-costs': {
+    title: 'Lisbon costs (2 people)',
+    text: 'Guesthouse in Alfama €130/night. Food about €80/day for two. Metro/tram 24h pass €7.20 per person. Museum pass €35 per person.',
+  },
   'porto-weather': { title: 'Porto weather in May', text: 'Milder than Lisbon, 14–20 °C, more rain.' },
 }
 
@@ -15,16 +21,22 @@ export const ACCOUNTANT_INSTRUCTIONS =
   'You are the accountant. Use add_costs to total the items you are given, then reply with the total and how it compares to the budget.'
 export const PLANNER_SYSTEM =
   "You are Nestor's trip planner. Delegate fact-finding to the research tool and arithmetic to the budget tool, never guess numbers. Save the final brief with save_brief, then answer in two or three sentences."
-export const DEMO_PROMPT = 'Plan 3 days in Lisbon in May for two people with a €900 budget. Check the weather and costs, work out the total, and save a short brief.'
+export const DEMO_PROMPT =
+  'Plan 3 days in Lisbon in May for two people with a €900 budget. Check the weather and costs, work out the total, and save a short brief.'
 
 /** Finds facts in the notes: a nested agent with two tools. */
 export class Researcher extends Agent {
   instructions = RESEARCHER_INSTRUCTIONS
 
-  @tool({ description: 'Search the travel notes; returns matching note ids and titles', parameters: z.object({ query: z.string().min(1) }) })
+  @tool({
+    description: 'Search the travel notes; returns matching note ids and titles',
+    parameters: z.object({ query: z.string().min(1) }),
+  })
   async search_notes({ query }: { query: string }) {
     const words = query.toLowerCase().split(/\W+/).filter(Boolean)
-    const hits = Object.entries(NOTES).filter(([id, note]) => words.some((w) => id.includes(w) || note.title.toLowerCase().includes(w)))
+    const hits = Object.entries(NOTES).filter(([id, note]) =>
+      words.some((w) => id.includes(w) || note.title.toLowerCase().includes(w)),
+    )
     return hits.length ? hits.map(([id, note]) => `${id}: ${note.title}`).join('\n') : 'no notes match'
   }
 
@@ -46,7 +58,10 @@ export class Accountant extends Agent {
   })
   async add_costs({ items }: { items: { label: string; eur: number }[] }) {
     const total = items.reduce((sum, item) => sum + item.eur, 0)
-    return { content: [{ type: 'text' as const, text: `total €${total.toFixed(2)} (${items.length} items)` }], details: { total } }
+    return {
+      content: [{ type: 'text' as const, text: `total €${total.toFixed(2)} (${items.length} items)` }],
+      details: { total },
+    }
   }
 }
 
@@ -67,8 +82,16 @@ export function saveBriefTool(store: { title: string; body: string }[]): Tool {
 /** The planner's tools: two agents as tools (nested execs) and the approval-gated save. */
 export function plannerTools(store: { title: string; body: string }[] = []): Tool[] {
   return [
-    new Researcher().asTool({ name: 'research', description: 'Ask the researcher a question about the destination', maxIterations: 6 }),
-    new Accountant().asTool({ name: 'budget', description: 'Ask the accountant to total cost items against a budget', maxIterations: 4 }),
+    new Researcher().asTool({
+      name: 'research',
+      description: 'Ask the researcher a question about the destination',
+      maxIterations: 6,
+    }),
+    new Accountant().asTool({
+      name: 'budget',
+      description: 'Ask the accountant to total cost items against a budget',
+      maxIterations: 4,
+    }),
     saveBriefTool(store),
   ]
 }

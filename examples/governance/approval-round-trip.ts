@@ -31,7 +31,9 @@ export async function main(log: (line: string) => void = console.log): Promise<R
   const lines = output.split('\n').filter((line) => line.length > 0)
   for (const line of lines.slice(0, -1)) log(line)
   const summary = JSON.parse(lines.at(-1) ?? '{}') as Record<string, unknown>
-  log(`[pid ${process.pid}] resumed elsewhere: ${summary.status}, "${summary.text}", iterations used: ${summary.iterationsUsed}`)
+  log(
+    `[pid ${process.pid}] resumed elsewhere: ${summary.status}, "${summary.text}", iterations used: ${summary.iterationsUsed}`,
+  )
   return summary
 }
 

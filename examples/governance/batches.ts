@@ -6,7 +6,9 @@ import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type ParallelBatchResult } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 
-export async function main(log: (line: string) => void = console.log): Promise<{ parallel: ParallelBatchResult; refused: string }> {
+export async function main(
+  log: (line: string) => void = console.log,
+): Promise<{ parallel: ParallelBatchResult; refused: string }> {
   const resize = defineTool({
     name: 'resize',
     description: 'Resize an image',
@@ -33,12 +35,16 @@ export async function main(log: (line: string) => void = console.log): Promise<{
     calls: [100, 800].map((width) => ({ callKey: `w${width}`, tool: 'resize', args: { image, width } })),
   }))
   const parallel = await runtime.runParallelBatch(lanes, { maxConcurrency: 2, tools: [resize] })
-  for (const lane of parallel.lanes) log(`lane ${lane.itemKey}: ${lane.results.map((r) => `${r.callKey}=${r.receipt.status}`).join(', ')}`)
+  for (const lane of parallel.lanes)
+    log(`lane ${lane.itemKey}: ${lane.results.map((r) => `${r.callKey}=${r.receipt.status}`).join(', ')}`)
 
   // A bad plan is refused before any call runs.
   let refused = ''
   try {
-    await runtime.runParallelBatch([...lanes, { itemKey: 'bad', calls: [{ callKey: 'w0', tool: 'resize', args: { image: 'x', width: 0 } }] }], { maxConcurrency: 2, tools: [resize] })
+    await runtime.runParallelBatch(
+      [...lanes, { itemKey: 'bad', calls: [{ callKey: 'w0', tool: 'resize', args: { image: 'x', width: 0 } }] }],
+      { maxConcurrency: 2, tools: [resize] },
+    )
   } catch (error) {
     if (!NestorError.isInstance(error)) throw error
     refused = `${error.code}: ${error.message}`

@@ -6,9 +6,13 @@ import { z } from 'zod'
 import { Runtime, defineTool, type ToolReceipt } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 
-const call = (name: string, args: Record<string, unknown> = {}) => ({ content: [{ type: 'toolCall' as const, name, arguments: args }] })
+const call = (name: string, args: Record<string, unknown> = {}) => ({
+  content: [{ type: 'toolCall' as const, name, arguments: args }],
+})
 
-export async function main(log: (line: string) => void = console.log): Promise<{ receipts: ToolReceipt[]; breaker: string | undefined }> {
+export async function main(
+  log: (line: string) => void = console.log,
+): Promise<{ receipts: ToolReceipt[]; breaker: string | undefined }> {
   let fetches = 0
   let flakyAttempts = 0
   const search = defineTool({
@@ -50,15 +54,27 @@ export async function main(log: (line: string) => void = console.log): Promise<{
   ])
   const runtime = new Runtime({ provider, model: 'demo' })
   const result = await runtime.exec('Find lamps', { tools: [search, flaky, stuck, price] })
-  for (const r of result.receipts) log(`${r.toolName.padEnd(6)} ${r.status.padEnd(15)} attempts=${r.attempts} cached=${r.cached} ${r.signature}`)
+  for (const r of result.receipts)
+    log(`${r.toolName.padEnd(6)} ${r.status.padEnd(15)} attempts=${r.attempts} cached=${r.cached} ${r.signature}`)
 
   // A second exec on the same runtime: the cache (per runtime) serves the search without running it.
-  const cached = await runtime.exec('once more', { tools: [search], provider: scripted([call('search', { q: 'lamps', limit: 5 }), 'ok']) })
+  const cached = await runtime.exec('once more', {
+    tools: [search],
+    provider: scripted([call('search', { q: 'lamps', limit: 5 }), 'ok']),
+  })
   log(`second exec: ${cached.receipts[0]?.status} cached=${cached.receipts[0]?.cached}, fetches so far: ${fetches}`)
 
   // The breaker: the same failing call twice in a row (breakerThreshold 2) stops the exec.
-  const down = defineTool({ name: 'ping', description: 'Ping a host', parameters: z.object({ host: z.string() }), execute: () => Promise.reject(new Error('unreachable')) })
-  const tripped = await new Runtime({ provider: scripted([call('ping', { host: 'db' }), call('ping', { host: 'db' }), 'never']), model: 'demo' }).exec('ping', { tools: [down] })
+  const down = defineTool({
+    name: 'ping',
+    description: 'Ping a host',
+    parameters: z.object({ host: z.string() }),
+    execute: () => Promise.reject(new Error('unreachable')),
+  })
+  const tripped = await new Runtime({
+    provider: scripted([call('ping', { host: 'db' }), call('ping', { host: 'db' }), 'never']),
+    model: 'demo',
+  }).exec('ping', { tools: [down] })
   log(`breaker: ${tripped.status} ${tripped.error?.code}: ${tripped.error?.message}`)
   return { receipts: [...result.receipts, ...cached.receipts], breaker: tripped.error?.message }
 }

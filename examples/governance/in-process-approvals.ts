@@ -6,7 +6,9 @@ import { z } from 'zod'
 import { Runtime, defineTool, type ApprovalRequest, type ExecResult } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 
-export async function main(log: (line: string) => void = console.log): Promise<{ result: ExecResult; requests: ApprovalRequest[] }> {
+export async function main(
+  log: (line: string) => void = console.log,
+): Promise<{ result: ExecResult; requests: ApprovalRequest[] }> {
   const refund = defineTool({
     name: 'refund',
     description: 'Refund an order',
@@ -33,15 +35,21 @@ export async function main(log: (line: string) => void = console.log): Promise<{
     // Anything async works here: a chat prompt, a ticket, a policy engine.
     approve: async (request) => {
       requests.push(request)
-      return request.args.amount === 120 ? { approved: true, args: { ...request.args, amount: 100 } } : { approved: false, reason: 'policy' }
+      return request.args.amount === 120
+        ? { approved: true, args: { ...request.args, amount: 100 } }
+        : { approved: false, reason: 'policy' }
     },
   })
   const run = runtime.exec('Customer A-17 wants a refund', { tools: [support] })
   for await (const event of run) {
     if (event.type === 'approval_required') {
-      for (const a of event.approvals) log(`approval asked at depth ${a.depth} (path ${a.path.length} execs): ${a.toolName} ${JSON.stringify(a.args)}`)
+      for (const a of event.approvals)
+        log(`approval asked at depth ${a.depth} (path ${a.path.length} execs): ${a.toolName} ${JSON.stringify(a.args)}`)
     }
-    if (event.type === 'tool_end') log(`${'  '.repeat(event.depth)}${event.toolName}: ${event.receipt.status} → ${JSON.stringify(event.result.content)}`)
+    if (event.type === 'tool_end')
+      log(
+        `${'  '.repeat(event.depth)}${event.toolName}: ${event.receipt.status} → ${JSON.stringify(event.result.content)}`,
+      )
   }
   const result = await run
   log(`${result.status}: ${result.text}`)

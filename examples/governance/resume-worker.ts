@@ -12,4 +12,11 @@ const { state, decisions } = JSON.parse(input) as { state: string; decisions: Re
 const runtime = runtimeWith(scripted(['The api is live on staging and production.']))
 const run = runtime.resume(JSON.parse(state) as RunState, decisions, { tools: [deployTool(console.log)] })
 const result = await run
-console.log(JSON.stringify({ status: result.status, text: result.text, iterationsUsed: result.iterationsUsed, receipts: result.receipts.map((r) => r.status) }))
+console.log(
+  JSON.stringify({
+    status: result.status,
+    text: result.text,
+    iterationsUsed: result.iterationsUsed,
+    receipts: result.receipts.map((r) => r.status),
+  }),
+)

@@ -23,14 +23,18 @@ export async function main(log: (line: string) => void = console.log): Promise<A
   const provider = scripted((request) => {
     if (lastUserText(request).startsWith('Find')) return 'Octopuses have three hearts.'
     const hasResult = request.messages.some((m) => m.role === 'toolResult')
-    return hasResult ? 'Here is a fact: octopuses have three hearts.' : { content: [{ type: 'toolCall', name: 'research', arguments: { topic: 'octopuses' } }] }
+    return hasResult
+      ? 'Here is a fact: octopuses have three hearts.'
+      : { content: [{ type: 'toolCall', name: 'research', arguments: { topic: 'octopuses' } }] }
   })
   const run = new Runtime({ provider, model: 'demo' }).exec('Tell me a fact', { tools: [research] })
   const events: AgentEvent[] = []
   for await (const event of run) {
     events.push(event)
     if (event.type === 'agent_start' || event.type === 'agent_end' || event.type === 'tool_start') {
-      log(`${'  '.repeat(event.depth)}${event.type} exec=${event.execId}${event.parentExecId ? ` parent=${event.parentExecId}` : ''}`)
+      log(
+        `${'  '.repeat(event.depth)}${event.type} exec=${event.execId}${event.parentExecId ? ` parent=${event.parentExecId}` : ''}`,
+      )
     }
   }
   log((await run).text)

@@ -18,7 +18,12 @@ export async function main(log: (line: string) => void = console.log): Promise<E
     },
   })
   const provider = scripted([
-    { content: [{ type: 'toolCall', name: 'search', arguments: { q: 'cats' } }, { type: 'toolCall', name: 'search', arguments: { q: 'kittens' } }] },
+    {
+      content: [
+        { type: 'toolCall', name: 'search', arguments: { q: 'cats' } },
+        { type: 'toolCall', name: 'search', arguments: { q: 'kittens' } },
+      ],
+    },
     { content: [{ type: 'toolCall', name: 'search', arguments: { q: 'dogs' } }] },
     'Dogs it is.',
     'You are welcome.',
@@ -26,8 +31,10 @@ export async function main(log: (line: string) => void = console.log): Promise<E
   run = new Runtime({ provider, model: 'demo' }).exec('Search for cats', { tools: [search] })
   run.followUp('Thanks!') // read only when the loop would otherwise end
   for await (const event of run) {
-    if (event.type === 'tool_end') log(`${event.toolName}: ${event.receipt.status} ${JSON.stringify(event.result.content[0])}`)
-    if (event.type === 'message_end' && event.message.role === 'user') log(`user: ${JSON.stringify(event.message.content)}`)
+    if (event.type === 'tool_end')
+      log(`${event.toolName}: ${event.receipt.status} ${JSON.stringify(event.result.content[0])}`)
+    if (event.type === 'message_end' && event.message.role === 'user')
+      log(`user: ${JSON.stringify(event.message.content)}`)
   }
   const result = await run
   log(`${result.status}: ${result.text} (${result.iterationsUsed}/${result.iterationBudget} iterations)`)

@@ -32,7 +32,13 @@ export async function main(log: (line: string) => void = console.log): Promise<s
     const runtime = new Runtime({ provider, model: 'demo' })
     const run = runtime.exec('What is on my todo list?', { tools: fs.tools })
     for await (const event of run) {
-      if (event.type === 'tool_end') log(`${event.toolName} → ${event.result.content.map((c) => (c.type === 'text' ? c.text : c.type)).join(' ').trim()}`)
+      if (event.type === 'tool_end')
+        log(
+          `${event.toolName} → ${event.result.content
+            .map((c) => (c.type === 'text' ? c.text : c.type))
+            .join(' ')
+            .trim()}`,
+        )
     }
     const result = await run
     log(result.text)

@@ -26,7 +26,11 @@ const wordCount = defineTool({
 export async function main(log: (line: string) => void = console.log): Promise<void> {
   const runtime = new Runtime({ provider: scripted(() => 'Tools at rest, the loop sleeps.'), model: 'demo' })
   const serving = await serveMcp(
-    { runtime, tools: [wordCount], agents: [{ name: 'poet', description: 'Writes a one-line poem', agent: new Poet() }] },
+    {
+      runtime,
+      tools: [wordCount],
+      agents: [{ name: 'poet', description: 'Writes a one-line poem', agent: new Poet() }],
+    },
     { http: true, port: 0 }, // 127.0.0.1 on a free port
   )
   const client = new Client({ name: 'example-client', version: '1.0.0' })

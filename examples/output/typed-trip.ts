@@ -27,14 +27,27 @@ export async function main(log: (line: string) => void = console.log): Promise<E
     if (index === 0) return { content: [{ type: 'toolCall', name: 'research', arguments: { input: 'Lisbon' } }] }
     if (index === 1) return JSON.stringify({ city: 'Lisbon', bestMonths: ['May', 'June'], dailyBudgetEur: 90 })
     if (index === 2) return JSON.stringify({ city: 'Lisbon', days: [{ day: 1, plan: 'Alfama and Fado' }] })
-    return JSON.stringify({ city: 'Lisbon', days: [{ day: 1, plan: 'Alfama and Fado' }, { day: 2, plan: 'Belém' }], totalEur: 180 })
+    return JSON.stringify({
+      city: 'Lisbon',
+      days: [
+        { day: 1, plan: 'Alfama and Fado' },
+        { day: 2, plan: 'Belém' },
+      ],
+      totalEur: 180,
+    })
   })
   const runtime = new Runtime({ provider, model: 'demo' })
   const research = new Researcher().asTool({ name: 'research', description: 'Profile a city' })
   const run = runtime.exec('Plan two days in Lisbon', { tools: [research], output: Itinerary })
   for await (const event of run) {
-    if (event.type === 'tool_end') log(`${event.toolName} → ${event.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')}`)
-    if (event.type === 'message_end' && event.message.role === 'user' && event.depth === 0 && typeof event.message.content === 'string') {
+    if (event.type === 'tool_end')
+      log(`${event.toolName} → ${event.result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')}`)
+    if (
+      event.type === 'message_end' &&
+      event.message.role === 'user' &&
+      event.depth === 0 &&
+      typeof event.message.content === 'string'
+    ) {
       if (event.message.content.startsWith('Your answer')) log(`sent back: ${event.message.content.split('\n')[1]}`)
     }
   }

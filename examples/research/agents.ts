@@ -29,7 +29,10 @@ export class Researcher extends Agent {
     this.notes = notes
   }
 
-  @tool({ description: 'Search my notes on a topic', parameters: z.object({ q: z.string().describe('a topic keyword') }) })
+  @tool({
+    description: 'Search my notes on a topic',
+    parameters: z.object({ q: z.string().describe('a topic keyword') }),
+  })
   search({ q }: { q: string }) {
     return this.notes[q.toLowerCase()] ?? `no notes on ${q}`
   }

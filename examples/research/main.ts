@@ -11,8 +11,14 @@ import { researchModel } from './scripted-model.js'
 export type ResearchRun = { result: ExecResult; events: AgentEvent[] }
 
 export async function main(write: (line: string) => void = console.log): Promise<ResearchRun> {
-  const runtime = new Runtime({ provider: researchModel(), model: 'scripted-research', system: 'You are an editor. Delegate research, then write a brief.' })
-  const researcher = new Researcher({ decorators: 'Standard decorators are functions (value, context) => replacement.' })
+  const runtime = new Runtime({
+    provider: researchModel(),
+    model: 'scripted-research',
+    system: 'You are an editor. Delegate research, then write a brief.',
+  })
+  const researcher = new Researcher({
+    decorators: 'Standard decorators are functions (value, context) => replacement.',
+  })
   const run = runtime.exec('Write a brief on decorators.', { tools: [researcher] })
   const events: AgentEvent[] = []
   for await (const event of run) {

@@ -14,7 +14,9 @@ export function formatEvent(event: AgentEvent): string | undefined {
       return `${pad}← ${event.toolName}${event.isError ? ' ERROR' : ''}: ${clip(event.result.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join(''))}`
     case 'message_end':
       if (event.message.role !== 'assistant') return undefined
-      return event.message.content.some((c) => c.type === 'text') ? `${pad}“${clip(event.message.content.map((c) => (c.type === 'text' ? c.text : '')).join(''))}”` : undefined
+      return event.message.content.some((c) => c.type === 'text')
+        ? `${pad}“${clip(event.message.content.map((c) => (c.type === 'text' ? c.text : '')).join(''))}”`
+        : undefined
     case 'agent_end':
       return `${pad}■ ${event.result.status}${event.result.error ? ` (${event.result.error.code})` : ''} after ${event.result.iterationsUsed} model calls`
     default:

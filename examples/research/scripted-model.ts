@@ -5,7 +5,10 @@ import type { ModelRequest } from '@nestor/core/provider-kit'
 import { scripted, type ScriptedProvider, type ScriptedTurn } from '@nestor/providers'
 import { FactChecker, Researcher } from './agents.js'
 
-const call = (name: string, args: Record<string, unknown>): ScriptedTurn => ({ content: [{ type: 'toolCall', name, arguments: args }], stopReason: 'toolUse' })
+const call = (name: string, args: Record<string, unknown>): ScriptedTurn => ({
+  content: [{ type: 'toolCall', name, arguments: args }],
+  stopReason: 'toolUse',
+})
 const text = (m: Message | undefined) =>
   !m ? '' : typeof m.content === 'string' ? m.content : m.content.map((c) => ('text' in c ? c.text : '')).join('')
 const results = (r: ModelRequest) => r.messages.filter((m) => m.role === 'toolResult')

@@ -7,7 +7,10 @@ import { scripted } from '@nestor/providers'
 import { pipeToNodeResponse, runRoutes, sendWebResponse, toUIMessageStreamResponse } from '@nestor/web'
 
 export function minimalServer(): Server {
-  const runtime = new Runtime({ provider: scripted(() => 'Hello from Nestor, streamed over HTTP.', { chunkSize: 4 }), model: 'scripted' })
+  const runtime = new Runtime({
+    provider: scripted(() => 'Hello from Nestor, streamed over HTTP.', { chunkSize: 4 }),
+    model: 'scripted',
+  })
   // GET /runs/{id}/events (resume), POST /runs/{id}/steer|followUp|abort|approve|reject|edit.
   const routes = runRoutes({ runtime })
   return createServer(async (req, res) => {

@@ -24,7 +24,11 @@ export type WebAppOptions = {
 export type WebApp = { server: Server; runtime: Runtime; gate: ApprovalGate }
 
 const STATIC: Record<string, string> = { '/': 'index.html', '/app.js': 'app.js', '/style.css': 'style.css' }
-const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' }
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+}
 
 /** The app: static files from examples/web/public, the run API under /api/runs. */
 export function createWebApp(options: WebAppOptions = {}): WebApp {
@@ -51,14 +55,15 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     const file = request.method === 'GET' ? STATIC[path] : undefined
     if (file) {
       const body = await readFile(join(publicDir, file))
-      return new Response(body, { headers: { 'content-type': TYPES[file.split('.').pop() as string] as string, 'cache-control': 'no-store' } })
+      return new Response(body, {
+        headers: { 'content-type': TYPES[file.split('.').pop() as string] as string, 'cache-control': 'no-store' },
+      })
     }
     return api(request)
   })
   const server = createServer(listener)
   return { server, runtime, gate }
 }
-
 
 /** Starts listening on 127.0.0.1; resolves with the URL. */
 export function listen(app: WebApp, port = 3000): Promise<string> {
@@ -87,7 +92,9 @@ async function main(argv: string[]): Promise<void> {
   }
   const port = Number(args.get('port') ?? 3000)
   const url = await listen(createWebApp(options), port)
-  process.stdout.write(`nestor web — ${typeof choice === 'string' ? choice : 'offline scripted trip model (live: --provider openai|anthropic|gemini|ollama)'}\nopen ${url}\n`)
+  process.stdout.write(
+    `nestor web — ${typeof choice === 'string' ? choice : 'offline scripted trip model (live: --provider openai|anthropic|gemini|ollama)'}\nopen ${url}\n`,
+  )
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) void main(process.argv.slice(2))

@@ -7,11 +7,14 @@ import { Accountant, Researcher, saveBriefTool } from '../demo/trip-agents.js'
 
 // The demo's trip, one level deeper: the researcher hands each note to a librarian (depth 2), so
 // the page shows a three-level tree.
-export const LIBRARIAN_INSTRUCTIONS = 'You are the librarian. Fetch the note you are asked for with fetch_note and return its text verbatim.'
+export const LIBRARIAN_INSTRUCTIONS =
+  'You are the librarian. Fetch the note you are asked for with fetch_note and return its text verbatim.'
 
 const NOTE_TEXT: Record<string, string> = {
-  'lisbon-weather': 'Lisbon weather in May\nSunny, 17–24 °C, rain on about 5 days. Evenings by the river get windy: pack a light jacket.',
-  'lisbon-costs': 'Lisbon costs (2 people)\nGuesthouse in Alfama €130/night. Food about €80/day for two. Metro/tram 24h pass €7.20 per person. Museum pass €35 per person.',
+  'lisbon-weather':
+    'Lisbon weather in May\nSunny, 17–24 °C, rain on about 5 days. Evenings by the river get windy: pack a light jacket.',
+  'lisbon-costs':
+    'Lisbon costs (2 people)\nGuesthouse in Alfama €130/night. Food about €80/day for two. Metro/tram 24h pass €7.20 per person. Museum pass €35 per person.',
 }
 
 const fetchNote: Tool = defineTool({
@@ -24,15 +27,27 @@ const fetchNote: Tool = defineTool({
 /** The demo's researcher, whose read_note asks a librarian (a nested exec) for the note. */
 class DelegatingResearcher extends Researcher {
   override async read_note({ id }: { id: string }): Promise<string> {
-    const result = await exec(`Fetch the note ${id}.`, { system: LIBRARIAN_INSTRUCTIONS, tools: [fetchNote], maxIterations: 3 })
+    const result = await exec(`Fetch the note ${id}.`, {
+      system: LIBRARIAN_INSTRUCTIONS,
+      tools: [fetchNote],
+      maxIterations: 3,
+    })
     return result.text
   }
 }
 
 export function webTools(store: { title: string; body: string }[] = []): Tool[] {
   return [
-    new DelegatingResearcher().asTool({ name: 'research', description: 'Ask the researcher a question about the destination', maxIterations: 6 }),
-    new Accountant().asTool({ name: 'budget', description: 'Ask the accountant to total cost items against a budget', maxIterations: 4 }),
+    new DelegatingResearcher().asTool({
+      name: 'research',
+      description: 'Ask the researcher a question about the destination',
+      maxIterations: 6,
+    }),
+    new Accountant().asTool({
+      name: 'budget',
+      description: 'Ask the accountant to total cost items against a budget',
+      maxIterations: 4,
+    }),
     saveBriefTool(store),
   ]
 }

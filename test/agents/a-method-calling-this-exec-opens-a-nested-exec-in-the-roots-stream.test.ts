@@ -23,7 +23,8 @@ class Researcher extends Agent {
 const provider = () =>
   scripted((request) => {
     const answer = lastToolResult(request)
-    if (firstUserText(request).startsWith('Summarise')) return answer === undefined ? call('search', { q: 'zod' }) : `summary of ${answer}`
+    if (firstUserText(request).startsWith('Summarise'))
+      return answer === undefined ? call('search', { q: 'zod' }) : `summary of ${answer}`
     return answer === undefined ? call('summarise', { topic: 'zod' }) : `final: ${answer}`
   })
 

@@ -34,7 +34,11 @@ describe('agent.asTool()', () => {
       {
         name: 'check_fact',
         description: 'Check a claim',
-        parameters: expect.objectContaining({ type: 'object', properties: { input: expect.objectContaining({ type: 'string' }) }, required: ['input'] }),
+        parameters: expect.objectContaining({
+          type: 'object',
+          properties: { input: expect.objectContaining({ type: 'string' }) },
+          required: ['input'],
+        }),
       },
     ])
   })
@@ -52,14 +56,18 @@ describe('agent.asTool()', () => {
     expect(child.messages[0]).toEqual({ role: 'user', content: 'Is Paris the capital of France?' })
 
     const childEvents = events.filter((e) => e.depth === 1)
-    expect(childEvents.map((e) => e.type)).toEqual(expect.arrayContaining(['agent_start', 'tool_start', 'tool_end', 'agent_end']))
+    expect(childEvents.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['agent_start', 'tool_start', 'tool_end', 'agent_end']),
+    )
     expect(childEvents.every((e) => e.parentExecId === result.execId)).toBe(true)
     const end = events.find((e): e is EventOf<'tool_end'> => e.type === 'tool_end' && e.depth === 0)!
     expect(end.result.details).toMatchObject({ status: 'completed', execId: childEvents[0]!.execId })
   })
 
   it('maps custom parameters to the agent input through prompt()', async () => {
-    const p = scripted((request) => (lastToolResult(request) === undefined && !request.system ? call('check', { claim: 'x', strict: true }) : 'ok'))
+    const p = scripted((request) =>
+      lastToolResult(request) === undefined && !request.system ? call('check', { claim: 'x', strict: true }) : 'ok',
+    )
     const runtime = new Runtime({ provider: p, model: 'm' })
     const checker = new FactChecker().asTool({
       name: 'check',
@@ -73,14 +81,23 @@ describe('agent.asTool()', () => {
 
   it('turns a failed nested exec into an error tool result, and the parent goes on', async () => {
     const p = scripted((request) =>
-      request.system ? { error: 'upstream down', status: 400 } : lastToolResult(request) === undefined ? call('check_fact', { input: 'x' }) : 'recovered',
+      request.system
+        ? { error: 'upstream down', status: 400 }
+        : lastToolResult(request) === undefined
+          ? call('check_fact', { input: 'x' })
+          : 'recovered',
     )
     const runtime = new Runtime({ provider: p, model: 'm' })
-    const { events, result } = await collect(runtime.exec('q', { tools: [new FactChecker().asTool({ name: 'check_fact', description: 'Check' })] }))
+    const { events, result } = await collect(
+      runtime.exec('q', { tools: [new FactChecker().asTool({ name: 'check_fact', description: 'Check' })] }),
+    )
 
     expect(result).toMatchObject({ status: 'completed', text: 'recovered' })
     const end = events.find((e): e is EventOf<'tool_end'> => e.type === 'tool_end' && e.depth === 0)!
     expect(end.isError).toBe(true)
-    expect(end.result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('agent check_fact failed') })
+    expect(end.result.content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('agent check_fact failed'),
+    })
   })
 })

@@ -18,7 +18,8 @@ describe('agent.asTool() when the child exec pauses for approval', () => {
   it('the tool reports status paused with what waits, and the parent goes on; nothing says aborted', async () => {
     const provider = scripted((request) => {
       const answer = lastToolResult(request)
-      if (request.system === 'You release builds.') return answer === undefined ? call('publish', { build: '7.1' }) : 'released'
+      if (request.system === 'You release builds.')
+        return answer === undefined ? call('publish', { build: '7.1' }) : 'released'
       return answer === undefined ? call('release', { input: 'ship 7.1' }) : `parent saw: ${answer}`
     })
     const runtime = new Runtime({ provider, model: 'm' })
@@ -28,7 +29,10 @@ describe('agent.asTool() when the child exec pauses for approval', () => {
     expect(result.status).toBe('completed')
     const end = events.find((e): e is EventOf<'tool_end'> => e.type === 'tool_end' && e.toolName === 'release')!
     expect(end.receipt.status).not.toBe('aborted')
-    expect(end.result.details).toMatchObject({ status: 'paused', pending: [{ toolName: 'publish', args: { build: '7.1' } }] })
+    expect(end.result.details).toMatchObject({
+      status: 'paused',
+      pending: [{ toolName: 'publish', args: { build: '7.1' } }],
+    })
     expect(result.text).toMatch(/parent saw: agent release paused: it waits for approval of publish/)
     expect(JSON.stringify(end)).not.toMatch(/aborted/)
   })

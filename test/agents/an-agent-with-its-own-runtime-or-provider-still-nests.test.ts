@@ -15,6 +15,7 @@ class Specialist extends Agent {
 
   // A private method is a tool of the instance too (it needs a name: '#' is not allowed in tool names).
   @tool({ name: 'secret_note', description: 'A private note', parameters: z.object({}) })
+  // eslint-disable-next-line no-unused-private-class-members -- reached by the model as a tool
   #note() {
     return `private to ${this.instructions}`
   }
@@ -28,7 +29,9 @@ describe('an agent with its own runtime or provider, called inside an exec', () 
     const parentProvider = outer()
     const ownProvider = scripted(['from the specialist model'])
     const specialist = new Specialist({ runtime: new Runtime({ provider: ownProvider, model: 'big' }) })
-    const { events, result } = await collect(new Runtime({ provider: parentProvider, model: 'small' }).exec('go', { tools: [specialist.consult] }))
+    const { events, result } = await collect(
+      new Runtime({ provider: parentProvider, model: 'small' }).exec('go', { tools: [specialist.consult] }),
+    )
 
     expect(result.text).toBe('from the specialist model')
     expect(ownProvider.requests[0]).toMatchObject({ model: 'big', system: 'You are the specialist.' })

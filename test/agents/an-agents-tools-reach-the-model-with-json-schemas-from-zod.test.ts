@@ -10,7 +10,10 @@ class Notes extends Agent {
   instructions = 'You keep notes.'
   private readonly notes = ['zod v4 has toJSONSchema', 'pnpm workspaces']
 
-  @tool({ description: 'Search the notes', parameters: z.object({ q: z.string().describe('words to find'), limit: z.number().int().optional() }) })
+  @tool({
+    description: 'Search the notes',
+    parameters: z.object({ q: z.string().describe('words to find'), limit: z.number().int().optional() }),
+  })
   async search({ q }: { q: string; limit?: number | undefined }) {
     return this.notes.filter((n) => n.includes(q)).join('\n') || 'nothing found'
   }
@@ -45,7 +48,11 @@ describe('an Agent instance passed as tools', () => {
     const { result } = await collect(runtime.exec('find zod', { tools: [new Notes()] }))
 
     const toolResult = result.messages.find((m) => m.role === 'toolResult')
-    expect(toolResult).toMatchObject({ toolName: 'search', isError: false, content: [{ type: 'text', text: 'zod v4 has toJSONSchema' }] })
+    expect(toolResult).toMatchObject({
+      toolName: 'search',
+      isError: false,
+      content: [{ type: 'text', text: 'zod v4 has toJSONSchema' }],
+    })
   })
 
   it('accepts zod v3 schemas too, still with a non-empty JSON Schema', async () => {
@@ -58,7 +65,11 @@ describe('an Agent instance passed as tools', () => {
     }
     const provider = scripted([call('fetch', { id: 7 }), 'done'])
     const result = await new Runtime({ provider, model: 'm' }).exec('x', { tools: [new Legacy()] })
-    expect(provider.requests[0]!.tools[0]!.parameters).toMatchObject({ type: 'object', properties: { id: { type: 'number' } }, required: ['id'] })
+    expect(provider.requests[0]!.tools[0]!.parameters).toMatchObject({
+      type: 'object',
+      properties: { id: { type: 'number' } },
+      required: ['id'],
+    })
     expect(result.messages.find((m) => m.role === 'toolResult')?.content).toEqual([{ type: 'text', text: '#7' }])
   })
 

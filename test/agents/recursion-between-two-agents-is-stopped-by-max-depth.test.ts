@@ -20,7 +20,8 @@ class Relay extends Agent {
 }
 
 // Every exec delegates once, then answers with what came back (an error text included).
-const provider = () => scripted((request) => (lastToolResult(request) === undefined ? call('delegate', { question: 'why?' }) : 'gave up'))
+const provider = () =>
+  scripted((request) => (lastToolResult(request) === undefined ? call('delegate', { question: 'why?' }) : 'gave up'))
 
 describe('two agents calling each other', () => {
   it('stop at maxDepth: the exec one level too deep fails max_depth without a model call, and that surfaces up the stream', async () => {
@@ -33,7 +34,9 @@ describe('two agents calling each other', () => {
     const { events, result } = await collect(runtime.exec('start', { tools: [alice.delegate] }))
 
     expect(result.status).toBe('completed')
-    const refused = events.find((e): e is EventOf<'agent_end'> => e.type === 'agent_end' && e.result.status === 'failed')!
+    const refused = events.find(
+      (e): e is EventOf<'agent_end'> => e.type === 'agent_end' && e.result.status === 'failed',
+    )!
     expect(refused.depth).toBe(4)
     expect(refused.result.error).toMatchObject({ code: 'max_depth' })
     expect(refused.result.iterationsUsed).toBe(0)
@@ -59,15 +62,25 @@ describe('two agents calling each other', () => {
     b.other = a
     const p = scripted((request) => {
       if (lastToolResult(request) !== undefined) return 'done'
-      return request.tools.some((t) => t.name === 'echo') ? call('echo', { input: 'again' }) : call('again', { input: 'again' })
+      return request.tools.some((t) => t.name === 'echo')
+        ? call('echo', { input: 'again' })
+        : call('again', { input: 'again' })
     })
     const runtime = new Runtime({ provider: p, model: 'm', maxDepth: 2 })
-    const { events } = await collect(runtime.exec('start', { tools: [b.asTool({ name: 'echo', description: 'Echo' })] }))
+    const { events } = await collect(
+      runtime.exec('start', { tools: [b.asTool({ name: 'echo', description: 'Echo' })] }),
+    )
 
     // depth 0 root → 1 echo (b) → 2 b.again's exec → 3 echo (a): one past maxDepth 2.
-    const refused = events.filter((e): e is EventOf<'agent_end'> => e.type === 'agent_end' && e.result.error?.code === 'max_depth')
+    const refused = events.filter(
+      (e): e is EventOf<'agent_end'> => e.type === 'agent_end' && e.result.error?.code === 'max_depth',
+    )
     expect(refused.map((e) => e.depth)).toEqual([3])
-    const echoAtTwo = events.find((e): e is EventOf<'tool_end'> => e.type === 'tool_end' && e.depth === 2 && e.toolName === 'echo')!
-    expect(echoAtTwo.result.content[0]).toMatchObject({ text: expect.stringContaining('agent echo failed: max depth 2') })
+    const echoAtTwo = events.find(
+      (e): e is EventOf<'tool_end'> => e.type === 'tool_end' && e.depth === 2 && e.toolName === 'echo',
+    )!
+    expect(echoAtTwo.result.content[0]).toMatchObject({
+      text: expect.stringContaining('agent echo failed: max depth 2'),
+    })
   })
 })

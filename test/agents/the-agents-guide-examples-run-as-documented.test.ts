@@ -14,7 +14,9 @@ describe('docs/agents.md examples', () => {
       description: 'Forecast for a city',
       parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
     })
-    expect(result.messages.find((m) => m.role === 'toolResult')?.content).toEqual([{ type: 'text', text: 'snow, -2°C' }])
+    expect(result.messages.find((m) => m.role === 'toolResult')?.content).toEqual([
+      { type: 'text', text: 'snow, -2°C' },
+    ])
   })
 
   it('undecorated: defineAgentTools makes a method reference a tool', async () => {

@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const built = ['packages/core/dist/index.js', 'packages/providers/dist/index.js', 'packages/agents/dist/index.js', 'examples/dist/research/agents.js']
+const built = [
+  'packages/core/dist/index.js',
+  'packages/providers/dist/index.js',
+  'packages/agents/dist/index.js',
+  'examples/dist/research/agents.js',
+]
 
 /**
  * `pnpm test` runs `tsc -b` before vitest, so dist/ exists (and is fresh) there. Run alone, this
@@ -18,11 +23,15 @@ function ensureBuilt(): void {
 describe('the built @nestor/agents under plain node', () => {
   it('runs a tsc-compiled decorated agent (nesting included) and the decorator-free form', { timeout: 300_000 }, () => {
     ensureBuilt()
-    const out = execFileSync(process.execPath, [fileURLToPath(new URL('./fixtures/built-package.mjs', import.meta.url))], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
+    const out = execFileSync(
+      process.execPath,
+      [fileURLToPath(new URL('./fixtures/built-package.mjs', import.meta.url))],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    )
     const seen = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, unknown>
 
     expect(seen).toMatchObject({

@@ -18,7 +18,9 @@ describe('examples/research', () => {
     // Each child's parent is the exec one level up.
     expect(starts[1]!.parentExecId).toBe(starts[0]!.execId)
     expect(starts[2]!.parentExecId).toBe(starts[1]!.execId)
-    const calls = events.filter((e): e is EventOf<'tool_end'> => e.type === 'tool_end').map((e) => [e.depth, e.toolName, e.isError])
+    const calls = events
+      .filter((e): e is EventOf<'tool_end'> => e.type === 'tool_end')
+      .map((e) => [e.depth, e.toolName, e.isError])
     expect(calls).toEqual([
       [1, 'search', false],
       [2, 'lookup', false],

@@ -40,14 +40,20 @@ describe('defineAgentTools(Class, { method: options })', () => {
     const result = await runtime.exec('find Dune', { tools: [new Library({ Dune: 'Herbert, 1965' })] })
 
     expect(provider.requests[0]!.tools.map((t) => t.name)).toEqual(['lookup', 'review_book'])
-    expect(provider.requests[0]!.tools[0]!.parameters).toMatchObject({ properties: { title: { type: 'string' } }, required: ['title'] })
-    expect(result.messages.find((m) => m.role === 'toolResult')?.content).toEqual([{ type: 'text', text: 'Herbert, 1965' }])
+    expect(provider.requests[0]!.tools[0]!.parameters).toMatchObject({
+      properties: { title: { type: 'string' } },
+      required: ['title'],
+    })
+    expect(result.messages.find((m) => m.role === 'toolResult')?.content).toEqual([
+      { type: 'text', text: 'Herbert, 1965' },
+    ])
   })
 
   it('makes this.method a tool reference and this.exec nest, as with @tool', async () => {
     const provider = scripted((request) => {
       const answer = lastToolResult(request)
-      if (firstUserText(request).startsWith('Review')) return answer === undefined ? call('lookup', { title: 'Dune' }) : `a classic (${answer})`
+      if (firstUserText(request).startsWith('Review'))
+        return answer === undefined ? call('lookup', { title: 'Dune' }) : `a classic (${answer})`
       return answer === undefined ? call('review_book', { title: 'Dune' }) : answer
     })
     const runtime = new Runtime({ provider, model: 'm' })
@@ -55,7 +61,10 @@ describe('defineAgentTools(Class, { method: options })', () => {
 
     expect(result.text).toBe('a classic (Herbert)')
     expect(events.some((e) => e.depth === 1 && e.type === 'tool_end' && e.toolName === 'lookup')).toBe(true)
-    expect(provider.requests[1]).toMatchObject({ system: 'You look things up in the library.', tools: [expect.objectContaining({ name: 'lookup' })] })
+    expect(provider.requests[1]).toMatchObject({
+      system: 'You look things up in the library.',
+      tools: [expect.objectContaining({ name: 'lookup' })],
+    })
   })
 
   it('inherits declarations from the base class and registers per instance with register: true', () => {
@@ -67,6 +76,8 @@ describe('defineAgentTools(Class, { method: options })', () => {
 
   it('refuses a name that is not a method of the class', () => {
     // @ts-expect-error: 'missing' is not a method of Library
-    expect(() => defineAgentTools(Library, { missing: { description: 'x', parameters: z.object({}) } })).toThrow(/not a method/)
+    expect(() => defineAgentTools(Library, { missing: { description: 'x', parameters: z.object({}) } })).toThrow(
+      /not a method/,
+    )
   })
 })

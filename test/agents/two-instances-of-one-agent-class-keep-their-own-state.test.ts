@@ -23,7 +23,11 @@ describe('two instances of one Agent class', () => {
   it('each bind their tools to themselves: a call through one never touches the other', async () => {
     const a = new Counter('a')
     const b = new Counter('b')
-    const runtime = new Runtime({ provider: scripted([call('add', { by: 2 }), call('add', { by: 3 }), 'done']), model: 'm', duplicateCalls: 'allow' })
+    const runtime = new Runtime({
+      provider: scripted([call('add', { by: 2 }), call('add', { by: 3 }), 'done']),
+      model: 'm',
+      duplicateCalls: 'allow',
+    })
     const result = await runtime.exec('count', { tools: [b] })
 
     expect(result.status).toBe('completed')

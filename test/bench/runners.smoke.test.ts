@@ -8,7 +8,11 @@ import { API_KEY, MODEL, echoArguments, expectedText, priorHistory, promptFor, v
 // the whole conversation and pass its own verification. A peer that cannot load is skipped.
 
 const tiny: Workload = { name: 'tiny', scenario: { kind: 'tools', t: 1, c: 3 }, history: [] }
-const tinyHistory: Workload = { name: 'tiny-history', scenario: { kind: 'tools', t: 1, c: 3 }, history: priorHistory(8) }
+const tinyHistory: Workload = {
+  name: 'tiny-history',
+  scenario: { kind: 'tools', t: 1, c: 3 },
+  history: priorHistory(8),
+}
 const tinyNested: Workload = { name: 'tiny-nested', scenario: { kind: 'nested', depth: 0, max: 2, c: 3 }, history: [] }
 
 let server: MockServer
@@ -45,7 +49,9 @@ describe('benchmark runners', () => {
   }
 
   it('a run that did less work fails verification loudly', () => {
-    expect(() => verify('x', tiny.scenario, { toolCalls: 0, text: expectedText(3) })).toThrow(/expected 1 tool calls, 0 ran/)
+    expect(() => verify('x', tiny.scenario, { toolCalls: 0, text: expectedText(3) })).toThrow(
+      /expected 1 tool calls, 0 ran/,
+    )
     expect(() => verify('x', tiny.scenario, { toolCalls: 1, text: 'tok0 ' })).toThrow(/final text differs/)
   })
 
@@ -57,7 +63,11 @@ describe('benchmark runners', () => {
         stream: true,
         messages: [
           { role: 'user', content: promptFor(tiny.scenario) },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: echoArguments(0) } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: echoArguments(0) } }],
+          },
           { role: 'tool', tool_call_id: 'c1', content: 'not the echo' },
         ],
       }),

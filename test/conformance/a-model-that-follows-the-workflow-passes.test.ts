@@ -30,20 +30,38 @@ describe('tool-loop conformance: a model that follows the workflow passes', () =
     expect(text).not.toContain('return a - b') // read_fixture's output
     expect(text).not.toContain('1 failed') // run_fixture_test's report
     expect(text).not.toContain(CONFORMANCE_PROMPT.slice(0, 40))
-    expect(Object.keys(outcome).sort()).toEqual(['finalAnswer', 'model', 'observations', 'passed', 'provider', 'turns', 'violations'])
+    expect(Object.keys(outcome).sort()).toEqual([
+      'finalAnswer',
+      'model',
+      'observations',
+      'passed',
+      'provider',
+      'turns',
+      'violations',
+    ])
   })
 
   it('cuts the final answer to 500 characters', async () => {
     const long = 'x'.repeat(2000)
     const { scripted } = await import('@nestor/providers')
-    const calls = (name: string, args: Record<string, unknown>) => ({ content: [{ type: 'toolCall' as const, name, arguments: args }] })
-    const provider = scripted([calls('read_fixture', { fixture_id: 'calc-add' }), calls('run_fixture_test', { fixture_id: 'calc-add' }), calls('write_fixture_patch', { fixture_id: 'calc-add', patch: 'p' }), long])
+    const calls = (name: string, args: Record<string, unknown>) => ({
+      content: [{ type: 'toolCall' as const, name, arguments: args }],
+    })
+    const provider = scripted([
+      calls('read_fixture', { fixture_id: 'calc-add' }),
+      calls('run_fixture_test', { fixture_id: 'calc-add' }),
+      calls('write_fixture_patch', { fixture_id: 'calc-add', patch: 'p' }),
+      long,
+    ])
     const outcome = await runToolLoopConformance({ provider, model: 'scripted' })
     expect(outcome.finalAnswer).toHaveLength(500)
   })
 
   it('the committed cassette replays offline (strict) and passes — what CI runs', async () => {
-    const outcome = await runToolLoopConformance({ provider: replay({ dir: cassetteDir(), mode: 'strict' }), model: 'scripted-conformance' })
+    const outcome = await runToolLoopConformance({
+      provider: replay({ dir: cassetteDir(), mode: 'strict' }),
+      model: 'scripted-conformance',
+    })
     expect(outcome.error).toBeUndefined()
     expect(outcome.passed).toBe(true)
   })
@@ -56,7 +74,10 @@ describe('tool-loop conformance: a model that follows the workflow passes', () =
 
   it('a provider failure is reported as an error, not as a verdict on the model', async () => {
     const { scripted } = await import('@nestor/providers')
-    const outcome = await runToolLoopConformance({ provider: scripted([{ error: 'upstream exploded', status: 400 }]), model: 'scripted' })
+    const outcome = await runToolLoopConformance({
+      provider: scripted([{ error: 'upstream exploded', status: 400 }]),
+      model: 'scripted',
+    })
     expect(outcome.passed).toBe(false)
     expect(outcome.violations).toEqual([])
     expect(outcome.failureClass).toBeUndefined()

@@ -22,13 +22,19 @@ describe('tool-loop conformance: each violation maps to exactly one class', () =
   }
 
   it('never runs past 8 turns', async () => {
-    const outcome = await runToolLoopConformance({ provider: moreViolators['calling tools past 8 turns'][1](), model: 'scripted' })
+    const outcome = await runToolLoopConformance({
+      provider: moreViolators['calling tools past 8 turns'][1](),
+      model: 'scripted',
+    })
     expect(outcome.turns).toBe(8)
     expect(Math.max(...outcome.observations.map((o) => o.turn))).toBe(8)
   })
 
   it('keeps malformed arguments as the raw text in the observation', async () => {
-    const outcome = await runToolLoopConformance({ provider: moreViolators['malformed JSON arguments'][1](), model: 'scripted' })
+    const outcome = await runToolLoopConformance({
+      provider: moreViolators['malformed JSON arguments'][1](),
+      model: 'scripted',
+    })
     expect(outcome.observations[0]).toEqual({ name: 'read_fixture', arguments: '{"fixture_id": "calc-add"', turn: 1 })
   })
 })

@@ -18,8 +18,12 @@ describe('tool-loop conformance: live providers need NESTOR_LIVE_TESTS=1', () =>
       wire = await startWireServer()
       const provider = openai({ baseURL: `${wire.url}/v1`, apiKey: KEY, maxRetries: 0 })
       const env = value === undefined ? {} : { NESTOR_LIVE_TESTS: value }
-      await expect(runToolLoopConformance({ provider, model: 'gpt-4o-mini' }, { env })).rejects.toThrow(/NESTOR_LIVE_TESTS/)
-      await expect(runToolLoopConformance({ provider, model: 'gpt-4o-mini' }, { env })).rejects.toMatchObject({ code: 'invalid_options' })
+      await expect(runToolLoopConformance({ provider, model: 'gpt-4o-mini' }, { env })).rejects.toThrow(
+        /NESTOR_LIVE_TESTS/,
+      )
+      await expect(runToolLoopConformance({ provider, model: 'gpt-4o-mini' }, { env })).rejects.toMatchObject({
+        code: 'invalid_options',
+      })
       expect(wire.requests).toHaveLength(0)
     })
   }
@@ -34,7 +38,10 @@ describe('tool-loop conformance: live providers need NESTOR_LIVE_TESTS=1', () =>
       { body: textAnswer([`Fixed it (key ${KEY}).`]) },
     )
     const provider = openai({ baseURL: `${wire.url}/v1`, apiKey: KEY, maxRetries: 0 })
-    const outcome = await runToolLoopConformance({ provider, model: 'gpt-4o-mini' }, { env: { NESTOR_LIVE_TESTS: '1' } })
+    const outcome = await runToolLoopConformance(
+      { provider, model: 'gpt-4o-mini' },
+      { env: { NESTOR_LIVE_TESTS: '1' } },
+    )
     expect(outcome.passed).toBe(true)
     expect(wire.requests).toHaveLength(4)
     expect(JSON.stringify(outcome)).not.toContain(KEY)

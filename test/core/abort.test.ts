@@ -25,7 +25,10 @@ describe('abort', () => {
   })
 
   it('abort while tool calls are streaming answers every call in the partial message', async () => {
-    const provider = scripted([calls({ name: 'a', args: { long: 'x'.repeat(200) } }, { name: 'b' })], { delayMs: 5, chunkSize: 20 })
+    const provider = scripted([calls({ name: 'a', args: { long: 'x'.repeat(200) } }, { name: 'b' })], {
+      delayMs: 5,
+      chunkSize: 20,
+    })
     const a = defineTool({ name: 'a', description: 'd', parameters: z.object({}).passthrough(), execute: () => 'a' })
     const run = new Runtime({ provider, model: 'm' }).exec('go', { tools: [a] })
     let n = 0
@@ -66,15 +69,25 @@ describe('abort', () => {
     expect(result.status).toBe('aborted')
     expect(provider.requests).toHaveLength(1)
     const results = result.history.filter((m): m is ToolResultMessage => m.role === 'toolResult')
-    expect(results.map((r) => [r.toolName, r.isError, textOf(r)])).toEqual([['wait', true, 'aborted'], ['never', true, 'aborted']])
+    expect(results.map((r) => [r.toolName, r.isError, textOf(r)])).toEqual([
+      ['wait', true, 'aborted'],
+      ['never', true, 'aborted'],
+    ])
     expect(result.receipts.map((r) => r.status)).toEqual(['aborted', 'aborted'])
     expect(historyProblems(result.history)).toEqual([])
     expect(unhandled).toEqual([])
   })
 
   it('a tool that ignores its signal does not hold the aborted exec', async () => {
-    const stubborn = defineTool({ name: 'stubborn', description: 'd', parameters: z.object({}), execute: () => new Promise<string>((r) => setTimeout(() => r('late'), 300)) })
-    const run = new Runtime({ provider: scripted([calls({ name: 'stubborn' }), 'x']), model: 'm' }).exec('go', { tools: [stubborn] })
+    const stubborn = defineTool({
+      name: 'stubborn',
+      description: 'd',
+      parameters: z.object({}),
+      execute: () => new Promise<string>((r) => setTimeout(() => r('late'), 300)),
+    })
+    const run = new Runtime({ provider: scripted([calls({ name: 'stubborn' }), 'x']), model: 'm' }).exec('go', {
+      tools: [stubborn],
+    })
     for await (const e of run) if (e.type === 'tool_start') run.abort()
     const started = Date.now()
     const result = await run

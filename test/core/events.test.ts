@@ -4,7 +4,12 @@ import { Runtime, defineTool, type AgentEvent } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect } from '../support/run.js'
 
-const echo = defineTool({ name: 'echo', description: 'Echo', parameters: z.object({ text: z.string() }), execute: ({ text }) => text })
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echo',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => text,
+})
 
 describe('events', () => {
   it('a tool round trip emits events in the documented order', async () => {
@@ -12,14 +17,22 @@ describe('events', () => {
     const { events } = await collect(new Runtime({ provider, model: 'm' }).exec('go', { tools: [echo] }))
     expect(events.map((e) => e.type)).toEqual([
       'agent_start',
-      'message_start', 'message_end', // the user input
+      'message_start',
+      'message_end', // the user input
       'turn_start',
-      'message_start', 'message_delta', 'message_delta', 'message_end', // assistant: call start + arguments
-      'tool_start', 'tool_end',
-      'message_start', 'message_end', // tool result
+      'message_start',
+      'message_delta',
+      'message_delta',
+      'message_end', // assistant: call start + arguments
+      'tool_start',
+      'tool_end',
+      'message_start',
+      'message_end', // tool result
       'turn_end',
       'turn_start',
-      'message_start', 'message_delta', 'message_end',
+      'message_start',
+      'message_delta',
+      'message_end',
       'turn_end',
       'agent_end',
     ])
@@ -69,7 +82,9 @@ describe('events', () => {
   it('text deltas concatenate to the final answer', async () => {
     const provider = scripted(['The quick brown fox jumps'], { chunkSize: 3 })
     const { events, result } = await collect(new Runtime({ provider, model: 'm' }).exec('go'))
-    const text = events.flatMap((e) => (e.type === 'message_delta' && e.delta.kind === 'text' ? [e.delta.text] : [])).join('')
+    const text = events
+      .flatMap((e) => (e.type === 'message_delta' && e.delta.kind === 'text' ? [e.delta.text] : []))
+      .join('')
     expect(text).toBe('The quick brown fox jumps')
     expect(result.text).toBe(text)
   })

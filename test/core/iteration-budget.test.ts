@@ -4,7 +4,12 @@ import { NestorError, Runtime, defineTool } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, historyProblems } from '../support/run.js'
 
-const ping = defineTool({ name: 'ping', description: 'Ping', parameters: z.object({ n: z.number() }), execute: ({ n }) => `pong ${n}` })
+const ping = defineTool({
+  name: 'ping',
+  description: 'Ping',
+  parameters: z.object({ n: z.number() }),
+  execute: ({ n }) => `pong ${n}`,
+})
 /** A model that calls ping forever, each time with new arguments. */
 const forever = () => scripted((_req, i) => calls({ name: 'ping', args: { n: i } }))
 
@@ -22,7 +27,11 @@ describe('iteration budget', () => {
   })
 
   it('a final answer on the last allowed iteration is within budget', async () => {
-    const provider = scripted([calls({ name: 'ping', args: { n: 1 } }), calls({ name: 'ping', args: { n: 2 } }), 'done'])
+    const provider = scripted([
+      calls({ name: 'ping', args: { n: 1 } }),
+      calls({ name: 'ping', args: { n: 2 } }),
+      'done',
+    ])
     const result = await new Runtime({ provider, model: 'm', maxIterations: 3 }).exec('go', { tools: [ping] })
     expect(result.status).toBe('completed')
     expect(result.iterationsUsed).toBe(3)
@@ -42,26 +51,31 @@ describe('iteration budget', () => {
     expect(result.status).toBe('completed')
   })
 
-  it.each([0, -1, 1.5, 10_001, NaN, '3'])('maxIterations %s throws invalid_options synchronously before any request', (bad) => {
-    const provider = scripted(['never'])
-    const runtime = new Runtime({ provider, model: 'm' })
-    let thrown: unknown
-    try {
-      runtime.exec('go', { maxIterations: bad as number })
-    } catch (error) {
-      thrown = error
-    }
-    expect(NestorError.isInstance(thrown)).toBe(true)
-    expect((thrown as NestorError).code).toBe('invalid_options')
-    expect((thrown as NestorError).message).toMatch(/maxIterations.*1\.\.10000/)
-    expect(() => new Runtime({ provider, model: 'm', maxIterations: bad as number })).toThrow(/maxIterations/)
-    expect(provider.requests).toHaveLength(0)
-  })
+  it.each([0, -1, 1.5, 10_001, NaN, '3'])(
+    'maxIterations %s throws invalid_options synchronously before any request',
+    (bad) => {
+      const provider = scripted(['never'])
+      const runtime = new Runtime({ provider, model: 'm' })
+      let thrown: unknown
+      try {
+        runtime.exec('go', { maxIterations: bad as number })
+      } catch (error) {
+        thrown = error
+      }
+      expect(NestorError.isInstance(thrown)).toBe(true)
+      expect((thrown as NestorError).code).toBe('invalid_options')
+      expect((thrown as NestorError).message).toMatch(/maxIterations.*1\.\.10000/)
+      expect(() => new Runtime({ provider, model: 'm', maxIterations: bad as number })).toThrow(/maxIterations/)
+      expect(provider.requests).toHaveLength(0)
+    },
+  )
 
   it('every result carries the budget fields, also when no model call was made', async () => {
     const controller = new AbortController()
     controller.abort()
-    const result = await new Runtime({ provider: scripted(['x']), model: 'm', maxIterations: 7 }).exec('go', { signal: controller.signal })
+    const result = await new Runtime({ provider: scripted(['x']), model: 'm', maxIterations: 7 }).exec('go', {
+      signal: controller.signal,
+    })
     expect(result.status).toBe('aborted')
     expect(result.iterationsUsed).toBe(0)
     expect(result.iterationBudget).toBe(7)

@@ -6,7 +6,16 @@ import { calls, historyProblems, textOf } from '../support/run.js'
 
 const counter = () => {
   const ran: string[] = []
-  const mk = (name: string) => defineTool({ name, description: name, parameters: z.object({}).passthrough(), execute: () => { ran.push(name); return `${name} result` } })
+  const mk = (name: string) =>
+    defineTool({
+      name,
+      description: name,
+      parameters: z.object({}).passthrough(),
+      execute: () => {
+        ran.push(name)
+        return `${name} result`
+      },
+    })
   return { ran, a: mk('a'), b: mk('b') }
 }
 const toolResults = (h: { role: string }[]) => h.filter((m): m is ToolResultMessage => m.role === 'toolResult')
@@ -29,7 +38,10 @@ describe('loop control', () => {
   it('with resetToolChoice false a forced choice stays', async () => {
     const { a } = counter()
     const provider = scripted([calls({ name: 'a' }), 'done'])
-    await new Runtime({ provider, model: 'm', resetToolChoice: false }).exec('go', { tools: [a], toolChoice: 'required' })
+    await new Runtime({ provider, model: 'm', resetToolChoice: false }).exec('go', {
+      tools: [a],
+      toolChoice: 'required',
+    })
     expect(provider.requests.map((r) => r.toolChoice)).toEqual(['required', 'required'])
   })
 
@@ -41,7 +53,14 @@ describe('loop control', () => {
       model: 'base',
       hooks: {
         prepareTurn: ({ iteration, messages }) =>
-          iteration === 1 ? { model: 'special', tools: ['a'], toolChoice: 'required', messages: [...messages, { role: 'user', content: 'hint' }] } : undefined,
+          iteration === 1
+            ? {
+                model: 'special',
+                tools: ['a'],
+                toolChoice: 'required',
+                messages: [...messages, { role: 'user', content: 'hint' }],
+              }
+            : undefined,
       },
     }).exec('go', { tools: [a, b] })
     const [first, second] = provider.requests
@@ -83,7 +102,10 @@ describe('loop control', () => {
 
   it('tool calls of a message cut off by the length limit are answered with error results and never executed', async () => {
     const { ran, a } = counter()
-    const provider = scripted([{ content: [{ type: 'toolCall', name: 'a', arguments: { x: 1 } }], stopReason: 'length' }, 'done'])
+    const provider = scripted([
+      { content: [{ type: 'toolCall', name: 'a', arguments: { x: 1 } }], stopReason: 'length' },
+      'done',
+    ])
     const result = await new Runtime({ provider, model: 'm' }).exec('go', { tools: [a] })
     expect(ran).toEqual([])
     const [r] = toolResults(result.history)

@@ -21,12 +21,19 @@ describe('nested exec', () => {
 
   it('currentExec() tells a tool body which exec and tool it runs in, and is undefined outside', async () => {
     let seen: ReturnType<typeof currentExec>
-    const where = defineTool({ name: 'where', description: 'd', parameters: z.object({}), execute: async () => {
-      await new Promise((r) => setTimeout(r, 1))
-      seen = currentExec()
-      return 'here'
-    } })
-    const result = await new Runtime({ provider: scripted([calls({ name: 'where' }), 'ok']), model: 'm' }).exec('go', { tools: [where] })
+    const where = defineTool({
+      name: 'where',
+      description: 'd',
+      parameters: z.object({}),
+      execute: async () => {
+        await new Promise((r) => setTimeout(r, 1))
+        seen = currentExec()
+        return 'here'
+      },
+    })
+    const result = await new Runtime({ provider: scripted([calls({ name: 'where' }), 'ok']), model: 'm' }).exec('go', {
+      tools: [where],
+    })
     expect(seen).toEqual({ execId: result.execId, depth: 0, path: [result.execId], toolName: 'where' })
     expect(currentExec()).toBeUndefined()
   })
@@ -45,7 +52,9 @@ describe('nested exec', () => {
     const provider = scripted((req) => {
       const text = lastUser(req)
       if (text.startsWith('child:')) return 'child answer'
-      return req.messages.some((m) => m.role === 'toolResult') ? 'parent done' : calls({ name: 'delegate', args: { q: 'x' } })
+      return req.messages.some((m) => m.role === 'toolResult')
+        ? 'parent done'
+        : calls({ name: 'delegate', args: { q: 'x' } })
     })
     const runtime = new Runtime({ provider, model: 'parent-model' })
     const { events, result } = await collect(runtime.exec('start', { tools: [delegate] }))
@@ -71,7 +80,8 @@ describe('nested exec', () => {
 
   it('a child inherits the resolved tools minus the running one; toolsAllow and toolsDeny only narrow', async () => {
     const seen: Record<string, string[]> = {}
-    const leaf = (name: string) => defineTool({ name, description: name, parameters: z.object({}), execute: () => name })
+    const leaf = (name: string) =>
+      defineTool({ name, description: name, parameters: z.object({}), execute: () => name })
     const outer = defineTool({
       name: 'outer',
       description: 'd',
@@ -132,9 +142,19 @@ describe('nested exec', () => {
       parameters: z.object({}),
       execute: async () => (await exec('child')).error?.code ?? 'ok',
     })
-    const provider = scripted((req) => (lastUser(req) === 'child' ? calls({ name: 'noop' }) : calls({ name: 'delegate' })))
-    const noop = defineTool({ name: 'noop', description: 'd', parameters: z.object({}).passthrough(), execute: () => 'n' })
-    const result = await new Runtime({ provider, model: 'm', maxTotalIterations: 3, duplicateCalls: 'allow' }).exec('go', { tools: [delegate, noop] })
+    const provider = scripted((req) =>
+      lastUser(req) === 'child' ? calls({ name: 'noop' }) : calls({ name: 'delegate' }),
+    )
+    const noop = defineTool({
+      name: 'noop',
+      description: 'd',
+      parameters: z.object({}).passthrough(),
+      execute: () => 'n',
+    })
+    const result = await new Runtime({ provider, model: 'm', maxTotalIterations: 3, duplicateCalls: 'allow' }).exec(
+      'go',
+      { tools: [delegate, noop] },
+    )
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('budget_exceeded')
     expect(result.error?.message).toContain('maxTotalIterations')
@@ -152,7 +172,11 @@ describe('nested exec', () => {
         return 'x'
       },
     })
-    const provider = scripted((req) => (lastUser(req) === 'child' ? 'a very long child answer that streams slowly' : calls({ name: 'slow_child' })), { delayMs: 20, chunkSize: 2 })
+    const provider = scripted(
+      (req) =>
+        lastUser(req) === 'child' ? 'a very long child answer that streams slowly' : calls({ name: 'slow_child' }),
+      { delayMs: 20, chunkSize: 2 },
+    )
     const run = new Runtime({ provider, model: 'm' }).exec('go', { tools: [slowChild] })
     for await (const e of run) {
       if (e.depth === 1 && e.type === 'message_delta') run.abort()
@@ -175,19 +199,35 @@ describe('nested exec', () => {
           const run = exec(`child of ${name}`)
           const events: AgentEvent[] = []
           for await (const e of run) events.push(e)
-          frames.push({ parent: events[0]?.parentExecId, tools: (events[0] as Extract<AgentEvent, { type: 'agent_start' }>).toolNames })
+          frames.push({
+            parent: events[0]?.parentExecId,
+            tools: (events[0] as Extract<AgentEvent, { type: 'agent_start' }>).toolNames,
+          })
           return name
         },
       })
-    const provider = scripted((req) => (lastUser(req).startsWith('child') ? 'c' : req.messages.some((m) => m.role === 'toolResult') ? 'done' : calls({ name: 'left' }, { name: 'right' })))
-    const result = await new Runtime({ provider, model: 'm', toolExecution: 'parallel' }).exec('go', { tools: [make('left'), make('right')] })
+    const provider = scripted((req) =>
+      lastUser(req).startsWith('child')
+        ? 'c'
+        : req.messages.some((m) => m.role === 'toolResult')
+          ? 'done'
+          : calls({ name: 'left' }, { name: 'right' }),
+    )
+    const result = await new Runtime({ provider, model: 'm', toolExecution: 'parallel' }).exec('go', {
+      tools: [make('left'), make('right')],
+    })
     expect(frames).toHaveLength(2)
     for (const f of frames) expect(f.parent).toBe(result.execId)
     expect(frames.map((f) => f.tools).sort()).toEqual([['left'], ['right']])
   })
 
   it('totalUsage sums the tree while usage counts this exec only', async () => {
-    const delegate = defineTool({ name: 'delegate', description: 'd', parameters: z.object({}), execute: async () => (await exec('child')).text })
+    const delegate = defineTool({
+      name: 'delegate',
+      description: 'd',
+      parameters: z.object({}),
+      execute: async () => (await exec('child')).text,
+    })
     const provider = scripted((req) =>
       lastUser(req) === 'child'
         ? { content: [{ type: 'text', text: 'c' }], usage: { input: 100, output: 50, total: 150 } }

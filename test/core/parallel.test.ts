@@ -30,7 +30,10 @@ const turn = calls(...[1, 2, 3, 4, 5].map((n) => ({ name: 'work', args: { n, ms:
 describe('tool execution', () => {
   it("'parallel' runs calls concurrently and appends results in call order", async () => {
     const t = tracked()
-    const result = await new Runtime({ provider: scripted([turn, 'ok']), model: 'm', toolExecution: 'parallel' }).exec('go', { tools: [t.tool] })
+    const result = await new Runtime({ provider: scripted([turn, 'ok']), model: 'm', toolExecution: 'parallel' }).exec(
+      'go',
+      { tools: [t.tool] },
+    )
     expect(t.peak()).toBe(5)
     expect(t.order).toEqual([5, 4, 3, 2, 1])
     const results = result.history.filter((m): m is ToolResultMessage => m.role === 'toolResult')
@@ -39,7 +42,12 @@ describe('tool execution', () => {
 
   it('maxToolConcurrency bounds the calls in flight', async () => {
     const t = tracked()
-    await new Runtime({ provider: scripted([turn, 'ok']), model: 'm', toolExecution: 'parallel', maxToolConcurrency: 2 }).exec('go', { tools: [t.tool] })
+    await new Runtime({
+      provider: scripted([turn, 'ok']),
+      model: 'm',
+      toolExecution: 'parallel',
+      maxToolConcurrency: 2,
+    }).exec('go', { tools: [t.tool] })
     expect(t.peak()).toBe(2)
   })
 

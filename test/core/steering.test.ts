@@ -18,7 +18,10 @@ describe('steering and follow-up', () => {
         return `did ${n}`
       },
     })
-    const provider = scripted([calls({ name: 'step', args: { n: 1 } }, { name: 'step', args: { n: 2 } }, { name: 'step', args: { n: 3 } }), 'replanned'])
+    const provider = scripted([
+      calls({ name: 'step', args: { n: 1 } }, { name: 'step', args: { n: 2 } }, { name: 'step', args: { n: 3 } }),
+      'replanned',
+    ])
     const runtime = new Runtime({ provider, model: 'm', ...(steering && { steering }) })
     run = runtime.exec('go', { tools: [step] })
     return { run, ran, provider }
@@ -36,7 +39,11 @@ describe('steering and follow-up', () => {
     expect(second.at(-1)).toEqual({ role: 'user', content: 'change of plan' })
     expect(historyProblems(result.history)).toEqual([])
     // The queued message appears as message events.
-    expect(events.some((e) => e.type === 'message_start' && e.message.role === 'user' && e.message.content === 'change of plan')).toBe(true)
+    expect(
+      events.some(
+        (e) => e.type === 'message_start' && e.message.role === 'user' && e.message.content === 'change of plan',
+      ),
+    ).toBe(true)
     expect(result.text).toBe('replanned')
   })
 
@@ -49,12 +56,8 @@ describe('steering and follow-up', () => {
   })
 
   it('a text reply does not end the loop while steering is queued', async () => {
-    let run: ExecRun | undefined
-    const provider = scripted([
-      { content: [{ type: 'text', text: 'first answer' }] },
-      'second answer',
-    ], { delayMs: 5 })
-    run = new Runtime({ provider, model: 'm' }).exec('go')
+    const provider = scripted([{ content: [{ type: 'text', text: 'first answer' }] }, 'second answer'], { delayMs: 5 })
+    const run: ExecRun = new Runtime({ provider, model: 'm' }).exec('go')
     let steered = false
     for await (const e of run) {
       if (!steered && e.type === 'message_delta') {

@@ -10,7 +10,12 @@ function liveList() {
     tools: [],
     current: () => list.tools,
     add(name) {
-      const tool = defineTool({ name, description: name, parameters: { type: 'object' }, execute: () => `${name} ran` }) as Tool
+      const tool = defineTool({
+        name,
+        description: name,
+        parameters: { type: 'object' },
+        execute: () => `${name} ran`,
+      }) as Tool
       Object.defineProperty(tool, liveToolList, { value: list })
       list.tools = [...list.tools, tool]
     },
@@ -27,7 +32,11 @@ describe('live tool lists', () => {
     const provider = scripted([calls({ name: 'grow' }), calls({ name: 'late' }), 'done'])
     const result = await new Runtime({ provider, model: 'm' }).exec('go', { tools: [...list.tools] })
 
-    expect(provider.requests.map((r) => r.tools.map((t) => t.name))).toEqual([['grow'], ['grow', 'late'], ['grow', 'late']])
+    expect(provider.requests.map((r) => r.tools.map((t) => t.name))).toEqual([
+      ['grow'],
+      ['grow', 'late'],
+      ['grow', 'late'],
+    ])
     expect(result.receipts.map((r) => [r.toolName, r.status])).toEqual([
       ['grow', 'ok'],
       ['late', 'ok'],
@@ -37,7 +46,12 @@ describe('live tool lists', () => {
   it('a removed tool disappears, the exec filters apply to new tools, and other tools are kept', async () => {
     const list = liveList()
     list.add('a')
-    const fixed = defineTool({ name: 'fixed', description: 'not live', parameters: { type: 'object' }, execute: () => 'ok' })
+    const fixed = defineTool({
+      name: 'fixed',
+      description: 'not live',
+      parameters: { type: 'object' },
+      execute: () => 'ok',
+    })
     const provider = scripted(async (_request, index) => {
       if (index === 0) {
         list.tools = []

@@ -9,12 +9,27 @@ const results = (history: { role: string }[]) => history.filter((m): m is ToolRe
 
 describe('tools', () => {
   it('zod v4, zod v3 and raw JSON Schema parameters all reach the model as non-empty JSON Schema', async () => {
-    const v4 = defineTool({ name: 'v4', description: 'd', parameters: z.object({ city: z.string().describe('City') }), execute: () => 'ok' })
-    const v3 = defineTool({ name: 'v3', description: 'd', parameters: z3.object({ city: z3.string() }), execute: () => 'ok' })
+    const v4 = defineTool({
+      name: 'v4',
+      description: 'd',
+      parameters: z.object({ city: z.string().describe('City') }),
+      execute: () => 'ok',
+    })
+    const v3 = defineTool({
+      name: 'v3',
+      description: 'd',
+      parameters: z3.object({ city: z3.string() }),
+      execute: () => 'ok',
+    })
     const raw = defineTool({
       name: 'raw',
       description: 'd',
-      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' } },
+        required: ['city'],
+        additionalProperties: false,
+      },
       execute: () => 'ok',
     })
     const provider = scripted(['fine'])
@@ -22,21 +37,38 @@ describe('tools', () => {
     const tools = provider.requests[0]?.tools ?? []
     expect(tools.map((t) => t.name)).toEqual(['v4', 'v3', 'raw'])
     for (const tool of tools) {
-      expect(tool.parameters).toMatchObject({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] })
+      expect(tool.parameters).toMatchObject({
+        type: 'object',
+        properties: { city: { type: 'string' } },
+        required: ['city'],
+      })
     }
     expect(tools[0]?.parameters).toMatchObject({ properties: { city: { description: 'City' } } })
   })
 
   it('invalid arguments become an error result listing the issues, for zod and for JSON Schema tools', async () => {
     let ran = 0
-    const v4 = defineTool({ name: 'v4', description: 'd', parameters: z.object({ n: z.number() }), execute: () => ran++ })
+    const v4 = defineTool({
+      name: 'v4',
+      description: 'd',
+      parameters: z.object({ n: z.number() }),
+      execute: () => ran++,
+    })
     const raw = defineTool({
       name: 'raw',
       description: 'd',
-      parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { n: { type: 'number' } },
+        required: ['n'],
+        additionalProperties: false,
+      },
       execute: () => ran++,
     })
-    const provider = scripted([calls({ name: 'v4', args: { n: 'x' } }, { name: 'raw', args: { n: 1, extra: true } }), 'ok'])
+    const provider = scripted([
+      calls({ name: 'v4', args: { n: 'x' } }, { name: 'raw', args: { n: 1, extra: true } }),
+      'ok',
+    ])
     const result = await new Runtime({ provider, model: 'm' }).exec('go', { tools: [v4, raw] })
     const [a, b] = results(result.history)
     expect(ran).toBe(0)
@@ -83,13 +115,19 @@ describe('tools', () => {
     expect(rc?.details).toEqual({ secretUiOnly: 1 })
     expect(rj?.content).toEqual([{ type: 'text', text: '{"a":1,"b":[2]}' }])
     // The model sees content only: details never reach a provider request's text.
-    expect(JSON.stringify(provider.requests[1]?.messages.map((m) => ('content' in m ? m.content : '')))).not.toContain('secretUiOnly')
+    expect(JSON.stringify(provider.requests[1]?.messages.map((m) => ('content' in m ? m.content : '')))).not.toContain(
+      'secretUiOnly',
+    )
   })
 
   it('accepts plain { spec, execute } objects, validated against their JSON Schema', async () => {
     const seen: unknown[] = []
     const plain = {
-      spec: { name: 'plain', description: 'd', parameters: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] } },
+      spec: {
+        name: 'plain',
+        description: 'd',
+        parameters: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] },
+      },
       execute: (args: { x: number }) => {
         seen.push(args)
         return 'ok'
@@ -102,7 +140,14 @@ describe('tools', () => {
   })
 
   it('a throwing tool becomes an error result with its message and the loop continues', async () => {
-    const bad = defineTool({ name: 'bad', description: 'd', parameters: z.object({}), execute: () => { throw new Error('disk full') } })
+    const bad = defineTool({
+      name: 'bad',
+      description: 'd',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('disk full')
+      },
+    })
     const provider = scripted([calls({ name: 'bad' }), 'sorry'])
     const result = await new Runtime({ provider, model: 'm' }).exec('go', { tools: [bad] })
     expect(result.status).toBe('completed')
@@ -122,7 +167,9 @@ describe('tools', () => {
         return 'done'
       },
     })
-    const run = new Runtime({ provider: scripted([calls({ name: 'slow' }), 'ok']), model: 'm' }).exec('go', { tools: [slow] })
+    const run = new Runtime({ provider: scripted([calls({ name: 'slow' }), 'ok']), model: 'm' }).exec('go', {
+      tools: [slow],
+    })
     const updates: unknown[] = []
     for await (const e of run) if (e.type === 'tool_update') updates.push(e.update)
     expect(updates).toEqual([{ pct: 50 }])

@@ -11,7 +11,11 @@ const built = fileURLToPath(new URL('../../examples/dist/demo/main.js', import.m
 // fresh checkout has no dist/ and skips this file.
 describe.skipIf(!existsSync(built))('the built demo (what `pnpm demo` runs) under plain node', () => {
   it('runs offline through a pipe: exit 0, no ANSI codes, nesting, budgets and the approval in the output', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [built], { cwd: root, env: { ...process.env, FORCE_COLOR: '1' }, timeout: 20_000 })
+    const { stdout } = await promisify(execFile)(process.execPath, [built], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '1' },
+      timeout: 20_000,
+    })
     expect(stdout).not.toMatch(/\u001b\[/)
     expect(stdout).toContain('    ▶ research (depth 1)')
     expect(stdout).toContain('step 3/20')

@@ -7,7 +7,7 @@ async function runDemo(argv: string[]): Promise<{ code: number; output: string }
   return { code, output }
 }
 
-describe('the demo (the README\'s first command) runs offline on its committed cassette', () => {
+describe("the demo (the README's first command) runs offline on its committed cassette", () => {
   it('completes and shows nested execs indented by depth, step budgets, tool timings, an approval and usage', async () => {
     const { code, output } = await runDemo([])
     expect(code).toBe(0)
@@ -29,7 +29,7 @@ describe('the demo (the README\'s first command) runs offline on its committed c
     expect(output).toContain('  ✓ approved save_brief (auto-approved: not an interactive terminal)')
     expect(output).toMatch(/\n {2}✓ save_brief \d+ms saved brief "Lisbon in May"/)
     // Streaming text and the summary.
-    expect(output).toContain('  │ I\'ll get the facts first.')
+    expect(output).toContain("  │ I'll get the facts first.")
     expect(output).toMatch(/usage: \d+ input \+ \d+ output = \d+ tokens \(whole tree\)/)
     expect(output).toContain('steps: 4 at the root, 9 in the tree · tool calls: 7')
   })
@@ -42,7 +42,10 @@ describe('the demo (the README\'s first command) runs offline on its committed c
   it('--json prints the event stream as JSON lines, nested events included', async () => {
     const { code, output } = await runDemo(['--json'])
     expect(code).toBe(0)
-    const events = output.trim().split('\n').map((line) => JSON.parse(line) as { type: string; depth: number })
+    const events = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; depth: number })
     expect(events[0]?.type).toBe('agent_start')
     expect(events.at(-1)).toMatchObject({ type: 'agent_end', depth: 0 })
     expect(events.some((e) => e.type === 'approval_required')).toBe(true)

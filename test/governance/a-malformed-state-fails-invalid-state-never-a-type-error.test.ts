@@ -17,7 +17,15 @@ let template: RunState | undefined
 async function validState(): Promise<RunState> {
   if (!template) {
     const runtime = new Runtime({
-      provider: scripted([{ content: [{ type: 'thinking', thinking: 'plan' }, { type: 'text', text: 'deploying' }, { type: 'toolCall', id: 'd1', name: 'deploy', arguments: { service: 'api' } }] }]),
+      provider: scripted([
+        {
+          content: [
+            { type: 'thinking', thinking: 'plan' },
+            { type: 'text', text: 'deploying' },
+            { type: 'toolCall', id: 'd1', name: 'deploy', arguments: { service: 'api' } },
+          ],
+        },
+      ]),
       model: 'm',
       system: 'ops',
     })
@@ -32,7 +40,11 @@ async function validState(): Promise<RunState> {
 async function attempt(state: unknown): Promise<unknown> {
   let run
   try {
-    run = new Runtime({ provider: scripted(['done']), model: 'm' }).resume(state as RunState, { approve: ['d1'] }, { tools: [deploy] })
+    run = new Runtime({ provider: scripted(['done']), model: 'm' }).resume(
+      state as RunState,
+      { approve: ['d1'] },
+      { tools: [deploy] },
+    )
   } catch (error) {
     return error
   }
@@ -45,7 +57,8 @@ async function attempt(state: unknown): Promise<unknown> {
 function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const out: (string | number)[][] = [prefix]
   if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...prefix, i])))
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]))
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]))
   return out
 }
 
@@ -81,12 +94,30 @@ describe('a malformed RunState', () => {
     const base = await validState()
     const allPaths = paths(base)
     const value = fc.oneof(
-      fc.constantFrom(null, 0, -1, 1.5, '', 'x', true, [], {}, [null], { role: 'assistant', content: null }, { type: 'toolCall' }),
+      fc.constantFrom(
+        null,
+        0,
+        -1,
+        1.5,
+        '',
+        'x',
+        true,
+        [],
+        {},
+        [null],
+        { role: 'assistant', content: null },
+        { type: 'toolCall' },
+      ),
       fc.jsonValue({ maxDepth: 2 }),
     )
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...allPaths), value, fc.boolean(), async (path, replacement, remove) => {
-        const mutated = replaceAt({ ...base, stateId: path[0] === 'stateId' ? base.stateId : randomUUID() }, path, replacement, remove)
+        const mutated = replaceAt(
+          { ...base, stateId: path[0] === 'stateId' ? base.stateId : randomUUID() },
+          path,
+          replacement,
+          remove,
+        )
         const error = await attempt(mutated)
         if (error !== undefined) {
           expect(NestorError.isInstance(error) ? error.code : error).toBe('invalid_state')

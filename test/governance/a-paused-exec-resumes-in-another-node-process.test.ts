@@ -8,7 +8,11 @@ import { calls } from '../support/run.js'
 const fixture = fileURLToPath(new URL('./fixtures/resume-in-a-new-process.mjs', import.meta.url))
 
 /** Runs the fixture with `node` (built code, no TypeScript) and parses what it prints. */
-function resumeElsewhere(input: { state: unknown; decisions: ResumeDecisions; secret?: string }): Promise<Record<string, unknown>> {
+function resumeElsewhere(input: {
+  state: unknown
+  decisions: ResumeDecisions
+  secret?: string
+}): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'pipe'] })
     let out = ''
@@ -28,7 +32,12 @@ const ran: string[] = []
 const deploy = defineTool({
   name: 'deploy',
   description: 'Deploy a service',
-  parameters: { type: 'object', properties: { service: { type: 'string' } }, required: ['service'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { service: { type: 'string' } },
+    required: ['service'],
+    additionalProperties: false,
+  },
   needsApproval: true,
   execute: ({ service }) => {
     ran.push(String(service))
@@ -37,7 +46,11 @@ const deploy = defineTool({
 })
 
 async function pauseHere(secret?: string) {
-  const runtime = new Runtime({ provider: scripted([calls({ name: 'deploy', args: { service: 'api' }, id: 'd1' })]), model: 'm', ...(secret && { stateSecret: secret }) })
+  const runtime = new Runtime({
+    provider: scripted([calls({ name: 'deploy', args: { service: 'api' }, id: 'd1' })]),
+    model: 'm',
+    ...(secret && { stateSecret: secret }),
+  })
   const result = await runtime.exec('ship it', { tools: [deploy] })
   expect(result.status).toBe('paused')
   return result
@@ -47,7 +60,9 @@ describe('resuming in another process', () => {
   it('a paused state survives JSON and a spawned node process resumes it to completion with the iteration count continuing', async () => {
     const paused = await pauseHere()
     expect(paused.iterationsUsed).toBe(1)
-    expect(paused.pending?.approvals).toEqual([expect.objectContaining({ toolCallId: 'd1', toolName: 'deploy', args: { service: 'api' } })])
+    expect(paused.pending?.approvals).toEqual([
+      expect.objectContaining({ toolCallId: 'd1', toolName: 'deploy', args: { service: 'api' } }),
+    ])
     expect(ran).toEqual([]) // nothing ran in this process
     const wire = JSON.stringify(paused.pending!.state)
 
@@ -59,7 +74,9 @@ describe('resuming in another process', () => {
     expect(ran).toEqual([])
     // The second process's model saw the original question, the call and its result.
     expect(out.seenByModel).toEqual([['user', 'assistant', 'toolResult']])
-    expect(out.toolResults).toEqual([expect.objectContaining({ toolCallId: 'd1', isError: false, content: [{ type: 'text', text: 'deployed api' }] })])
+    expect(out.toolResults).toEqual([
+      expect.objectContaining({ toolCallId: 'd1', isError: false, content: [{ type: 'text', text: 'deployed api' }] }),
+    ])
   })
 
   it('a signed state resumes in another process holding the same secret, and a rejection there answers the call', async () => {
@@ -72,6 +89,12 @@ describe('resuming in another process', () => {
     })
     expect(out.status).toBe('completed')
     expect(out.ran).toEqual([])
-    expect(out.toolResults).toEqual([expect.objectContaining({ toolCallId: 'd1', isError: true, content: [{ type: 'text', text: 'rejected: freeze week' }] })])
+    expect(out.toolResults).toEqual([
+      expect.objectContaining({
+        toolCallId: 'd1',
+        isError: true,
+        content: [{ type: 'text', text: 'rejected: freeze week' }],
+      }),
+    ])
   })
 })

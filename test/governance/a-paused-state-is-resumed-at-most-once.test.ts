@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, defineTool, type RunState } from '@nestor/core'
+import { Runtime, defineTool, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
 import { thrown } from '../support/thrown.js'
@@ -21,7 +21,10 @@ function setup() {
 }
 
 async function pausedState(transfer: ReturnType<typeof setup>['transfer']): Promise<RunState> {
-  const runtime = new Runtime({ provider: scripted([calls({ name: 'transfer', args: { amount: 500 }, id: 't1' })]), model: 'm' })
+  const runtime = new Runtime({
+    provider: scripted([calls({ name: 'transfer', args: { amount: 500 }, id: 't1' })]),
+    model: 'm',
+  })
   const result = await runtime.exec('pay the invoice', { tools: [transfer] })
   expect(result.status).toBe('paused')
   return result.pending!.state
@@ -43,9 +46,15 @@ describe('a paused state is spent once resumed', () => {
     const { ran, transfer } = setup()
     const state = await pausedState(transfer)
     const stored = JSON.stringify(state)
-    await new Runtime({ provider: scripted(['paid']), model: 'm' }).resume(JSON.parse(stored) as RunState, { approve: ['t1'] }, { tools: [transfer] })
+    await new Runtime({ provider: scripted(['paid']), model: 'm' }).resume(
+      JSON.parse(stored) as RunState,
+      { approve: ['t1'] },
+      { tools: [transfer] },
+    )
     const fresh = new Runtime({ provider: scripted(['paid again']), model: 'm' })
-    expect(thrown(() => fresh.resume(JSON.parse(stored) as RunState, { approve: ['t1'] }, { tools: [transfer] })).message).toMatch(/already resumed/)
+    expect(
+      thrown(() => fresh.resume(JSON.parse(stored) as RunState, { approve: ['t1'] }, { tools: [transfer] })).message,
+    ).toMatch(/already resumed/)
     expect(ran).toEqual(['transfer 500'])
   })
 
@@ -54,7 +63,9 @@ describe('a paused state is spent once resumed', () => {
     const { stateId: _dropped, ...state } = await pausedState(transfer)
     const runtime = new Runtime({ provider: scripted(['paid', 'again']), model: 'm' })
     await runtime.resume(structuredClone(state) as RunState, { approve: ['t1'] }, { tools: [transfer] })
-    expect(thrown(() => runtime.resume(structuredClone(state) as RunState, { approve: ['t1'] }, { tools: [transfer] })).code).toBe('invalid_state')
+    expect(
+      thrown(() => runtime.resume(structuredClone(state) as RunState, { approve: ['t1'] }, { tools: [transfer] })).code,
+    ).toBe('invalid_state')
     expect(ran).toEqual(['transfer 500'])
   })
 
@@ -70,11 +81,16 @@ describe('a paused state is spent once resumed', () => {
   it('a resumed exec that pauses again gives a new state, which can be resumed once in its turn', async () => {
     const { ran, transfer } = setup()
     const first = await pausedState(transfer)
-    const runtime = new Runtime({ provider: scripted([calls({ name: 'transfer', args: { amount: 20 }, id: 't2' }), 'all paid']), model: 'm' })
+    const runtime = new Runtime({
+      provider: scripted([calls({ name: 'transfer', args: { amount: 20 }, id: 't2' }), 'all paid']),
+      model: 'm',
+    })
     const second = await runtime.resume(first, { approve: ['t1'] }, { tools: [transfer] })
     expect(second.status).toBe('paused')
     expect(second.pending!.state.stateId).not.toBe(first.stateId)
-    expect((await runtime.resume(second.pending!.state, { approve: ['t2'] }, { tools: [transfer] })).status).toBe('completed')
+    expect((await runtime.resume(second.pending!.state, { approve: ['t2'] }, { tools: [transfer] })).status).toBe(
+      'completed',
+    )
     expect(ran).toEqual(['transfer 500', 'transfer 20'])
   })
 })
@@ -119,16 +135,28 @@ describe('the claimState hook', () => {
     const { ran, transfer } = setup()
     const state = await pausedState(transfer)
     const runtime = new Runtime({ provider: scripted(['paid']), model: 'm', claimState: () => false })
-    expect(thrown(() => runtime.resume(state, { approve: ['t1'] }, { tools: [transfer] })).message).toMatch(/already resumed/)
+    expect(thrown(() => runtime.resume(state, { approve: ['t1'] }, { tools: [transfer] })).message).toMatch(
+      /already resumed/,
+    )
     expect(ran).toEqual([])
   })
 
   it('a hook that throws is a hook_error, and the call does not run', async () => {
     const { ran, transfer } = setup()
     const state = await pausedState(transfer)
-    const sync = new Runtime({ provider: scripted(['x']), model: 'm', claimState: () => { throw new Error('store down') } })
+    const sync = new Runtime({
+      provider: scripted(['x']),
+      model: 'm',
+      claimState: () => {
+        throw new Error('store down')
+      },
+    })
     expect(thrown(() => sync.resume(state, { approve: ['t1'] }, { tools: [transfer] })).code).toBe('hook_error')
-    const async = new Runtime({ provider: scripted(['x']), model: 'm', claimState: () => Promise.reject(new Error('store down')) })
+    const async = new Runtime({
+      provider: scripted(['x']),
+      model: 'm',
+      claimState: () => Promise.reject(new Error('store down')),
+    })
     const result = await async.resume(state, { approve: ['t1'] }, { tools: [transfer] })
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('hook_error')

@@ -25,13 +25,31 @@ describe('streamed redaction', () => {
   })
 
   it('tool-call argument fragments are guarded the same way, and text before a call is released first', async () => {
-    const echo = defineTool({ name: 'echo', description: 'd', parameters: z.object({ v: z.string() }), execute: () => 'ok' })
+    const echo = defineTool({
+      name: 'echo',
+      description: 'd',
+      parameters: z.object({ v: z.string() }),
+      execute: () => 'ok',
+    })
     const provider = scripted(
-      [{ content: [{ type: 'text', text: 'calling sk-li' }, { type: 'toolCall', name: 'echo', arguments: { v: SECRET } }] }, 'done'],
+      [
+        {
+          content: [
+            { type: 'text', text: 'calling sk-li' },
+            { type: 'toolCall', name: 'echo', arguments: { v: SECRET } },
+          ],
+        },
+        'done',
+      ],
       { chunkSize: 4 },
     )
-    const { events } = await collect(new Runtime({ provider, model: 'm', secrets: [SECRET] }).exec('go', { tools: [echo] }))
-    const firstTurn = events.slice(0, events.findIndex((e) => e.type === 'tool_start'))
+    const { events } = await collect(
+      new Runtime({ provider, model: 'm', secrets: [SECRET] }).exec('go', { tools: [echo] }),
+    )
+    const firstTurn = events.slice(
+      0,
+      events.findIndex((e) => e.type === 'tool_start'),
+    )
     const deltas = firstTurn.flatMap((e) => (e.type === 'message_delta' ? [e.delta] : []))
     const text = deltas.flatMap((d) => (d.kind === 'text' ? [d.text] : [])).join('')
     const args = deltas.flatMap((d) => (d.kind === 'toolCall' ? [d.argumentsDelta] : [])).join('')

@@ -7,7 +7,8 @@ import { scripted } from '@nestor/providers'
 // A state written by a paused exec and committed as JSON. If a change to the RunState schema
 // stops this file from resuming, stored states in the field would stop resuming too: either keep
 // the schema compatible, or bump RUN_STATE_VERSION, add a migration and a fixture of the new version.
-const stored = (): RunState => JSON.parse(readFileSync(new URL('./fixtures/run-state-v1.json', import.meta.url), 'utf8')) as RunState
+const stored = (): RunState =>
+  JSON.parse(readFileSync(new URL('./fixtures/run-state-v1.json', import.meta.url), 'utf8')) as RunState
 
 describe('a stored RunState of the current version', () => {
   it('is of the version this runtime reads', () => {
@@ -26,7 +27,12 @@ describe('a stored RunState of the current version', () => {
         return `deployed ${args.service}@${args.version}`
       },
     })
-    const status = defineTool({ name: 'status', description: 'Service status', parameters: z.object({ service: z.string() }), execute: () => 'healthy' })
+    const status = defineTool({
+      name: 'status',
+      description: 'Service status',
+      parameters: z.object({ service: z.string() }),
+      execute: () => 'healthy',
+    })
     const runtime = new Runtime({ provider: scripted(['deployed']), model: 'other-model' })
     const result = await runtime.resume(stored(), { approve: ['d1'] }, { tools: [deploy, status] })
     expect(result.status).toBe('completed')

@@ -73,12 +73,20 @@ describe('approvals decided in process at any depth', () => {
     expect(result.status).toBe('completed')
     expect(result.text).toBe('root done')
 
-    const asked = events.filter((e): e is Extract<AgentEvent, { type: 'approval_required' }> => e.type === 'approval_required')
+    const asked = events.filter(
+      (e): e is Extract<AgentEvent, { type: 'approval_required' }> => e.type === 'approval_required',
+    )
     expect(asked).toHaveLength(1)
     const request = asked[0]!.approvals[0]!
     const [depth1, depth2] = [tree.execIds[0]!, tree.execIds[1]!]
     expect(request.path).toEqual([run.execId, depth1, depth2])
-    expect(request).toMatchObject({ toolCallId: 'wire-1', toolName: 'wire_money', args: { to: 'bob', amount: 42 }, depth: 2, execId: depth2 })
+    expect(request).toMatchObject({
+      toolCallId: 'wire-1',
+      toolName: 'wire_money',
+      args: { to: 'bob', amount: 42 },
+      depth: 2,
+      execId: depth2,
+    })
     expect(asked[0]!.depth).toBe(2)
     // The handler got the same request the stream shows.
     expect(tree.requests).toEqual([request])

@@ -8,11 +8,24 @@ import { resultText, toolResults } from './support.js'
 describe('approvals when things go wrong', () => {
   it('aborting the run while the approve handler never answers ends the exec as aborted without running the call', async () => {
     let ran = false
-    const guarded = defineTool({ name: 'guarded', description: 'g', parameters: z.object({}), needsApproval: true, execute: () => ((ran = true), 'ran') })
-    const runtime = new Runtime({ provider: scripted([calls({ name: 'guarded' }), 'never']), model: 'm', approve: () => new Promise(() => {}) })
+    const guarded = defineTool({
+      name: 'guarded',
+      description: 'g',
+      parameters: z.object({}),
+      needsApproval: true,
+      execute: () => ((ran = true), 'ran'),
+    })
+    const runtime = new Runtime({
+      provider: scripted([calls({ name: 'guarded' }), 'never']),
+      model: 'm',
+      approve: () => new Promise(() => {}),
+    })
     const run = runtime.exec('go', { tools: [guarded] })
     setTimeout(() => run.abort(), 30)
-    const result = await Promise.race([run.result, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 3_000))])
+    const result = await Promise.race([
+      run.result,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 3_000)),
+    ])
     expect(result).not.toBe('hung')
     const done = result as ExecResult
     expect(done.status).toBe('aborted')
@@ -23,7 +36,13 @@ describe('approvals when things go wrong', () => {
 
   it('an approve handler that throws rejects the call (fail closed) and the loop goes on', async () => {
     let ran = false
-    const guarded = defineTool({ name: 'guarded', description: 'g', parameters: z.object({}), needsApproval: true, execute: () => ((ran = true), 'ran') })
+    const guarded = defineTool({
+      name: 'guarded',
+      description: 'g',
+      parameters: z.object({}),
+      needsApproval: true,
+      execute: () => ((ran = true), 'ran'),
+    })
     const runtime = new Runtime({
       provider: scripted([calls({ name: 'guarded' }), 'carried on']),
       model: 'm',
@@ -48,7 +67,10 @@ describe('approvals when things go wrong', () => {
       },
       execute: () => 'ran',
     })
-    const result = await new Runtime({ provider: scripted([calls({ name: 'risky', id: 'r1' }), 'x']), model: 'm' }).exec('go', { tools: [risky] })
+    const result = await new Runtime({
+      provider: scripted([calls({ name: 'risky', id: 'r1' }), 'x']),
+      model: 'm',
+    }).exec('go', { tools: [risky] })
     expect(result.status).toBe('paused')
     expect(result.pending!.approvals.map((a) => a.toolCallId)).toEqual(['r1'])
   })
@@ -65,7 +87,14 @@ describe('pauses beyond the sequential root', () => {
       execute: ({ k }) => (ran.push(k), `did ${k}`),
     })
     const runtime = new Runtime({
-      provider: scripted([calls({ name: 'task', args: { k: 'a' }, id: 'a' }, { name: 'task', args: { k: 'b' }, id: 'b' }, { name: 'task', args: { k: 'c' }, id: 'c' }), 'done']),
+      provider: scripted([
+        calls(
+          { name: 'task', args: { k: 'a' }, id: 'a' },
+          { name: 'task', args: { k: 'b' }, id: 'b' },
+          { name: 'task', args: { k: 'c' }, id: 'c' },
+        ),
+        'done',
+      ]),
       model: 'm',
       toolExecution: 'parallel',
     })
@@ -80,7 +109,13 @@ describe('pauses beyond the sequential root', () => {
   })
 
   it('a nested exec that pauses without a handler returns its paused result to the tool body, and the root stream sees its approval_required', async () => {
-    const guarded = defineTool({ name: 'guarded', description: 'g', parameters: z.object({}), needsApproval: true, execute: () => 'ran' })
+    const guarded = defineTool({
+      name: 'guarded',
+      description: 'g',
+      parameters: z.object({}),
+      needsApproval: true,
+      execute: () => 'ran',
+    })
     let childStatus: string | undefined
     const outer = defineTool({
       name: 'outer',
@@ -92,7 +127,10 @@ describe('pauses beyond the sequential root', () => {
         return `child is ${child.status}, waiting on ${child.pending?.approvals.length ?? 0} call(s)`
       },
     })
-    const runtime = new Runtime({ provider: scripted([calls({ name: 'outer' }), calls({ name: 'guarded' }), 'root done']), model: 'm' })
+    const runtime = new Runtime({
+      provider: scripted([calls({ name: 'outer' }), calls({ name: 'guarded' }), 'root done']),
+      model: 'm',
+    })
     const { events, result } = await collect(runtime.exec('go', { tools: [outer] }))
     expect(childStatus).toBe('paused')
     expect(result.status).toBe('completed')

@@ -72,7 +72,13 @@ describe('runBatch', () => {
     ])
     expect(batch.receipts).toHaveLength(3)
     for (const [i, receipt] of batch.receipts.entries()) {
-      expect(receipt).toMatchObject({ batchId: batch.batchId, callKey: ['first', 'second', 'third'][i], status: 'ok', attempts: 1, toolName: 'work' })
+      expect(receipt).toMatchObject({
+        batchId: batch.batchId,
+        callKey: ['first', 'second', 'third'][i],
+        status: 'ok',
+        attempts: 1,
+        toolName: 'work',
+      })
     }
   })
 
@@ -82,10 +88,19 @@ describe('runBatch', () => {
     const ends: ToolReceipt[] = []
     runtime.on('tool_start', (e) => starts.push(e.toolCallId))
     runtime.on('tool_end', (e) => ends.push(e.receipt))
-    const batch = await runtime.runBatch([{ tool: 'work', args: { lane: 'a', step: 0, ms: 0 }, callKey: 'k1' }, { tool: 'fail', args: {}, callKey: 'k2' }], { tools })
+    const batch = await runtime.runBatch(
+      [
+        { tool: 'work', args: { lane: 'a', step: 0, ms: 0 }, callKey: 'k1' },
+        { tool: 'fail', args: {}, callKey: 'k2' },
+      ],
+      { tools },
+    )
     expect(ends).toEqual(batch.receipts)
     expect(starts).toEqual(batch.receipts.map((r) => r.toolCallId))
-    expect(ends.map((r) => [r.callKey, r.status, r.batchId])).toEqual([['k1', 'ok', batch.batchId], ['k2', 'tool_error', batch.batchId]])
+    expect(ends.map((r) => [r.callKey, r.status, r.batchId])).toEqual([
+      ['k1', 'ok', batch.batchId],
+      ['k2', 'tool_error', batch.batchId],
+    ])
   })
 
   it('with stopOnError the batch stops at the first failing call; without it the rest still run', async () => {
@@ -118,10 +133,20 @@ describe('runParallelBatch', () => {
 
   it('keeps the calls of a lane serial: each step starts after the previous one ended', async () => {
     const { runtime, tools, log } = workshop()
-    await runtime.runParallelBatch([lane('a', 30, 5, 10), lane('b', 5, 30, 5), lane('c', 10, 10, 10)], { maxConcurrency: 3, tools })
+    await runtime.runParallelBatch([lane('a', 30, 5, 10), lane('b', 5, 30, 5), lane('c', 10, 10, 10)], {
+      maxConcurrency: 3,
+      tools,
+    })
     for (const key of ['a', 'b', 'c']) {
       const own = log.filter((entry) => entry.startsWith(`${key}:`))
-      expect(own).toEqual([`${key}:0:start`, `${key}:0:end`, `${key}:1:start`, `${key}:1:end`, `${key}:2:start`, `${key}:2:end`])
+      expect(own).toEqual([
+        `${key}:0:start`,
+        `${key}:0:end`,
+        `${key}:1:start`,
+        `${key}:1:end`,
+        `${key}:2:start`,
+        `${key}:2:end`,
+      ])
     }
     // The lanes did interleave: concurrency was real.
     expect(log.slice(0, 3).every((entry) => entry.endsWith(':0:start'))).toBe(true)
@@ -129,30 +154,50 @@ describe('runParallelBatch', () => {
 
   it('returns lanes in input order even when they finish in another order, with receipts carrying batchId, itemKey and callKey', async () => {
     const { runtime, tools, log } = workshop()
-    const batch = await runtime.runParallelBatch([lane('slow', 80), lane('medium', 40), lane('fast', 5)], { maxConcurrency: 3, tools })
+    const batch = await runtime.runParallelBatch([lane('slow', 80), lane('medium', 40), lane('fast', 5)], {
+      maxConcurrency: 3,
+      tools,
+    })
     expect(log.filter((e) => e.endsWith(':end'))).toEqual(['fast:0:end', 'medium:0:end', 'slow:0:end'])
     expect(batch.lanes.map((l) => l.itemKey)).toEqual(['slow', 'medium', 'fast'])
     expect(batch.lanes.map((l) => resultText(l.results[0]!.result))).toEqual(['slow/0', 'medium/0', 'fast/0'])
     for (const l of batch.lanes) {
-      for (const r of l.results) expect(r.receipt).toMatchObject({ batchId: batch.batchId, itemKey: l.itemKey, callKey: r.callKey })
+      for (const r of l.results)
+        expect(r.receipt).toMatchObject({ batchId: batch.batchId, itemKey: l.itemKey, callKey: r.callKey })
     }
     expect(batch.receipts.map((r) => r.itemKey).sort()).toEqual(['fast', 'medium', 'slow'])
   })
 
   it.each([
     ['a duplicate itemKey', [lane('a', 0), lane('a', 0)], 3, /duplicate itemKey "a"/],
-    ['an unknown tool', [lane('a', 0), { itemKey: 'b', calls: [{ callKey: 'x', tool: 'missing', args: {} }] }], 3, /unknown tool "missing"/],
-    ['invalid arguments', [lane('a', 0), { itemKey: 'b', calls: [{ callKey: 'x', tool: 'work', args: { lane: 'b', step: 'zero', ms: 0 } }] }], 3, /invalid arguments for work/],
+    [
+      'an unknown tool',
+      [lane('a', 0), { itemKey: 'b', calls: [{ callKey: 'x', tool: 'missing', args: {} }] }],
+      3,
+      /unknown tool "missing"/,
+    ],
+    [
+      'invalid arguments',
+      [
+        lane('a', 0),
+        { itemKey: 'b', calls: [{ callKey: 'x', tool: 'work', args: { lane: 'b', step: 'zero', ms: 0 } }] },
+      ],
+      3,
+      /invalid arguments for work/,
+    ],
     ['maxConcurrency 0', [lane('a', 0)], 0, /maxConcurrency/],
     ['a lane without calls', [lane('a', 0), { itemKey: 'b' } as unknown as BatchLane], 3, /invalid option lanes/],
-  ] as [string, BatchLane[], number, RegExp][])('a plan with %s is rejected with invalid_options and runs no call at all', async (_name, lanes, maxConcurrency, message) => {
-    const { runtime, tools, stats } = workshop()
-    const error = await rejection(() => runtime.runParallelBatch(lanes, { maxConcurrency, tools }))
-    expect(error.code).toBe('invalid_options')
-    expect(error.message).toMatch(message)
-    await sleep(20)
-    expect(stats().runs).toBe(0)
-  })
+  ] as [string, BatchLane[], number, RegExp][])(
+    'a plan with %s is rejected with invalid_options and runs no call at all',
+    async (_name, lanes, maxConcurrency, message) => {
+      const { runtime, tools, stats } = workshop()
+      const error = await rejection(() => runtime.runParallelBatch(lanes, { maxConcurrency, tools }))
+      expect(error.code).toBe('invalid_options')
+      expect(error.message).toMatch(message)
+      await sleep(20)
+      expect(stats().runs).toBe(0)
+    },
+  )
 
   it('batch receipts never carry a runtime secret held in the arguments', async () => {
     const { tools } = workshop()

@@ -5,7 +5,12 @@ import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
 import { sleep } from './support.js'
 
-const noop = defineTool({ name: 'noop', description: 'Does nothing', parameters: z.object({ i: z.number() }), execute: ({ i }) => `noop ${i}` })
+const noop = defineTool({
+  name: 'noop',
+  description: 'Does nothing',
+  parameters: z.object({ i: z.number() }),
+  execute: ({ i }) => `noop ${i}`,
+})
 
 describe('tree-wide budgets', () => {
   it('maxTotalIterations counts the model calls of nested execs, and the breach fails both the child and the root with budget_exceeded naming maxTotalIterations', async () => {
@@ -60,7 +65,12 @@ describe('tree-wide budgets', () => {
   })
 
   it('deadlineMs fails the exec at the first model call after the deadline, naming deadlineMs', async () => {
-    const slow = defineTool({ name: 'slow', description: 'Takes its time', parameters: z.object({}), execute: async () => (await sleep(120), 'late') })
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Takes its time',
+      parameters: z.object({}),
+      execute: async () => (await sleep(120), 'late'),
+    })
     const provider = scripted([calls({ name: 'slow' }), 'too late'])
     const result = await new Runtime({ provider, model: 'm', deadlineMs: 60 }).exec('go', { tools: [slow] })
     expect(provider.requests).toHaveLength(1)
@@ -71,13 +81,25 @@ describe('tree-wide budgets', () => {
 
   it('a run within its budgets completes normally', async () => {
     const provider = scripted([calls({ name: 'noop', args: { i: 1 } }), 'fine'])
-    const result = await new Runtime({ provider, model: 'm', maxTotalIterations: 2, maxTotalTokens: 1000, deadlineMs: 10_000 }).exec('go', { tools: [noop] })
+    const result = await new Runtime({
+      provider,
+      model: 'm',
+      maxTotalIterations: 2,
+      maxTotalTokens: 1000,
+      deadlineMs: 10_000,
+    }).exec('go', { tools: [noop] })
     expect(result.status).toBe('completed')
     expect(result.text).toBe('fine')
   })
 
   it('budget counters continue across a pause and resume', async () => {
-    const guarded = defineTool({ name: 'guarded', description: 'Needs approval', parameters: z.object({}), needsApproval: true, execute: () => 'ran' })
+    const guarded = defineTool({
+      name: 'guarded',
+      description: 'Needs approval',
+      parameters: z.object({}),
+      needsApproval: true,
+      execute: () => 'ran',
+    })
     const runtime = new Runtime({
       provider: scripted([calls({ name: 'guarded', id: 'g' }), calls({ name: 'noop', args: { i: 1 } }), 'over']),
       model: 'm',
@@ -85,7 +107,11 @@ describe('tree-wide budgets', () => {
     })
     const paused = await runtime.exec('go', { tools: [guarded, noop] })
     expect(paused.status).toBe('paused')
-    const result = await runtime.resume(JSON.parse(JSON.stringify(paused.pending!.state)), { approve: ['g'] }, { tools: [guarded, noop] })
+    const result = await runtime.resume(
+      JSON.parse(JSON.stringify(paused.pending!.state)),
+      { approve: ['g'] },
+      { tools: [guarded, noop] },
+    )
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('budget_exceeded')
     expect(result.iterationsUsed).toBe(2)

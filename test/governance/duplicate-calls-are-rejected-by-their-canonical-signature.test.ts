@@ -63,7 +63,10 @@ describe('duplicate calls', () => {
         return 'ok now'
       },
     })
-    const runtime = new Runtime({ provider: scripted([calls({ name: 'flaky', args: { n: 1 } }), calls({ name: 'flaky', args: { n: 1 } }), 'done']), model: 'm' })
+    const runtime = new Runtime({
+      provider: scripted([calls({ name: 'flaky', args: { n: 1 } }), calls({ name: 'flaky', args: { n: 1 } }), 'done']),
+      model: 'm',
+    })
     const result = await runtime.exec('go', { tools: [flaky] })
     expect(result.receipts.map((r) => r.status)).toEqual(['tool_error', 'ok'])
   })

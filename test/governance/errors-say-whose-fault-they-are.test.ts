@@ -5,14 +5,40 @@ import { anthropic, gemini, openai, scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
 import { startWireServer, type WireServer } from '../support/wire-server.js'
 
-const echo = defineTool({ name: 'echo', description: 'Echo', parameters: z.object({ text: z.string() }), execute: ({ text }) => text })
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echo',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => text,
+})
 const twoTurns = () => scripted([calls({ name: 'echo', args: { text: 'hi' }, id: 'c1' }), 'done'])
 
 describe('a hook that throws', () => {
   it.each([
-    ['prepareTurn', { prepareTurn: () => { throw new Error('prepare broke') } }],
-    ['beforeToolCall', { beforeToolCall: () => { throw new Error('before broke') } }],
-    ['afterToolCall', { afterToolCall: async () => { throw new Error('after broke') } }],
+    [
+      'prepareTurn',
+      {
+        prepareTurn: () => {
+          throw new Error('prepare broke')
+        },
+      },
+    ],
+    [
+      'beforeToolCall',
+      {
+        beforeToolCall: () => {
+          throw new Error('before broke')
+        },
+      },
+    ],
+    [
+      'afterToolCall',
+      {
+        afterToolCall: async () => {
+          throw new Error('after broke')
+        },
+      },
+    ],
   ] as const)('%s fails the exec as hook_error naming the hook, not provider_error', async (name, hooks) => {
     const result = await new Runtime({ provider: twoTurns(), model: 'm', hooks }).exec('go', { tools: [echo] })
     expect(result.status).toBe('failed')
@@ -33,7 +59,9 @@ describe('a batch plan', () => {
     }
     expect(returned).toBeUndefined()
     expect(NestorError.isInstance(error) && error.code).toBe('invalid_options')
-    expect(() => runtime.runParallelBatch([{ itemKey: 'a', calls: [] }], { maxConcurrency: 0, tools: [echo] })).toThrow(/maxConcurrency/)
+    expect(() => runtime.runParallelBatch([{ itemKey: 'a', calls: [] }], { maxConcurrency: 0, tools: [echo] })).toThrow(
+      /maxConcurrency/,
+    )
   })
 })
 
@@ -49,10 +77,19 @@ describe('a batch that runs', () => {
         },
       },
     })
-    const batch = await runtime.runBatch([{ tool: 'echo', args: { text: 'a' } }, { tool: 'echo', args: { text: 'b' } }], { tools: [echo] })
+    const batch = await runtime.runBatch(
+      [
+        { tool: 'echo', args: { text: 'a' } },
+        { tool: 'echo', args: { text: 'b' } },
+      ],
+      { tools: [echo] },
+    )
     expect(batch.results).toHaveLength(1)
     expect(batch.error?.code).toBe('hook_error')
-    const lanes = await runtime.runParallelBatch([{ itemKey: 'x', calls: [{ callKey: 'c', tool: 'echo', args: { text: 'c' } }] }], { maxConcurrency: 1, tools: [echo] })
+    const lanes = await runtime.runParallelBatch(
+      [{ itemKey: 'x', calls: [{ callKey: 'c', tool: 'echo', args: { text: 'c' } }] }],
+      { maxConcurrency: 1, tools: [echo] },
+    )
     expect(lanes.error?.code).toBe('hook_error')
   })
 })
@@ -62,7 +99,8 @@ describe('a missing API key', () => {
   const saved = { ...process.env }
   beforeAll(async () => {
     server = await startWireServer()
-    for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY']) delete process.env[key]
+    for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'])
+      delete process.env[key]
   })
   afterAll(async () => {
     Object.assign(process.env, saved)
@@ -74,15 +112,18 @@ describe('a missing API key', () => {
     ['openai responses', () => openai({ baseURL: `${server.url}/v1`, api: 'responses' })],
     ['anthropic', () => anthropic({ baseURL: server.url })],
     ['gemini', () => gemini({ baseURL: server.url })],
-  ] as [string, () => Provider][])('%s: the exec fails invalid_options, with no request sent and no retry', async (_name, make) => {
-    const before = server.requests.length
-    const runtime = new Runtime({ provider: make(), model: 'm' })
-    const events: string[] = []
-    runtime.on('*', (e) => events.push(e.type))
-    const result = await runtime.exec('hi')
-    expect(result.status).toBe('failed')
-    expect(result.error?.code).toBe('invalid_options')
-    expect(events).not.toContain('retry')
-    expect(server.requests.length).toBe(before)
-  })
+  ] as [string, () => Provider][])(
+    '%s: the exec fails invalid_options, with no request sent and no retry',
+    async (_name, make) => {
+      const before = server.requests.length
+      const runtime = new Runtime({ provider: make(), model: 'm' })
+      const events: string[] = []
+      runtime.on('*', (e) => events.push(e.type))
+      const result = await runtime.exec('hi')
+      expect(result.status).toBe('failed')
+      expect(result.error?.code).toBe('invalid_options')
+      expect(events).not.toContain('retry')
+      expect(server.requests.length).toBe(before)
+    },
+  )
 })

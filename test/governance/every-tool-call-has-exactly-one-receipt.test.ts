@@ -7,10 +7,32 @@ import { toolEnds } from './support.js'
 
 describe('receipts', () => {
   it('every call gets one receipt in result.receipts and the same one on its tool_end, with the status DESIGN.md names for its outcome', async () => {
-    const ok = defineTool({ name: 'ok_tool', description: 'Works', parameters: z.object({ n: z.number() }), execute: ({ n }) => `n=${n}` })
-    const boom = defineTool({ name: 'boom', description: 'Throws', parameters: z.object({}), execute: () => Promise.reject(new Error('boom')) })
-    const slow = defineTool({ name: 'slow', description: 'Hangs', parameters: z.object({}), timeoutMs: 30, execute: () => new Promise<never>(() => {}) })
-    const guarded = defineTool({ name: 'guarded', description: 'Needs approval', parameters: z.object({}), needsApproval: true, execute: () => 'ran' })
+    const ok = defineTool({
+      name: 'ok_tool',
+      description: 'Works',
+      parameters: z.object({ n: z.number() }),
+      execute: ({ n }) => `n=${n}`,
+    })
+    const boom = defineTool({
+      name: 'boom',
+      description: 'Throws',
+      parameters: z.object({}),
+      execute: () => Promise.reject(new Error('boom')),
+    })
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Hangs',
+      parameters: z.object({}),
+      timeoutMs: 30,
+      execute: () => new Promise<never>(() => {}),
+    })
+    const guarded = defineTool({
+      name: 'guarded',
+      description: 'Needs approval',
+      parameters: z.object({}),
+      needsApproval: true,
+      execute: () => 'ran',
+    })
     const provider = scripted([
       calls(
         { name: 'ok_tool', args: { n: 1 }, id: 'c-ok' },
@@ -75,12 +97,22 @@ describe('receipts', () => {
     expect(steered.receipts.map((r) => r.status)).toEqual(['ok', 'skipped'])
 
     let aborting: ReturnType<Runtime['exec']>
-    const stopper = defineTool({ name: 'stopper', description: 'Aborts its run', parameters: z.object({ i: z.number() }), execute: () => (aborting.abort(), 'stopping') })
-    aborting = new Runtime({ provider: scripted([calls({ name: 'stopper', args: { i: 1 } }, { name: 'stopper', args: { i: 2 } })]), model: 'm' }).exec('go', { tools: [stopper] })
+    const stopper = defineTool({
+      name: 'stopper',
+      description: 'Aborts its run',
+      parameters: z.object({ i: z.number() }),
+      execute: () => (aborting.abort(), 'stopping'),
+    })
+    aborting = new Runtime({
+      provider: scripted([calls({ name: 'stopper', args: { i: 1 } }, { name: 'stopper', args: { i: 2 } })]),
+      model: 'm',
+    }).exec('go', { tools: [stopper] })
     const { events, result } = await collect(aborting)
     expect(result.status).toBe('aborted')
     expect(result.receipts.map((r) => r.status).at(-1)).toBe('aborted')
-    expect(events.filter((e): e is Extract<AgentEvent, { type: 'tool_end' }> => e.type === 'tool_end')).toHaveLength(result.receipts.length)
+    expect(events.filter((e): e is Extract<AgentEvent, { type: 'tool_end' }> => e.type === 'tool_end')).toHaveLength(
+      result.receipts.length,
+    )
     expect(historyProblems(result.history)).toEqual([])
   })
 })

@@ -28,10 +28,19 @@ const twoCalls = calls(
 
 describe('runtime.resume decisions', () => {
   it('a rejection via resume answers the call with "rejected: {reason}" and the loop goes on to the model', async () => {
-    const { runtime, scale, ran } = setup([calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }), 'ok, not scaling'])
+    const { runtime, scale, ran } = setup([
+      calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }),
+      'ok, not scaling',
+    ])
     const paused = await runtime.exec('scale api', { tools: [scale] })
     expect(paused.status).toBe('paused')
-    const { events, result } = await collect(runtime.resume(paused.pending!.state, { reject: [{ toolCallId: 'a', reason: 'budget freeze' }] }, { tools: [scale] }))
+    const { events, result } = await collect(
+      runtime.resume(
+        paused.pending!.state,
+        { reject: [{ toolCallId: 'a', reason: 'budget freeze' }] },
+        { tools: [scale] },
+      ),
+    )
     expect(result.status).toBe('completed')
     expect(result.text).toBe('ok, not scaling')
     expect(ran).toEqual([])
@@ -40,7 +49,9 @@ describe('runtime.resume decisions', () => {
     expect(events.some((e) => e.type === 'tool_end' && e.receipt.status === 'rejected')).toBe(true)
     expect(historyProblems(result.history)).toEqual([])
     // The paused turn is closed by its turn_end (iteration 1) before the next model call starts.
-    const turns = events.filter((e) => e.type === 'turn_start' || e.type === 'turn_end').map((e) => `${e.type}:${'iteration' in e ? e.iteration : ''}`)
+    const turns = events
+      .filter((e) => e.type === 'turn_start' || e.type === 'turn_end')
+      .map((e) => `${e.type}:${'iteration' in e ? e.iteration : ''}`)
     expect(turns).toEqual(['turn_end:1', 'turn_start:2', 'turn_end:2'])
   })
 
@@ -56,7 +67,11 @@ describe('runtime.resume decisions', () => {
     expect(ran).toEqual([{ service: 'api', replicas: 3 }])
     expect(second.iterationsUsed).toBe(1)
 
-    const third = await runtime.resume(JSON.parse(JSON.stringify(second.pending!.state)), { reject: [{ toolCallId: 'b', reason: 'not now' }] }, { tools: [scale] })
+    const third = await runtime.resume(
+      JSON.parse(JSON.stringify(second.pending!.state)),
+      { reject: [{ toolCallId: 'b', reason: 'not now' }] },
+      { tools: [scale] },
+    )
     expect(third.status).toBe('completed')
     expect(third.text).toBe('both handled')
     expect(third.iterationsUsed).toBe(2)
@@ -81,9 +96,16 @@ describe('runtime.resume decisions', () => {
   })
 
   it('an edit that fails the schema gives an invalid_arguments error result and does not run the tool', async () => {
-    const { runtime, scale, ran } = setup([calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }), 'noted'])
+    const { runtime, scale, ran } = setup([
+      calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }),
+      'noted',
+    ])
     const paused = await runtime.exec('scale', { tools: [scale] })
-    const result = await runtime.resume(paused.pending!.state, { edit: [{ toolCallId: 'a', args: { service: 'api', replicas: 99 } }] }, { tools: [scale] })
+    const result = await runtime.resume(
+      paused.pending!.state,
+      { edit: [{ toolCallId: 'a', args: { service: 'api', replicas: 99 } }] },
+      { tools: [scale] },
+    )
     expect(result.status).toBe('completed')
     expect(ran).toEqual([])
     expect(result.receipts.map((r) => r.status)).toEqual(['invalid_arguments'])
@@ -92,10 +114,17 @@ describe('runtime.resume decisions', () => {
     expect(text).toContain('replicas')
   })
 
-  it('a valid edit runs the tool with the new arguments, not the model\'s', async () => {
-    const { runtime, scale, ran } = setup([calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }), 'noted'])
+  it("a valid edit runs the tool with the new arguments, not the model's", async () => {
+    const { runtime, scale, ran } = setup([
+      calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }),
+      'noted',
+    ])
     const paused = await runtime.exec('scale', { tools: [scale] })
-    const result = await runtime.resume(paused.pending!.state, { edit: [{ toolCallId: 'a', args: { service: 'api', replicas: 1 } }] }, { tools: [scale] })
+    const result = await runtime.resume(
+      paused.pending!.state,
+      { edit: [{ toolCallId: 'a', args: { service: 'api', replicas: 1 } }] },
+      { tools: [scale] },
+    )
     expect(result.status).toBe('completed')
     expect(ran).toEqual([{ service: 'api', replicas: 1 }])
     expect(resultText(toolResults(result)[0]!)).toBe('api at 1')
@@ -103,9 +132,14 @@ describe('runtime.resume decisions', () => {
   })
 
   it('approving and rejecting the same call in one resume is refused as invalid_state, and nothing runs', async () => {
-    const { runtime, scale, ran } = setup([calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }), 'x'])
+    const { runtime, scale, ran } = setup([
+      calls({ name: 'scale', args: { service: 'api', replicas: 3 }, id: 'a' }),
+      'x',
+    ])
     const paused = await runtime.exec('scale', { tools: [scale] })
-    expect(() => runtime.resume(paused.pending!.state, { approve: ['a'], reject: [{ toolCallId: 'a' }] }, { tools: [scale] })).toThrow(
+    expect(() =>
+      runtime.resume(paused.pending!.state, { approve: ['a'], reject: [{ toolCallId: 'a' }] }, { tools: [scale] }),
+    ).toThrow(
       expect.objectContaining({ code: 'invalid_state', message: expect.stringContaining('decided more than once') }),
     )
     expect(ran).toEqual([])

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, defineTool, type AgentEvent, type RunState } from '@nestor/core'
+import { Runtime, defineTool, type AgentEvent, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
 import { thrown } from '../support/thrown.js'
@@ -16,13 +16,18 @@ const purge = defineTool({
 const other = defineTool({ name: 'other', description: 'Unrelated', parameters: z.object({}), execute: () => 'x' })
 
 async function pausedState(stateSecret?: string): Promise<RunState> {
-  const runtime = new Runtime({ provider: scripted([calls({ name: 'purge', args: { cache: 'edge' }, id: 'p1' })]), model: 'm', ...(stateSecret && { stateSecret }) })
+  const runtime = new Runtime({
+    provider: scripted([calls({ name: 'purge', args: { cache: 'edge' }, id: 'p1' })]),
+    model: 'm',
+    ...(stateSecret && { stateSecret }),
+  })
   const result = await runtime.exec('purge the edge cache', { tools: [purge] })
   expect(result.status).toBe('paused')
   return JSON.parse(JSON.stringify(result.pending!.state)) as RunState
 }
 
-const resumer = (stateSecret?: string) => new Runtime({ provider: scripted(['done']), model: 'm', ...(stateSecret && { stateSecret }) })
+const resumer = (stateSecret?: string) =>
+  new Runtime({ provider: scripted(['done']), model: 'm', ...(stateSecret && { stateSecret }) })
 
 describe('RunState verification', () => {
   it('a state signed with the stateSecret carries an HMAC and resumes on a runtime with the same secret', async () => {
@@ -35,7 +40,12 @@ describe('RunState verification', () => {
   })
 
   it('the paused state on the agent_end event is the same signed state the result holds', async () => {
-    const runtime = new Runtime({ provider: scripted([calls({ name: 'purge', args: { cache: 'edge' }, id: 'p1' })]), model: 'm', stateSecret: SECRET, secrets: ['unrelated-secret'] })
+    const runtime = new Runtime({
+      provider: scripted([calls({ name: 'purge', args: { cache: 'edge' }, id: 'p1' })]),
+      model: 'm',
+      stateSecret: SECRET,
+      secrets: ['unrelated-secret'],
+    })
     const events: AgentEvent[] = []
     runtime.on('agent_end', (e) => events.push(e))
     const result = await runtime.exec('purge', { tools: [purge] })
@@ -49,7 +59,9 @@ describe('RunState verification', () => {
     const at = json.indexOf('purge the edge cache') + 'purge the '.length
     const tampered = json.slice(0, at) + 'f' + json.slice(at + 1) // "edge" → "fdge": one byte
     expect(tampered.length).toBe(json.length)
-    const error = thrown(() => resumer(SECRET).resume(JSON.parse(tampered) as RunState, { approve: ['p1'] }, { tools: [purge] }))
+    const error = thrown(() =>
+      resumer(SECRET).resume(JSON.parse(tampered) as RunState, { approve: ['p1'] }, { tools: [purge] }),
+    )
     expect(error.code).toBe('invalid_state')
     expect(error.message).toMatch(/signature does not match/)
   })
@@ -57,7 +69,9 @@ describe('RunState verification', () => {
   it('a state whose approved arguments were altered is rejected too (the pending request is covered by the signature)', async () => {
     const state = await pausedState(SECRET)
     const altered = { ...state, pending: state.pending.map((p) => ({ ...p, args: { cache: 'everything' } })) }
-    expect(thrown(() => resumer(SECRET).resume(altered, { approve: ['p1'] }, { tools: [purge] })).code).toBe('invalid_state')
+    expect(thrown(() => resumer(SECRET).resume(altered, { approve: ['p1'] }, { tools: [purge] })).code).toBe(
+      'invalid_state',
+    )
   })
 
   it('an unsigned state on a runtime with a stateSecret is rejected as invalid_state, saying it is not signed', async () => {
@@ -70,7 +84,9 @@ describe('RunState verification', () => {
 
   it('a state signed with another secret is rejected as invalid_state', async () => {
     const state = await pausedState('some-other-secret')
-    expect(thrown(() => resumer(SECRET).resume(state, { approve: ['p1'] }, { tools: [purge] })).code).toBe('invalid_state')
+    expect(thrown(() => resumer(SECRET).resume(state, { approve: ['p1'] }, { tools: [purge] })).code).toBe(
+      'invalid_state',
+    )
   })
 
   it('a state of an unknown version is rejected as invalid_state, naming the version found and the one supported', async () => {

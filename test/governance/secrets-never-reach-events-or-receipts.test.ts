@@ -34,7 +34,10 @@ function build() {
     parameters: z.object({}),
     execute: async () => (await runtime.exec('inner', { provider: childProvider, tools: [login] })).text,
   })
-  const childProvider = scripted([calls({ name: 'login', args: { user: 'bob', password: PASSWORD } }), `child saw ${PASSWORD}`])
+  const childProvider = scripted([
+    calls({ name: 'login', args: { user: 'bob', password: PASSWORD } }),
+    `child saw ${PASSWORD}`,
+  ])
   const runtime = new Runtime({ provider: leakyProvider(), model: 'm', secrets: [PASSWORD] })
   return { runtime, login, delegate }
 }
@@ -56,14 +59,22 @@ describe('redaction', () => {
       expect(json).not.toContain(API_KEY)
     }
     expect(all.some((e) => JSON.stringify(e).includes('[REDACTED]'))).toBe(true)
-    const toolEnd = events.find((e) => e.type === 'tool_end' && e.depth === 0 && e.toolName === 'login') as Extract<AgentEvent, { type: 'tool_end' }>
-    expect(toolEnd.result.content[0]).toEqual({ type: 'text', text: 'login failed for password [REDACTED] using key [REDACTED]' })
+    const toolEnd = events.find((e) => e.type === 'tool_end' && e.depth === 0 && e.toolName === 'login') as Extract<
+      AgentEvent,
+      { type: 'tool_end' }
+    >
+    expect(toolEnd.result.content[0]).toEqual({
+      type: 'text',
+      text: 'login failed for password [REDACTED] using key [REDACTED]',
+    })
   })
 
   it('the agent_end event redacts every copy of a message, also when history and messages share the same objects', async () => {
     const { runtime, login, delegate } = build()
     const { events } = await collect(runtime.exec('go', { tools: [login, delegate] }))
-    const end = events.filter((e): e is Extract<AgentEvent, { type: 'agent_end' }> => e.type === 'agent_end' && e.depth === 0)[0]!
+    const end = events.filter(
+      (e): e is Extract<AgentEvent, { type: 'agent_end' }> => e.type === 'agent_end' && e.depth === 0,
+    )[0]!
     for (const part of [end.result.messages, end.result.history, end.result.receipts]) {
       expect(JSON.stringify(part)).not.toContain(PASSWORD)
     }

@@ -36,13 +36,22 @@ describe('circuit breaker', () => {
 
   it('the default threshold is 2', async () => {
     const { tool } = failing()
-    const result = await new Runtime({ provider: scripted([fetchCall('bad://x'), fetchCall('bad://x'), 'no']), model: 'm' }).exec('go', { tools: [tool] })
+    const result = await new Runtime({
+      provider: scripted([fetchCall('bad://x'), fetchCall('bad://x'), 'no']),
+      model: 'm',
+    }).exec('go', { tools: [tool] })
     expect(result.error?.message).toBe('tool fetch_page failed 2 consecutive times with identical arguments')
   })
 
   it('failures with differing arguments each keep their own streak and do not trip it', async () => {
     const { tool, runs } = failing()
-    const provider = scripted([fetchCall('bad://1'), fetchCall('bad://2'), fetchCall('bad://3'), fetchCall('bad://4'), 'gave up'])
+    const provider = scripted([
+      fetchCall('bad://1'),
+      fetchCall('bad://2'),
+      fetchCall('bad://3'),
+      fetchCall('bad://4'),
+      'gave up',
+    ])
     const result = await new Runtime({ provider, model: 'm', breakerThreshold: 2 }).exec('go', { tools: [tool] })
     expect(result.status).toBe('completed')
     expect(result.text).toBe('gave up')
@@ -60,7 +69,12 @@ describe('circuit breaker', () => {
         return 'fine'
       },
     })
-    const flip = defineTool({ name: 'flip', description: 'Flip the switch', parameters: z.object({ to: z.boolean() }), execute: ({ to }) => ((fail = to), 'flipped') })
+    const flip = defineTool({
+      name: 'flip',
+      description: 'Flip the switch',
+      parameters: z.object({ to: z.boolean() }),
+      execute: ({ to }) => ((fail = to), 'flipped'),
+    })
     const provider = scripted([
       calls({ name: 'toggle' }), // fail 1
       calls({ name: 'flip', args: { to: false } }),
@@ -69,8 +83,15 @@ describe('circuit breaker', () => {
       calls({ name: 'toggle' }), // fail 1 again, not 2
       'survived',
     ])
-    const result = await new Runtime({ provider, model: 'm', breakerThreshold: 2, duplicateCalls: 'allow' }).exec('go', { tools: [toggle, flip] })
+    const result = await new Runtime({ provider, model: 'm', breakerThreshold: 2, duplicateCalls: 'allow' }).exec(
+      'go',
+      { tools: [toggle, flip] },
+    )
     expect(result.status).toBe('completed')
-    expect(result.receipts.filter((r) => r.toolName === 'toggle').map((r) => r.status)).toEqual(['tool_error', 'ok', 'tool_error'])
+    expect(result.receipts.filter((r) => r.toolName === 'toggle').map((r) => r.status)).toEqual([
+      'tool_error',
+      'ok',
+      'tool_error',
+    ])
   })
 })

@@ -15,7 +15,9 @@ describe('the examples docs/governance.md runs', () => {
     expect(result.status).toBe('completed')
     expect(requests).toHaveLength(1)
     expect(requests[0]!.path).toHaveLength(2)
-    expect(result.history.some((m) => m.role === 'toolResult' && JSON.stringify(m.content).includes('Refund handled'))).toBe(true)
+    expect(
+      result.history.some((m) => m.role === 'toolResult' && JSON.stringify(m.content).includes('Refund handled')),
+    ).toBe(true)
   })
 
   it('call gates: duplicate, retries, timeout, output gate, cache and breaker show in receipts', async () => {
@@ -51,6 +53,8 @@ describe('the examples docs/governance.md runs', () => {
     const pids = [...out.matchAll(/\[pid (\d+)\] deploying api to (\w+)/g)].map((m) => [m[1], m[2]])
     expect(pids.map(([, env]) => env)).toEqual(['staging', 'production'])
     expect(pids[0]![0]).not.toBe(pids[1]![0]) // production ran in the other process
-    expect(out).toMatch(/resumed elsewhere: completed, "The api is live on staging and production\.", iterations used: 2/)
+    expect(out).toMatch(
+      /resumed elsewhere: completed, "The api is live on staging and production\.", iterations used: 2/,
+    )
   })
 })

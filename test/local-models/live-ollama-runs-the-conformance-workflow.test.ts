@@ -10,7 +10,10 @@ const live = process.env.NESTOR_LIVE_TESTS === '1' && Boolean(model)
 describe.skipIf(!live)('live: a local Ollama model through openaiCompatible', () => {
   for (const toolProtocol of ['auto', 'text'] as const) {
     it(`completes the conformance run with toolProtocol '${toolProtocol}' (a verdict, not a crash)`, async () => {
-      const provider = openaiCompatible({ baseURL: process.env.OLLAMA_BASE_URL ?? 'http://localhost:11434/v1', toolProtocol })
+      const provider = openaiCompatible({
+        baseURL: process.env.OLLAMA_BASE_URL ?? 'http://localhost:11434/v1',
+        toolProtocol,
+      })
       const outcome = await runToolLoopConformance({ provider, model: model as string })
       expect(outcome.error).toBeUndefined()
       expect(outcome.turns).toBeGreaterThan(0)

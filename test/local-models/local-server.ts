@@ -16,14 +16,25 @@ export async function startLocalServer(capabilities: string[] | undefined): Prom
   const chats: string[] = []
   wire.fallback = (request): WireResponse => {
     if (request.url === '/api/show') {
-      if (!capabilities) return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"error":"not found"}' }
+      if (!capabilities)
+        return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"error":"not found"}' }
       const model = (request.json as { model?: string } | undefined)?.model ?? ''
-      const body = { modelfile: '', details: { family: 'llama' }, model_info: { 'llama.context_length': 8192 }, capabilities, model }
+      const body = {
+        modelfile: '',
+        details: { family: 'llama' },
+        model_info: { 'llama.context_length': 8192 },
+        capabilities,
+        model,
+      }
       return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
     }
     const next = chats.shift()
     if (request.url === '/v1/chat/completions' && next !== undefined) return { body: next }
-    return { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":{"message":"no chat response queued"}}' }
+    return {
+      status: 500,
+      headers: { 'content-type': 'application/json' },
+      body: '{"error":{"message":"no chat response queued"}}',
+    }
   }
   return Object.assign(wire, {
     chat: (...bodies: string[]) => void chats.push(...bodies),

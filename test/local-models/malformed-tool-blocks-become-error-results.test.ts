@@ -5,7 +5,12 @@ import { z } from 'zod'
 import { textAnswer } from '../replay/chat-sse.js'
 import { startLocalServer, type LocalServer } from './local-server.js'
 
-const add = defineTool({ name: 'add', description: 'Add two numbers', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
+const add = defineTool({
+  name: 'add',
+  description: 'Add two numbers',
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => String(a + b),
+})
 
 describe('openaiCompatible text protocol: malformed blocks become invalid-arguments error results', () => {
   let server: LocalServer | undefined
@@ -24,9 +29,15 @@ describe('openaiCompatible text protocol: malformed blocks become invalid-argume
       server = await startLocalServer(['completion'])
       server.chat(textAnswer([reply]), textAnswer(['Sorry, 5.']))
       let ran = 0
-      const counted = defineTool({ ...add.spec, parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String((ran++, a + b)) })
+      const counted = defineTool({
+        ...add.spec,
+        parameters: z.object({ a: z.number(), b: z.number() }),
+        execute: ({ a, b }) => String((ran++, a + b)),
+      })
       const events: AgentEvent[] = []
-      const run = new Runtime({ provider: openaiCompatible({ baseURL: `${server.url}/v1` }), model: 'm' }).exec('2+3', { tools: [counted] })
+      const run = new Runtime({ provider: openaiCompatible({ baseURL: `${server.url}/v1` }), model: 'm' }).exec('2+3', {
+        tools: [counted],
+      })
       for await (const event of run) events.push(event)
       const result = await run
       expect(ran).toBe(0)

@@ -5,8 +5,16 @@ import { z } from 'zod'
 import { nativeToolCall, textAnswer } from '../replay/chat-sse.js'
 import { startLocalServer, type LocalServer } from './local-server.js'
 
-const add = defineTool({ name: 'add', description: 'Add two numbers', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
-type ChatBody = { tools?: { type: string; function: { name: string } }[]; messages: { role: string; content: unknown }[] }
+const add = defineTool({
+  name: 'add',
+  description: 'Add two numbers',
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => String(a + b),
+})
+type ChatBody = {
+  tools?: { type: string; function: { name: string } }[]
+  messages: { role: string; content: unknown }[]
+}
 
 describe('openaiCompatible: native tool calling', () => {
   let server: LocalServer | undefined
@@ -27,7 +35,7 @@ describe('openaiCompatible: native tool calling', () => {
     expect(server.showRequests()).toHaveLength(0)
   })
 
-  it("'auto' goes native when /api/show lists \"tools\", asking once per model", async () => {
+  it('\'auto\' goes native when /api/show lists "tools", asking once per model', async () => {
     server = await startLocalServer(['completion', 'tools', 'thinking'])
     server.chat(nativeToolCall('call_1', 'add', ['{"a":1,"b":1}']), textAnswer(['2']), textAnswer(['again']))
     const provider = openaiCompatible({ baseURL: `${server.url}/v1` })
@@ -46,7 +54,9 @@ describe('openaiCompatible: native tool calling', () => {
     const saved = process.env.OPENAI_API_KEY
     process.env.OPENAI_API_KEY = 'sk-real-openai-key-never-local'
     try {
-      await new Runtime({ provider: openaiCompatible({ baseURL: `${server.url}/v1` }), model: 'm' }).exec('hi', { tools: [] })
+      await new Runtime({ provider: openaiCompatible({ baseURL: `${server.url}/v1` }), model: 'm' }).exec('hi', {
+        tools: [],
+      })
       const sent = server.chatRequests()[0]?.headers.authorization ?? ''
       expect(sent).not.toContain('sk-real-openai-key-never-local')
       const keyed = openaiCompatible({ baseURL: `${server.url}/v1`, apiKey: 'local-secret-token-1' })

@@ -5,7 +5,12 @@ import { z } from 'zod'
 import { textAnswer } from '../replay/chat-sse.js'
 import { startLocalServer, type LocalServer } from './local-server.js'
 
-const add = defineTool({ name: 'add', description: 'Add two numbers', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
+const add = defineTool({
+  name: 'add',
+  description: 'Add two numbers',
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => String(a + b),
+})
 
 type ChatBody = { tools?: unknown; messages: { role: string; content: unknown }[] }
 
@@ -19,7 +24,13 @@ describe('openaiCompatible: models without native tools get the text tool protoc
   it('a ```tool_call block streamed in pieces becomes a real call; its result goes back as a user message', async () => {
     server = await startLocalServer(['completion'])
     server.chat(
-      textAnswer(['Let me add them.\n\n``', '`tool_', 'call\n{"name": "add", "argu', 'ments": {"a": 2, "b": 3}}\n`', '``']),
+      textAnswer([
+        'Let me add them.\n\n``',
+        '`tool_',
+        'call\n{"name": "add", "argu',
+        'ments": {"a": 2, "b": 3}}\n`',
+        '``',
+      ]),
       textAnswer(['2 + 3 = ', '5.']),
     )
     const provider = openaiCompatible({ baseURL: `${server.url}/v1`, toolProtocol: 'auto' })
@@ -32,9 +43,15 @@ describe('openaiCompatible: models without native tools get the text tool protoc
     expect(result.status).toBe('completed')
     expect(result.text).toBe('2 + 3 = 5.')
     const toolEnd = events.find((e) => e.type === 'tool_end')
-    expect(toolEnd).toMatchObject({ toolName: 'add', isError: false, result: { content: [{ type: 'text', text: '5' }] } })
+    expect(toolEnd).toMatchObject({
+      toolName: 'add',
+      isError: false,
+      result: { content: [{ type: 'text', text: '5' }] },
+    })
     // The block is removed from the streamed text and from the message.
-    const streamed = events.flatMap((e) => (e.type === 'message_delta' && e.delta.kind === 'text' ? [e.delta.text] : [])).join('')
+    const streamed = events
+      .flatMap((e) => (e.type === 'message_delta' && e.delta.kind === 'text' ? [e.delta.text] : []))
+      .join('')
     expect(streamed).toBe('Let me add them.2 + 3 = 5.')
     const first = result.messages.find((m) => m.role === 'assistant')
     expect(first?.role === 'assistant' && first.content.map((c) => c.type)).toEqual(['text', 'toolCall'])
@@ -50,7 +67,9 @@ describe('openaiCompatible: models without native tools get the text tool protoc
     expect(String(system?.content)).toContain('- add: Add two numbers')
     // Second round: the call shown as the block the model wrote, the result as user text.
     expect(two?.messages.slice(1).map((m) => m.role)).toEqual(['user', 'assistant', 'user'])
-    expect(JSON.stringify(two?.messages[2]?.content)).toContain('```tool_call\\n{\\"name\\":\\"add\\",\\"arguments\\":{\\"a\\":2,\\"b\\":3}}\\n```')
+    expect(JSON.stringify(two?.messages[2]?.content)).toContain(
+      '```tool_call\\n{\\"name\\":\\"add\\",\\"arguments\\":{\\"a\\":2,\\"b\\":3}}\\n```',
+    )
     expect(two?.messages[3]?.content).toBe('Tool add returned:\n5')
     expect(server.showRequests()).toHaveLength(1)
   })

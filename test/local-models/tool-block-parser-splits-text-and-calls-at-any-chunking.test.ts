@@ -13,11 +13,20 @@ describe('text protocol parsing does not depend on how the text is chunked', () 
     const server = await startLocalServer(['completion'])
     try {
       const provider = openaiCompatible({ baseURL: `${server.url}/v1`, toolProtocol: 'text' })
-      const tools = [{ name: 'echo', description: 'Echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } }]
+      const tools = [
+        { name: 'echo', description: 'Echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+      ]
       const parse = async (pieces: string[]) => {
         server.chat(textAnswer(pieces))
         let final: unknown
-        for await (const e of provider.stream({ model: 'm', messages: [{ role: 'user', content: 'x' }], tools, maxRetries: 0 })) if (e.type === 'done') final = e.message.content.map((c) => (c.type === 'toolCall' ? { ...c, id: 'generated' } : c))
+        for await (const e of provider.stream({
+          model: 'm',
+          messages: [{ role: 'user', content: 'x' }],
+          tools,
+          maxRetries: 0,
+        }))
+          if (e.type === 'done')
+            final = e.message.content.map((c) => (c.type === 'toolCall' ? { ...c, id: 'generated' } : c))
         return final
       }
       const whole = await parse([REPLY])
@@ -27,11 +36,14 @@ describe('text protocol parsing does not depend on how the text is chunked', () 
         { type: 'text', text: 'Done?' },
       ])
       await fc.assert(
-        fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: REPLY.length - 1 }), { maxLength: 12 }), async (cuts) => {
-          const sorted = [0, ...cuts.sort((a, b) => a - b), REPLY.length]
-          const pieces = sorted.slice(1).map((end, i) => REPLY.slice(sorted[i], end))
-          expect(await parse(pieces)).toEqual(whole)
-        }),
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: REPLY.length - 1 }), { maxLength: 12 }),
+          async (cuts) => {
+            const sorted = [0, ...cuts.sort((a, b) => a - b), REPLY.length]
+            const pieces = sorted.slice(1).map((end, i) => REPLY.slice(sorted[i], end))
+            expect(await parse(pieces)).toEqual(whole)
+          },
+        ),
         { numRuns: 40 },
       )
     } finally {

@@ -2,7 +2,8 @@ import { Runtime, type ExecRun } from '@nestor/core'
 import { describe, expect, it } from 'vitest'
 import { sentMessages, text, useOpenAIWire } from './support.js'
 
-const contents = (messages: { role: string; content: unknown }[]) => messages.filter((m) => m.role === 'user').map((m) => m.content)
+const contents = (messages: { role: string; content: unknown }[]) =>
+  messages.filter((m) => m.role === 'user').map((m) => m.content)
 
 describe('a message steered before a model call is in its request', () => {
   const wire = useOpenAIWire()

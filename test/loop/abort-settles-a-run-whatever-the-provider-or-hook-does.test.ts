@@ -8,7 +8,14 @@ import { text, toolCalls, useOpenAIWire, within } from './support.js'
 
 const echo = defineTool({ name: 'echo', description: 'echoes', parameters: z.object({}), execute: () => 'echoed' })
 const never = () => new Promise<never>(() => {})
-const begun = (): AssistantMessage => ({ role: 'assistant', content: [], stopReason: 'stop', usage: emptyUsage(), provider: 'stuck', model: 'm' })
+const begun = (): AssistantMessage => ({
+  role: 'assistant',
+  content: [],
+  stopReason: 'stop',
+  usage: emptyUsage(),
+  provider: 'stuck',
+  model: 'm',
+})
 
 /** Streams "partial " and then waits forever, deaf to its signal. */
 const deafGenerator: Provider = {
@@ -39,7 +46,7 @@ const deafStreamTo: Provider = {
 
 async function abortAfterFirstDelta(runtime: Runtime) {
   const run = runtime.exec('go')
-  run.result.then(() => {})
+  void run.result.then(() => {})
   const events: string[] = []
   const drained = (async () => {
     for await (const event of run) {
@@ -97,24 +104,27 @@ describe('abort settles a run whatever the provider or hook does', () => {
     expect(wire.server.requests).toHaveLength(0)
   })
 
-  it.each(['beforeToolCall', 'afterToolCall'] as const)('a %s hook that never resolves: aborted, the call answered', async (name) => {
-    wire.server.enqueue({ body: toolCalls({ id: 'call_e', name: 'echo' }) }, { body: text('unreachable') })
-    let entered: () => void = () => {}
-    const inHook = new Promise<void>((resolve) => (entered = resolve))
-    const hang = () => {
-      entered()
-      return never()
-    }
-    const runtime = new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini', hooks: { [name]: hang } })
-    const run = runtime.exec('go', { tools: [echo] })
-    await inHook
-    run.abort()
-    const { result } = await within(2000, collect(run))
-    expect(result.status).toBe('aborted')
-    expect(result.receipts.map((r) => r.toolCallId)).toEqual(['call_e'])
-    expect(historyProblems(result.history)).toEqual([])
-    expect(wire.server.requests).toHaveLength(1)
-  })
+  it.each(['beforeToolCall', 'afterToolCall'] as const)(
+    'a %s hook that never resolves: aborted, the call answered',
+    async (name) => {
+      wire.server.enqueue({ body: toolCalls({ id: 'call_e', name: 'echo' }) }, { body: text('unreachable') })
+      let entered: () => void = () => {}
+      const inHook = new Promise<void>((resolve) => (entered = resolve))
+      const hang = () => {
+        entered()
+        return never()
+      }
+      const runtime = new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini', hooks: { [name]: hang } })
+      const run = runtime.exec('go', { tools: [echo] })
+      await inHook
+      run.abort()
+      const { result } = await within(2000, collect(run))
+      expect(result.status).toBe('aborted')
+      expect(result.receipts.map((r) => r.toolCallId)).toEqual(['call_e'])
+      expect(historyProblems(result.history)).toEqual([])
+      expect(wire.server.requests).toHaveLength(1)
+    },
+  )
 
   it('a real SDK stream stalled mid-answer on loopback: aborted, with the partial text kept', async () => {
     const body = text('Hello', ' there', ' and more')

@@ -24,7 +24,11 @@ describe('an abort during prepareTurn starts no model call', () => {
   it('aborted in the first prepareTurn: no request, no iteration, no turn events, no assistant message', async () => {
     wire.server.enqueue({ body: text('unreachable') })
     let run: ExecRun | undefined
-    const runtime = new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini', hooks: { prepareTurn: abortingIn(1, () => run) } })
+    const runtime = new Runtime({
+      provider: wire.provider(),
+      model: 'gpt-4o-mini',
+      hooks: { prepareTurn: abortingIn(1, () => run) },
+    })
     run = runtime.exec('go')
     const { events, result } = await collect(run)
     expect(result.status).toBe('aborted')
@@ -37,7 +41,11 @@ describe('an abort during prepareTurn starts no model call', () => {
   it('aborted in the second prepareTurn: the first turn stands alone and the history ends with its tool result', async () => {
     wire.server.enqueue({ body: toolCalls({ id: 'call_e', name: 'echo' }) }, { body: text('unreachable') })
     let run: ExecRun | undefined
-    const runtime = new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini', hooks: { prepareTurn: abortingIn(2, () => run) } })
+    const runtime = new Runtime({
+      provider: wire.provider(),
+      model: 'gpt-4o-mini',
+      hooks: { prepareTurn: abortingIn(2, () => run) },
+    })
     run = runtime.exec('go', { tools: [echo] })
     const { events, result } = await collect(run)
     expect(result.status).toBe('aborted')

@@ -21,7 +21,11 @@ describe('an exec started from a listener is an independent root', () => {
         return 'reported'
       },
     })
-    wire.server.enqueue({ body: toolCalls({ id: 'call_r', name: 'report' }) }, { body: text('Side answer.') }, { body: text('Main answer.') })
+    wire.server.enqueue(
+      { body: toolCalls({ id: 'call_r', name: 'report' }) },
+      { body: text('Side answer.') },
+      { body: text('Main answer.') },
+    )
     const runtime = new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini' })
     let side: ExecRun | undefined
     let frameInListener: unknown = 'not called'

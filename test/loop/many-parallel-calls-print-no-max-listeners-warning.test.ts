@@ -22,12 +22,24 @@ describe('many parallel calls print no MaxListenersExceededWarning', () => {
   }
 
   it(`${N} parallel tool calls in one message`, async () => {
-    const wait = defineTool({ name: 'wait', description: 'waits', parameters: z.object({ n: z.number() }), execute: async ({ n }) => {
-      await new Promise((r) => setTimeout(r, 30))
-      return `waited ${n}`
-    } })
-    wire.server.enqueue({ body: toolCalls(...Array.from({ length: N }, (_, n) => ({ id: `call_${n}`, name: 'wait', args: { n } }))) }, { body: text('All done.') })
-    const result = await new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini', toolExecution: 'parallel' }).exec('go', { tools: [wait] })
+    const wait = defineTool({
+      name: 'wait',
+      description: 'waits',
+      parameters: z.object({ n: z.number() }),
+      execute: async ({ n }) => {
+        await new Promise((r) => setTimeout(r, 30))
+        return `waited ${n}`
+      },
+    })
+    wire.server.enqueue(
+      { body: toolCalls(...Array.from({ length: N }, (_, n) => ({ id: `call_${n}`, name: 'wait', args: { n } }))) },
+      { body: text('All done.') },
+    )
+    const result = await new Runtime({
+      provider: wire.provider(),
+      model: 'gpt-4o-mini',
+      toolExecution: 'parallel',
+    }).exec('go', { tools: [wait] })
     expect(result.status).toBe('completed')
     expect(result.receipts.filter((r) => r.status === 'ok')).toHaveLength(N)
     expect(await maxListenerWarnings()).toEqual([])
@@ -35,12 +47,19 @@ describe('many parallel calls print no MaxListenersExceededWarning', () => {
 
   it('a tool body that opens many child execs at once', async () => {
     wire.server.fallback = () => ({ body: text('child answer') })
-    const fanOut = defineTool({ name: 'fan_out', description: 'asks many children', parameters: z.object({}), execute: async () => {
-      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => exec(`child ${i}`, { toolset: 'none' })))
-      return results.map((r) => r.status).join(',')
-    } })
+    const fanOut = defineTool({
+      name: 'fan_out',
+      description: 'asks many children',
+      parameters: z.object({}),
+      execute: async () => {
+        const results = await Promise.all(Array.from({ length: 12 }, (_, i) => exec(`child ${i}`, { toolset: 'none' })))
+        return results.map((r) => r.status).join(',')
+      },
+    })
     wire.server.enqueue({ body: toolCalls({ id: 'call_f', name: 'fan_out' }) })
-    const result = await new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini' }).exec('go', { tools: [fanOut] })
+    const result = await new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini' }).exec('go', {
+      tools: [fanOut],
+    })
     expect(result.status).toBe('completed')
     expect(result.receipts[0]).toMatchObject({ status: 'ok' })
     expect(await maxListenerWarnings()).toEqual([])

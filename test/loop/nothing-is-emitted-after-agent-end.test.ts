@@ -24,7 +24,8 @@ const stubborn = (started: () => void, timeoutMs?: number) =>
     },
   })
 
-const after = (events: AgentEvent[], execId: string) => events.slice(events.findIndex((e) => e.type === 'agent_end' && e.execId === execId) + 1)
+const after = (events: AgentEvent[], execId: string) =>
+  events.slice(events.findIndex((e) => e.type === 'agent_end' && e.execId === execId) + 1)
 
 describe('nothing is emitted after agent_end', () => {
   const wire = useOpenAIWire()
@@ -52,7 +53,10 @@ describe('nothing is emitted after agent_end', () => {
   })
 
   it('a timed-out body’s later ctx.update() never follows its tool_end', async () => {
-    wire.server.enqueue({ body: toolCalls({ id: 'call_s', name: 'stubborn' }) }, { body: text('Done', ' after a slow answer.'), delayMs: 60, chunkSize: 40 })
+    wire.server.enqueue(
+      { body: toolCalls({ id: 'call_s', name: 'stubborn' }) },
+      { body: text('Done', ' after a slow answer.'), delayMs: 60, chunkSize: 40 },
+    )
     const runtime = new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini' })
     const tool = stubborn(() => {}, 30)
     const { events, result } = await collect(runtime.exec('go', { tools: [tool] }))

@@ -4,18 +4,33 @@ import { afterEach, beforeEach } from 'vitest'
 import { sse, startWireServer, type WireServer } from '../support/wire-server.js'
 
 const base = { id: 'chatcmpl-loop', object: 'chat.completion.chunk', created: 1780000000, model: 'gpt-4o-mini' }
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  ...base,
+  choices: [{ index: 0, delta, finish_reason: finish }],
+})
 const usage = { ...base, choices: [], usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 } }
 
 /** A text answer streamed in the given pieces. */
 export const text = (...pieces: string[]): string =>
-  sse([{ data: chunk({ role: 'assistant', content: '' }) }, ...pieces.map((p) => ({ data: chunk({ content: p }) })), { data: chunk({}, 'stop') }, { data: usage }, '[DONE]'])
+  sse([
+    { data: chunk({ role: 'assistant', content: '' }) },
+    ...pieces.map((p) => ({ data: chunk({ content: p }) })),
+    { data: chunk({}, 'stop') },
+    { data: usage },
+    '[DONE]',
+  ])
 
 /** One assistant message with these tool calls (all in one message: parallel calls). */
 export const toolCalls = (...list: { id: string; name: string; args?: Record<string, unknown> }[]): string =>
   sse([
     { data: chunk({ role: 'assistant', content: null }) },
-    ...list.map((c, index) => ({ data: chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) } }] }) })),
+    ...list.map((c, index) => ({
+      data: chunk({
+        tool_calls: [
+          { index, id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) } },
+        ],
+      }),
+    })),
     { data: chunk({}, 'tool_calls') },
     { data: usage },
     '[DONE]',
@@ -50,6 +65,8 @@ export const sentMessages = (server: WireServer, n: number): { role: string; con
 /** Resolves with `work`, or rejects after `ms`: a hang becomes a failing test, not a stuck run. */
 export function within<T>(ms: number, work: PromiseLike<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms)))
+  const limit = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms)),
+  )
   return Promise.race([Promise.resolve(work), limit]).finally(() => clearTimeout(timer))
 }

@@ -13,7 +13,9 @@ describe('a server process that dies', () => {
     try {
       const provider = scripted([calls({ name: 'pid' }), calls({ name: 'die' }), calls({ name: 'pid' }), 'done'])
       // pid is asked twice with the same (empty) arguments: allow the repeat.
-      const result = await new Runtime({ provider, model: 'm', duplicateCalls: 'allow' }).exec('go', { tools: mcp.tools })
+      const result = await new Runtime({ provider, model: 'm', duplicateCalls: 'allow' }).exec('go', {
+        tools: mcp.tools,
+      })
 
       expect(result.status).toBe('completed')
       expect(historyProblems(result.history)).toEqual([])

@@ -32,7 +32,10 @@ describe('cancellation', () => {
   it('a timeout cancels the call the same way and gives a timeout result', async () => {
     const mcp = await mcpTools(edgeServer(), { timeoutMs: 200 })
     try {
-      const result = await new Runtime({ provider: scripted([calls({ name: 'hang' }), 'gave up']), model: 'm' }).exec('go', { tools: mcp.tools })
+      const result = await new Runtime({ provider: scripted([calls({ name: 'hang' }), 'gave up']), model: 'm' }).exec(
+        'go',
+        { tools: mcp.tools },
+      )
       expect(result.status).toBe('completed')
       expect(result.receipts[0]).toMatchObject({ toolName: 'hang', status: 'timeout' })
       await expect.poll(() => cancellations(mcp)).toBe(1)
@@ -45,7 +48,10 @@ describe('cancellation', () => {
     const mcp = await mcpTools(everythingServer())
     try {
       const controller = new AbortController()
-      const runtime = new Runtime({ provider: scripted([calls({ name: 'trigger-long-running-operation', args: { duration: 30, steps: 60 } }), 'x']), model: 'm' })
+      const runtime = new Runtime({
+        provider: scripted([calls({ name: 'trigger-long-running-operation', args: { duration: 30, steps: 60 } }), 'x']),
+        model: 'm',
+      })
       runtime.on('tool_update', () => controller.abort())
       const started = Date.now()
       const { events, result } = await drain(runtime.exec('go', { tools: mcp.tools, signal: controller.signal }))

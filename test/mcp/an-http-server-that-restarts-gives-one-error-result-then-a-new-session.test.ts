@@ -7,8 +7,16 @@ import { calls, historyProblems } from '../support/run.js'
 import { textOfResult, toolResults } from './support.js'
 
 const serve = (port: number, answer: string) => {
-  const hello = defineTool({ name: 'hello', description: 'Says hello', parameters: z.object({ n: z.number() }), execute: () => answer })
-  return serveMcp({ runtime: new Runtime({ provider: scripted([]), model: 'm' }), tools: [hello] }, { http: true, port })
+  const hello = defineTool({
+    name: 'hello',
+    description: 'Says hello',
+    parameters: z.object({ n: z.number() }),
+    execute: () => answer,
+  })
+  return serveMcp(
+    { runtime: new Runtime({ provider: scripted([]), model: 'm' }), tools: [hello] },
+    { http: true, port },
+  )
 }
 
 describe('a Streamable HTTP server that restarts', () => {

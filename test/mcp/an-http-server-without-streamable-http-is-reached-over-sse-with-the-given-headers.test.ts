@@ -20,7 +20,9 @@ function legacySseServer() {
       const transport = new SSEServerTransport('/messages', res)
       transports.set(transport.sessionId, transport)
       const server = new Server({ name: 'legacy', version: '1' }, { capabilities: { tools: {} } })
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }))
+      server.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [{ name: 'ping', inputSchema: { type: 'object' } }],
+      }))
       server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'pong' }] }))
       await server.connect(transport)
     } else if (req.method === 'POST' && req.url?.startsWith('/messages')) {

@@ -30,6 +30,9 @@ describe('close()', () => {
     const [tool] = mcp.tools
     await mcp.close()
     const ctx = { signal: new AbortController().signal, toolCallId: 'c', execId: 'e', depth: 0, update() {} }
-    await expect(Promise.resolve(tool!.execute({}, ctx))).rejects.toMatchObject({ code: 'invalid_state', message: expect.stringMatching(/were closed/) })
+    await expect(Promise.resolve(tool!.execute({}, ctx))).rejects.toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringMatching(/were closed/),
+    })
   })
 })

@@ -15,19 +15,28 @@ describe('serveMcp over stdio, driven by the SDK Client', () => {
   it('lists the tool and the agent with JSON Schema inputs', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual(['shout', 'greeter'])
-    expect(tools[1]!.inputSchema).toMatchObject({ type: 'object', properties: { input: { type: 'string' } }, required: ['input'] })
+    expect(tools[1]!.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { input: { type: 'string' } },
+      required: ['input'],
+    })
   })
 
   it('runs the tool, reporting ctx.update() as progress', async () => {
     const progress: unknown[] = []
-    const result = await client.callTool({ name: 'shout', arguments: { text: 'hi' } }, undefined, { onprogress: (p) => progress.push(p) })
+    const result = await client.callTool({ name: 'shout', arguments: { text: 'hi' } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    })
     expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: 'HI' }] })
     expect(progress).toEqual([{ progress: 1, message: 'shouting' }])
   })
 
   it('runs the agent as a nested exec and returns its text', async () => {
     const result = await client.callTool({ name: 'greeter', arguments: { input: 'greet Ada' } })
-    expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: 'hello from a nested exec (You greet people.)' }] })
+    expect(result).toMatchObject({
+      isError: false,
+      content: [{ type: 'text', text: 'hello from a nested exec (You greet people.)' }],
+    })
   })
 
   it('invalid arguments come back as an error result naming the issue', async () => {

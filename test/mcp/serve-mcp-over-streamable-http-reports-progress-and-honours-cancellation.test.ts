@@ -26,22 +26,38 @@ const wait = defineTool({
   description: 'Waits until cancelled',
   parameters: z.object({}),
   execute: (_args, ctx) =>
-    new Promise((resolve) => ctx.signal.addEventListener('abort', () => (aborted(ctx.signal.reason), resolve('stopped')), { once: true })),
+    new Promise((resolve) =>
+      ctx.signal.addEventListener('abort', () => (aborted(ctx.signal.reason), resolve('stopped')), { once: true }),
+    ),
 })
-const add = defineTool({ name: 'add', description: 'Adds', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
+const add = defineTool({
+  name: 'add',
+  description: 'Adds',
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => String(a + b),
+})
 
 describe('serveMcp over Streamable HTTP on loopback', () => {
   const events: AgentEvent[] = []
   const model = scripted((request) => {
     const last = request.messages.at(-1)
-    return last?.role === 'toolResult' ? `summary: ${textOfResult(last)}` : calls({ name: 'search', args: { q: 'mcp' } })
+    return last?.role === 'toolResult'
+      ? `summary: ${textOfResult(last)}`
+      : calls({ name: 'search', args: { q: 'mcp' } })
   })
   const runtime = new Runtime({ provider: model, model: 'm' })
   runtime.on('*', (e) => void events.push(e))
   let serving: McpServing
   const client = new Client({ name: 'test', version: '1' })
   beforeAll(async () => {
-    serving = await serveMcp({ runtime, tools: [wait, add], agents: [{ name: 'researcher', description: 'Researches', agent: new Researcher() }] }, { http: true, port: 0 })
+    serving = await serveMcp(
+      {
+        runtime,
+        tools: [wait, add],
+        agents: [{ name: 'researcher', description: 'Researches', agent: new Researcher() }],
+      },
+      { http: true, port: 0 },
+    )
     await client.connect(new StreamableHTTPClientTransport(serving.url!))
   })
   afterAll(async () => {
@@ -55,7 +71,9 @@ describe('serveMcp over Streamable HTTP on loopback', () => {
 
   it('an agent runs as a nested exec whose tool calls and updates arrive as progress', async () => {
     const progress: { progress: number; message?: string }[] = []
-    const result = await client.callTool({ name: 'researcher', arguments: { input: 'look up mcp' } }, undefined, { onprogress: (p) => progress.push(p) })
+    const result = await client.callTool({ name: 'researcher', arguments: { input: 'look up mcp' } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    })
 
     expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: 'summary: found mcp' }] })
     expect(progress.map((p) => p.message)).toEqual(['calling search', 'searching mcp'])
@@ -69,7 +87,9 @@ describe('serveMcp over Streamable HTTP on loopback', () => {
     runtime.on('tool_start', (e) => {
       if (e.toolName === 'wait') controller.abort()
     })
-    await expect(client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal })).rejects.toThrow()
+    await expect(
+      client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal }),
+    ).rejects.toThrow()
     await expect(abortSeen).resolves.toBeDefined()
   })
 

@@ -32,9 +32,11 @@ export const edgeServer = (): McpStdioServer => ({
   stderr: 'ignore',
 })
 
-export const toolResults = (history: Message[]): ToolResultMessage[] => history.filter((m): m is ToolResultMessage => m.role === 'toolResult')
+export const toolResults = (history: Message[]): ToolResultMessage[] =>
+  history.filter((m): m is ToolResultMessage => m.role === 'toolResult')
 
-export const textOfResult = (m: ToolResultMessage): string => m.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+export const textOfResult = (m: ToolResultMessage): string =>
+  m.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
 
 /** True while a process with this pid exists. */
 export function alive(pid: number): boolean {

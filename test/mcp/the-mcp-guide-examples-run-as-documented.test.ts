@@ -8,7 +8,11 @@ describe('docs/mcp.md examples', () => {
     const lines: string[] = []
     const names = await filesystem((l) => lines.push(l))
     expect(names).toEqual(['fs_read_text_file', 'fs_write_file', 'fs_list_directory'])
-    expect(lines).toEqual(['fs_list_directory → [FILE] todo.txt', 'fs_read_text_file → buy milk\nwrite docs', 'Two things to do: buy milk, write docs.'])
+    expect(lines).toEqual([
+      'fs_list_directory → [FILE] todo.txt',
+      'fs_read_text_file → buy milk\nwrite docs',
+      'Two things to do: buy milk, write docs.',
+    ])
   })
 
   it('serve-http: the SDK client lists and calls a served tool and agent', async () => {

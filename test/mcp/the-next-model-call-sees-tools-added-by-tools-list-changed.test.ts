@@ -9,7 +9,11 @@ describe('notifications/tools/list_changed', () => {
   it('a tool the server adds mid-exec is offered in the next model call and can be called', async () => {
     const mcp = await mcpTools(edgeServer())
     try {
-      const provider = scripted([calls({ name: 'add_tool', args: { name: 'fresh' } }), calls({ name: 'fresh' }), 'done'])
+      const provider = scripted([
+        calls({ name: 'add_tool', args: { name: 'fresh' } }),
+        calls({ name: 'fresh' }),
+        'done',
+      ])
       const result = await new Runtime({ provider, model: 'm' }).exec('go', { tools: mcp.tools })
 
       expect(provider.requests[0]!.tools.map((t) => t.name)).not.toContain('fresh')

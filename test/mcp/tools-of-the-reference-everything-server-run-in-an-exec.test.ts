@@ -23,8 +23,12 @@ describe('the everything server through a Nestor exec', () => {
   it('lists the server tools to the model with their prefixed names and input schemas', async () => {
     const { provider } = await run()
     const echo = provider.requests[0]!.tools.find((t) => t.name === 'ev_echo')
-    expect(echo).toMatchObject({ parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } })
-    expect(provider.requests[0]!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['ev_get-sum', 'ev_get-tiny-image']))
+    expect(echo).toMatchObject({
+      parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+    })
+    expect(provider.requests[0]!.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['ev_get-sum', 'ev_get-tiny-image']),
+    )
   })
 
   it('calls a tool and gives its text to the model', async () => {
@@ -43,7 +47,11 @@ describe('the everything server through a Nestor exec', () => {
     const { results } = await run({ name: 'ev_get-tiny-image' })
     const image = results[0]!.content.find((c) => c.type === 'image')
     expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' })
-    expect(Buffer.from((image as { data: string }).data, 'base64').subarray(1, 4).toString()).toBe('PNG')
+    expect(
+      Buffer.from((image as { data: string }).data, 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG')
   })
 
   it('keeps structured content in details', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NestorError, Runtime, type ExecInput } from '@nestor/core'
+import { Runtime, type ExecInput } from '@nestor/core'
 import { anthropic, gemini, openai, openaiCompatible, replay, scripted } from '@nestor/providers'
 import { thrown } from '../support/thrown.js'
 
@@ -11,8 +11,16 @@ const wrong: [string, () => unknown, string][] = [
   ["openai api: 'respones'", () => openai({ apiKey: 'k', api: 'respones' } as never), 'api'],
   ['openai maxRetries: -3', () => openai({ apiKey: 'k', maxRetries: -3 }), 'maxRetries'],
   ['anthropic maxRetries: 1.5', () => anthropic({ apiKey: 'k', maxRetries: 1.5 }), 'maxRetries'],
-  ["gemini streamIdleTimeoutMs: '5s'", () => gemini({ apiKey: 'k', streamIdleTimeoutMs: '5s' } as never), 'streamIdleTimeoutMs'],
-  ["openaiCompatible toolProtocol: 'json'", () => openaiCompatible({ baseURL: 'http://127.0.0.1:1/v1', toolProtocol: 'json' } as never), 'toolProtocol'],
+  [
+    "gemini streamIdleTimeoutMs: '5s'",
+    () => gemini({ apiKey: 'k', streamIdleTimeoutMs: '5s' } as never),
+    'streamIdleTimeoutMs',
+  ],
+  [
+    "openaiCompatible toolProtocol: 'json'",
+    () => openaiCompatible({ baseURL: 'http://127.0.0.1:1/v1', toolProtocol: 'json' } as never),
+    'toolProtocol',
+  ],
   ['scripted chunkSize: 0', () => scripted(['x'], { chunkSize: 0 }), 'chunkSize'],
   ["replay mode: 'replay'", () => replay({ dir: '/tmp/x', mode: 'replay' } as never), 'mode'],
   ["hooks.beforeToolCall: 'str'", () => runtime({ hooks: { beforeToolCall: 'str' } }), 'hooks.beforeToolCall'],
@@ -22,9 +30,21 @@ const wrong: [string, () => unknown, string][] = [
   ["claimState: 'memory'", () => runtime({ claimState: 'memory' }), 'claimState'],
   ['maxRetries: 2.5', () => runtime({ maxRetries: 2.5 }), 'maxRetries'],
   ['secrets: [1]', () => runtime({ secrets: [1] }), 'secrets'],
-  ["exec({ role: 'bogus' })", () => runtime({}).exec({ role: 'bogus', content: 'hi' } as unknown as ExecInput), 'input'],
-  ['exec([{ role: user, content: 5 }])', () => runtime({}).exec([{ role: 'user', content: 5 }] as unknown as ExecInput), 'input.0.content'],
-  ["exec history with { role: 'assistant', content: null }", () => runtime({}).exec('go', { history: [{ role: 'assistant', content: null }] } as never), 'history.0'],
+  [
+    "exec({ role: 'bogus' })",
+    () => runtime({}).exec({ role: 'bogus', content: 'hi' } as unknown as ExecInput),
+    'input',
+  ],
+  [
+    'exec([{ role: user, content: 5 }])',
+    () => runtime({}).exec([{ role: 'user', content: 5 }] as unknown as ExecInput),
+    'input.0.content',
+  ],
+  [
+    "exec history with { role: 'assistant', content: null }",
+    () => runtime({}).exec('go', { history: [{ role: 'assistant', content: null }] } as never),
+    'history.0',
+  ],
   ["exec signal: 'stop'", () => runtime({}).exec('go', { signal: 'stop' } as never), 'signal'],
 ]
 
@@ -46,7 +66,9 @@ describe('a wrong option value', () => {
 
   it('a hook given as a string fails at the constructor, not at the first tool call', async () => {
     const p = scripted([{ content: [{ type: 'toolCall', name: 'x', arguments: {} }] }, 'done'])
-    expect(thrown(() => new Runtime({ provider: p, model: 'm', hooks: { beforeToolCall: 'str' } } as never)).code).toBe('invalid_options')
+    expect(thrown(() => new Runtime({ provider: p, model: 'm', hooks: { beforeToolCall: 'str' } } as never)).code).toBe(
+      'invalid_options',
+    )
     expect(p.requests).toHaveLength(0)
   })
 })

@@ -10,12 +10,24 @@ describe('otel: execs on two runtimes', () => {
   it('puts a child exec run on its own instrumented runtime under the tool call that opened it', async () => {
     const tracing = memoryTracing()
     const specialist = new Runtime({ provider: scripted(['expert answer']), model: 'big' })
-    const consult = defineTool({ name: 'consult', description: 'd', parameters: z.object({}), execute: async () => (await specialist.exec('q')).text })
+    const consult = defineTool({
+      name: 'consult',
+      description: 'd',
+      parameters: z.object({}),
+      execute: async () => (await specialist.exec('q')).text,
+    })
     const main = new Runtime({ provider: scripted([calls({ name: 'consult' }), 'done']), model: 'small' })
     const stops = [instrument(main, { tracer: tracing.tracer }), instrument(specialist, { tracer: tracing.tracer })]
     await main.exec('go', { tools: [consult] })
     for (const stop of stops) stop()
     expect(tracing.openNames()).toEqual([])
-    expect(treeOf(tracing.spans())).toEqual(['invoke_agent', '  chat small', '  execute_tool consult', '    invoke_agent', '      chat big', '  chat small'])
+    expect(treeOf(tracing.spans())).toEqual([
+      'invoke_agent',
+      '  chat small',
+      '  execute_tool consult',
+      '    invoke_agent',
+      '      chat big',
+      '  chat small',
+    ])
   })
 })

@@ -18,7 +18,13 @@ describe('otel: a nested run is one span tree', () => {
     const spans = tracing.spans()
 
     const branch = ['execute_tool research', '  invoke_agent', ...indent(level, '    ')]
-    expect(treeOf(spans)).toEqual(['invoke_agent', '  chat m', ...indent(branch, '  '), ...indent(branch, '  '), '  chat m'])
+    expect(treeOf(spans)).toEqual([
+      'invoke_agent',
+      '  chat m',
+      ...indent(branch, '  '),
+      ...indent(branch, '  '),
+      '  chat m',
+    ])
     expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1)
     expect(tracing.openNames()).toEqual([])
 
@@ -68,14 +74,30 @@ describe('otel: a nested run is one span tree', () => {
     })
     const chats = spans.filter((s) => s.name === 'chat m' && parentIdOf(s) === idOf(root))
     expect(chats.map((c) => c.attributes['gen_ai.response.finish_reasons'])).toEqual([['tool_call'], ['stop']])
-    expect(chats[0]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'm' })
+    expect(chats[0]!.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'm',
+    })
     expect(typeof chats[0]!.attributes['gen_ai.usage.input_tokens']).toBe('number')
-    const call = result.messages.flatMap((m) => (m.role === 'assistant' ? m.content : [])).find((c) => c.type === 'toolCall')!
+    const call = result.messages
+      .flatMap((m) => (m.role === 'assistant' ? m.content : []))
+      .find((c) => c.type === 'toolCall')!
     const tool = only(spans, (s) => s.attributes['gen_ai.tool.call.id'] === (call.type === 'toolCall' ? call.id : ''))
-    expect(tool.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'research', 'nestor.receipt.status': 'ok' })
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'research',
+      'nestor.receipt.status': 'ok',
+    })
     expect(parentIdOf(tool)).toBe(idOf(root))
     expect(tool.status.code).toBe(0)
     // Without captureContent no message, argument or result is recorded.
-    expect(spans.some((s) => Object.keys(s.attributes).some((k) => k.includes('messages') || k.includes('arguments') || k.includes('result')))).toBe(false)
+    expect(
+      spans.some((s) =>
+        Object.keys(s.attributes).some(
+          (k) => k.includes('messages') || k.includes('arguments') || k.includes('result'),
+        ),
+      ),
+    ).toBe(false)
   })
 })

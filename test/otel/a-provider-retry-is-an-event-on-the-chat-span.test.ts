@@ -8,7 +8,11 @@ import { useWire } from '../providers/openai/support.js'
 import { memoryTracing } from './support.js'
 
 const json = { 'content-type': 'application/json' }
-const serverError = { status: 500, headers: { ...json, 'retry-after-ms': '1' }, body: chat.errorBody('The server had an error', 'server_error', null) }
+const serverError = {
+  status: 500,
+  headers: { ...json, 'retry-after-ms': '1' },
+  body: chat.errorBody('The server had an error', 'server_error', null),
+}
 
 describe('otel: retries over the OpenAI SDK and a loopback server', () => {
   const wire = useWire()
@@ -16,7 +20,10 @@ describe('otel: retries over the OpenAI SDK and a loopback server', () => {
   it('records a 500 then a success as one chat span with a retry event, ended OK with the response id and usage', async () => {
     wire.server.enqueue(serverError, { body: chat.text() })
     const tracing = memoryTracing()
-    const runtime = new Runtime({ provider: openai({ baseURL: wire.baseURL, apiKey: 'sk-test' }), model: 'gpt-4o-mini' })
+    const runtime = new Runtime({
+      provider: openai({ baseURL: wire.baseURL, apiKey: 'sk-test' }),
+      model: 'gpt-4o-mini',
+    })
     const stop = instrument(runtime, { tracer: tracing.tracer })
     const result = await runtime.exec('Weather in Paris?')
     stop()
@@ -29,7 +36,11 @@ describe('otel: retries over the OpenAI SDK and a loopback server', () => {
     expect(span.name).toBe('chat gpt-4o-mini')
     expect(span.status.code).toBe(SpanStatusCode.UNSET)
     expect(span.events.map((e) => e.name)).toEqual(['nestor.retry'])
-    expect(span.events[0]!.attributes).toMatchObject({ 'nestor.retry.attempt': 1, 'error.type': 'provider_error', 'http.response.status_code': 500 })
+    expect(span.events[0]!.attributes).toMatchObject({
+      'nestor.retry.attempt': 1,
+      'error.type': 'provider_error',
+      'http.response.status_code': 500,
+    })
     expect(span.attributes).toMatchObject({
       'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': 'gpt-4o-mini',
@@ -43,7 +54,11 @@ describe('otel: retries over the OpenAI SDK and a loopback server', () => {
   it('ends the chat and invoke_agent spans as errors with error.type provider_error when the retries run out', async () => {
     wire.server.enqueue(serverError, serverError, serverError)
     const tracing = memoryTracing()
-    const runtime = new Runtime({ provider: openai({ baseURL: wire.baseURL, apiKey: 'sk-test' }), model: 'gpt-4o-mini', maxRetries: 2 })
+    const runtime = new Runtime({
+      provider: openai({ baseURL: wire.baseURL, apiKey: 'sk-test' }),
+      model: 'gpt-4o-mini',
+      maxRetries: 2,
+    })
     const stop = instrument(runtime, { tracer: tracing.tracer })
     const result = await runtime.exec('Weather in Paris?')
     stop()

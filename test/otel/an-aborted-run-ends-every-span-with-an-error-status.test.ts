@@ -35,7 +35,10 @@ describe('otel: abort', () => {
 
   it('ends the chat span of a stream aborted mid-way as an error with error.type aborted', async () => {
     const tracing = memoryTracing()
-    const runtime = new Runtime({ provider: scripted(['a long answer that streams slowly'], { delayMs: 20, chunkSize: 2 }), model: 'm' })
+    const runtime = new Runtime({
+      provider: scripted(['a long answer that streams slowly'], { delayMs: 20, chunkSize: 2 }),
+      model: 'm',
+    })
     const stop = instrument(runtime, { tracer: tracing.tracer })
     const run = runtime.exec('hi')
     const off = runtime.on('message_delta', () => run.abort())
@@ -51,7 +54,12 @@ describe('otel: abort', () => {
 
   it('ends the span of a tool whose body ignores the abort, with receipt status aborted', async () => {
     const tracing = memoryTracing()
-    const stuck = defineTool({ name: 'stuck', description: 'never returns', parameters: z.object({}), execute: () => new Promise<string>(() => {}) })
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 'never returns',
+      parameters: z.object({}),
+      execute: () => new Promise<string>(() => {}),
+    })
     const runtime = new Runtime({ provider: scripted([calls({ name: 'stuck' }), 'unreached']), model: 'm' })
     const stop = instrument(runtime, { tracer: tracing.tracer })
     const run = runtime.exec('hi', { tools: [stuck] })

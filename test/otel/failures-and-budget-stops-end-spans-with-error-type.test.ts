@@ -11,7 +11,14 @@ import { memoryTracing } from './support.js'
 describe('otel: failures and budget stops', () => {
   it('marks a throwing tool’s span as an error with error.type tool_error while the exec completes', async () => {
     const tracing = memoryTracing()
-    const broken = defineTool({ name: 'broken', description: 'throws', parameters: z.object({}), execute: () => { throw new Error('disk full') } })
+    const broken = defineTool({
+      name: 'broken',
+      description: 'throws',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('disk full')
+      },
+    })
     const runtime = new Runtime({ provider: scripted([calls({ name: 'broken' }), 'gave up']), model: 'm' })
     const stop = instrument(runtime, { tracer: tracing.tracer })
     const result = await runtime.exec('go', { tools: [broken] })
@@ -58,8 +65,17 @@ describe('otel: failures and budget stops', () => {
 
   it('ends an exec stopped by its own iteration limit with error.type iteration_limit', async () => {
     const tracing = memoryTracing()
-    const again = defineTool({ name: 'again', description: 'd', parameters: z.object({ n: z.number() }), execute: ({ n }) => n })
-    const runtime = new Runtime({ provider: scripted((_r, i) => calls({ name: 'again', args: { n: i } })), model: 'm', maxIterations: 2 })
+    const again = defineTool({
+      name: 'again',
+      description: 'd',
+      parameters: z.object({ n: z.number() }),
+      execute: ({ n }) => n,
+    })
+    const runtime = new Runtime({
+      provider: scripted((_r, i) => calls({ name: 'again', args: { n: i } })),
+      model: 'm',
+      maxIterations: 2,
+    })
     const stop = instrument(runtime, { tracer: tracing.tracer })
     expect((await runtime.exec('go', { tools: [again] })).status).toBe('failed')
     stop()

@@ -24,12 +24,18 @@ export function threeLevelRuntime(options: Partial<RuntimeOptions> = {}, delayMs
     parameters: z.object({ q: z.string() }),
     execute: async ({ q }) => (await exec(`level2: ${q}`)).text,
   })
-  const provider = scripted((request) => {
-    const user = firstUser(request)
-    if (user.startsWith('level2:')) return `fact about ${user.slice(8)}`
-    if (user.startsWith('level1:')) return answered(request) ? `report on ${user.slice(8)}` : calls({ name: 'lookup', args: { q: user.slice(8) } })
-    return answered(request) ? 'root done' : calls({ name: 'research', args: { topic: 'a' } }, { name: 'research', args: { topic: 'b' } })
-  }, { delayMs })
+  const provider = scripted(
+    (request) => {
+      const user = firstUser(request)
+      if (user.startsWith('level2:')) return `fact about ${user.slice(8)}`
+      if (user.startsWith('level1:'))
+        return answered(request) ? `report on ${user.slice(8)}` : calls({ name: 'lookup', args: { q: user.slice(8) } })
+      return answered(request)
+        ? 'root done'
+        : calls({ name: 'research', args: { topic: 'a' } }, { name: 'research', args: { topic: 'b' } })
+    },
+    { delayMs },
+  )
   const runtime = new Runtime({ provider, model: 'm', toolExecution: 'parallel', ...options })
   return { runtime, tools: [research, lookup] }
 }

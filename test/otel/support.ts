@@ -1,5 +1,12 @@
 import type { Context } from '@opentelemetry/api'
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type Span,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base'
 
 /** Counts spans started and not yet ended, so a test can assert that none is left open. */
 class OpenSpans implements SpanProcessor {
@@ -34,7 +41,8 @@ export const parentIdOf = (span: ReadableSpan): string | undefined => span.paren
 /** The one span with this attribute value; throws when there is not exactly one. */
 export function only(spans: ReadableSpan[], predicate: (s: ReadableSpan) => boolean): ReadableSpan {
   const found = spans.filter(predicate)
-  if (found.length !== 1) throw new Error(`expected one span, found ${found.length}: ${found.map((s) => s.name).join(', ')}`)
+  if (found.length !== 1)
+    throw new Error(`expected one span, found ${found.length}: ${found.map((s) => s.name).join(', ')}`)
   return found[0] as ReadableSpan
 }
 
@@ -45,7 +53,9 @@ export function treeOf(spans: ReadableSpan[]): string[] {
   const walk = (parent: string | undefined, indent: string) => {
     const children = spans
       .filter((s) => (parent === undefined ? !ids.has(parentIdOf(s) ?? '') : parentIdOf(s) === parent))
-      .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1] || a.name.localeCompare(b.name))
+      .sort(
+        (a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1] || a.name.localeCompare(b.name),
+      )
     for (const child of children) {
       lines.push(indent + child.name)
       walk(idOf(child), indent + '  ')

@@ -9,7 +9,8 @@ describe('otel: attribute names', () => {
   it('copies every gen_ai name and value exactly as @opentelemetry/semantic-conventions/incubating spells it', () => {
     const copied = Object.entries(ours).filter(([name]) => name.includes('GEN_AI'))
     expect(copied.length).toBeGreaterThan(15)
-    for (const [name, value] of copied) expect([name, (incubating as Record<string, unknown>)[name]]).toEqual([name, value])
+    for (const [name, value] of copied)
+      expect([name, (incubating as Record<string, unknown>)[name]]).toEqual([name, value])
   })
 
   it('uses the stable error.type name', () => {

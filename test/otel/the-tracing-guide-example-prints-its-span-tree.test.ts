@@ -7,7 +7,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const guide = readFileSync(join(root, 'docs/tracing.md'), 'utf8')
 const example = guide.match(/```ts\n(\/\/ runnable\n[\s\S]*?)```/)?.[1]
 /** The span names the guide says are printed, in order: the first word of each line of the block after the example. */
-const shown = guide.match(/children first:\n\n```\n([\s\S]*?)```/)?.[1]?.trim().split('\n').map((l) => l.split(/\s{2,}/)[0]!.trim())
+const shown = guide
+  .match(/children first:\n\n```\n([\s\S]*?)```/)?.[1]
+  ?.trim()
+  .split('\n')
+  .map((l) => l.split(/\s{2,}/)[0]!.trim())
 
 describe('docs/tracing.md', () => {
   afterEach(() => vi.restoreAllMocks())

@@ -16,10 +16,11 @@ describe('otel: no span is left open', () => {
       name: 'wait',
       description: 'd',
       parameters: z.object({}),
-      execute: () => new Promise<string>((r) => {
-        release = () => r('ok')
-        started()
-      }),
+      execute: () =>
+        new Promise<string>((r) => {
+          release = () => r('ok')
+          started()
+        }),
     })
     const runtime = new Runtime({ provider: scripted([calls({ name: 'wait' }), 'done', 'again']), model: 'm' })
     const stop = instrument(runtime, { tracer: tracing.tracer })
@@ -27,7 +28,12 @@ describe('otel: no span is left open', () => {
     await running
     stop()
     expect(tracing.openNames()).toEqual([])
-    expect(tracing.spans().map((s) => s.name).sort()).toEqual(['chat m', 'execute_tool wait', 'invoke_agent'])
+    expect(
+      tracing
+        .spans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['chat m', 'execute_tool wait', 'invoke_agent'])
     release()
     expect((await run).status).toBe('completed')
     await runtime.exec('more')
@@ -36,7 +42,13 @@ describe('otel: no span is left open', () => {
 
   it('ends the exec and the waiting call’s span when an exec pauses for approval', async () => {
     const tracing = memoryTracing()
-    const pay = defineTool({ name: 'pay', description: 'd', parameters: z.object({}), needsApproval: true, execute: () => 'paid' })
+    const pay = defineTool({
+      name: 'pay',
+      description: 'd',
+      parameters: z.object({}),
+      needsApproval: true,
+      execute: () => 'paid',
+    })
     const runtime = new Runtime({ provider: scripted([calls({ name: 'pay' }), 'done']), model: 'm' })
     const stop = instrument(runtime, { tracer: tracing.tracer })
     const result = await runtime.exec('go', { tools: [pay] })

@@ -21,7 +21,11 @@ describe('typed output across nesting', () => {
         return child.output?.score ?? -1
       },
     })
-    const provider = scripted([{ content: [{ type: 'toolCall', name: 'lookup', arguments: { city: 'Porto' } }] }, '{"city":"Porto","score":8}', 'Porto scores 8.'])
+    const provider = scripted([
+      { content: [{ type: 'toolCall', name: 'lookup', arguments: { city: 'Porto' } }] },
+      '{"city":"Porto","score":8}',
+      'Porto scores 8.',
+    ])
     const result = await new Runtime({ provider, model: 'm' }).exec('How is Porto?', { tools: [lookup] })
     expect(result.status).toBe('completed')
     expect(childOutput).toEqual({ city: 'Porto', score: 8 })
@@ -40,7 +44,9 @@ describe('typed output across nesting', () => {
       'Braga: 7.',
     ])
     const runtime = new Runtime({ provider, model: 'm' })
-    const run = runtime.exec('Rate Braga', { tools: [new Scout().asTool({ name: 'scout', description: 'Rate a city', output: Profile })] })
+    const run = runtime.exec('Rate Braga', {
+      tools: [new Scout().asTool({ name: 'scout', description: 'Rate a city', output: Profile })],
+    })
     let details: unknown
     for await (const event of run) if (event.type === 'tool_end' && event.depth === 0) details = event.result.details
     const result = await run
@@ -57,7 +63,14 @@ describe('typed output across nesting', () => {
     const lines: string[] = []
     const result = await typedTrip((line) => lines.push(line))
     expect(result.status).toBe('completed')
-    expect(result.output).toEqual({ city: 'Lisbon', days: [{ day: 1, plan: 'Alfama and Fado' }, { day: 2, plan: 'Belém' }], totalEur: 180 })
+    expect(result.output).toEqual({
+      city: 'Lisbon',
+      days: [
+        { day: 1, plan: 'Alfama and Fado' },
+        { day: 2, plan: 'Belém' },
+      ],
+      totalEur: 180,
+    })
     expect(lines[0]).toBe('research → {"city":"Lisbon","bestMonths":["May","June"],"dailyBudgetEur":90}')
     expect(lines).toContain('sent back: - totalEur: Invalid input: expected number, received undefined')
     expect(lines.at(-1)).toBe('completed, total 180 EUR')

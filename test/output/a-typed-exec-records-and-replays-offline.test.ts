@@ -10,7 +10,10 @@ describe('typed output with record/replay cassettes', () => {
   it('replays the same validated output offline, and another schema is a replay miss', async () => {
     const dir = await tempDir()
     const model = scripted(['{"city":"Faro","score":"high"}', '{"city":"Faro","score":9}'])
-    const recorded = await new Runtime({ provider: replay({ provider: model, dir, mode: 'record' }), model: 'm' }).exec('Rate Faro', { output: Answer })
+    const recorded = await new Runtime({ provider: replay({ provider: model, dir, mode: 'record' }), model: 'm' }).exec(
+      'Rate Faro',
+      { output: Answer },
+    )
     expect(recorded.output).toEqual({ city: 'Faro', score: 9 })
 
     const offline = new Runtime({ provider: replay({ dir, mode: 'strict' }), model: 'm' })

@@ -7,11 +7,17 @@ import { historyProblems } from '../support/run.js'
 const City = z.object({ city: z.string(), population: z.number().int().positive() })
 
 const userTexts = (messages: { role: string; content: unknown }[]) =>
-  messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+  messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
 
 describe('an answer that does not match the output schema', () => {
   it('goes back to the model with its issues, twice, and the third answer is the output', async () => {
-    const provider = scripted(['Lisbon, about half a million people', '{"city":"Lisbon","population":"545k"}', '{"city":"Lisbon","population":545000}'])
+    const provider = scripted([
+      'Lisbon, about half a million people',
+      '{"city":"Lisbon","population":"545k"}',
+      '{"city":"Lisbon","population":545000}',
+    ])
     const runtime = new Runtime({ provider, model: 'm' })
     const result = await runtime.exec('Which city?', { output: City })
 
@@ -56,7 +62,12 @@ describe('an answer that does not match the output schema', () => {
   })
 
   it('validates a raw JSON Schema output too', async () => {
-    const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false }
+    const schema = {
+      type: 'object',
+      properties: { ok: { type: 'boolean' } },
+      required: ['ok'],
+      additionalProperties: false,
+    }
     const provider = scripted(['{"ok":"yes"}', '{"ok":true}'])
     const result = await new Runtime({ provider, model: 'm' }).exec('Ok?', { output: schema })
     expect(result.output).toEqual({ ok: true })

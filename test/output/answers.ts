@@ -11,7 +11,11 @@ export const piecesOf = (text: string, size = 7): string[] => {
 
 export function chatAnswer(text: string, options: { refusal?: boolean } = {}): string {
   const base = { id: 'chatcmpl-out', object: 'chat.completion.chunk', created: 1780000000, model: 'gpt-4.1-mini' }
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], usage: null })
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    usage: null,
+  })
   const field = options.refusal ? 'refusal' : 'content'
   return sse([
     { data: chunk({ role: 'assistant', content: options.refusal ? null : '' }) },
@@ -24,9 +28,19 @@ export function chatAnswer(text: string, options: { refusal?: boolean } = {}): s
 
 export function chatToolCall(id: string, name: string, args: Record<string, unknown>): string {
   const base = { id: 'chatcmpl-call', object: 'chat.completion.chunk', created: 1780000000, model: 'gpt-4.1-mini' }
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], usage: null })
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    usage: null,
+  })
   return sse([
-    { data: chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }) },
+    {
+      data: chunk({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }],
+      }),
+    },
     { data: chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(args) } }] }) },
     { data: chunk({}, 'tool_calls') },
     '[DONE]',
@@ -34,15 +48,41 @@ export function chatToolCall(id: string, name: string, args: Record<string, unkn
 }
 
 export function responsesAnswer(text: string): string {
-  const message = { id: 'msg_out', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }
+  const message = {
+    id: 'msg_out',
+    type: 'message',
+    status: 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', text, annotations: [] }],
+  }
   const response = (status: string, output: unknown[]) => ({
-    id: 'resp_out', object: 'response', created_at: 1780000000, status, model: 'gpt-4.1-mini', output,
-    usage: status === 'completed' ? { input_tokens: 20, output_tokens: 10, total_tokens: 30, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } : null,
+    id: 'resp_out',
+    object: 'response',
+    created_at: 1780000000,
+    status,
+    model: 'gpt-4.1-mini',
+    output,
+    usage:
+      status === 'completed'
+        ? {
+            input_tokens: 20,
+            output_tokens: 10,
+            total_tokens: 30,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens_details: { reasoning_tokens: 0 },
+          }
+        : null,
   })
   const events = [
     { type: 'response.created', response: response('in_progress', []) },
     { type: 'response.output_item.added', output_index: 0, item: { ...message, status: 'in_progress', content: [] } },
-    ...piecesOf(text).map((delta) => ({ type: 'response.output_text.delta', item_id: 'msg_out', output_index: 0, content_index: 0, delta })),
+    ...piecesOf(text).map((delta) => ({
+      type: 'response.output_text.delta',
+      item_id: 'msg_out',
+      output_index: 0,
+      content_index: 0,
+      delta,
+    })),
     { type: 'response.output_item.done', output_index: 0, item: message },
     { type: 'response.completed', response: response('completed', [message]) },
   ]
@@ -51,11 +91,39 @@ export function responsesAnswer(text: string): string {
 
 export function anthropicAnswer(text: string, stopReason = 'end_turn'): string {
   return sse([
-    { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_out', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 20, output_tokens: 1 } } } },
-    { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
-    ...piecesOf(text).map((piece) => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } } })),
+    {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: {
+          id: 'msg_out',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 20, output_tokens: 1 },
+        },
+      },
+    },
+    {
+      event: 'content_block_start',
+      data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    },
+    ...piecesOf(text).map((piece) => ({
+      event: 'content_block_delta',
+      data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } },
+    })),
     { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-    { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 10 } } },
+    {
+      event: 'message_delta',
+      data: {
+        type: 'message_delta',
+        delta: { stop_reason: stopReason, stop_sequence: null },
+        usage: { output_tokens: 10 },
+      },
+    },
     { event: 'message_stop', data: { type: 'message_stop' } },
   ])
 }
@@ -65,7 +133,13 @@ export function geminiAnswer(text: string): string {
   return sse(
     pieces.map((piece, i) => ({
       data: {
-        candidates: [{ content: { parts: [{ text: piece }], role: 'model' }, index: 0, ...(i === pieces.length - 1 && { finishReason: 'STOP' }) }],
+        candidates: [
+          {
+            content: { parts: [{ text: piece }], role: 'model' },
+            index: 0,
+            ...(i === pieces.length - 1 && { finishReason: 'STOP' }),
+          },
+        ],
         usageMetadata: { promptTokenCount: 20, candidatesTokenCount: i + 1, totalTokenCount: 21 + i },
         modelVersion: 'gemini-2.5-flash',
       },

@@ -55,7 +55,11 @@ describe('typed output on the wire, through each official SDK', () => {
     expect(format.type).toBe('json_schema')
     expect(format.json_schema.name).toBe('output')
     expect(format.json_schema.strict).toBe(true)
-    expect(format.json_schema.schema).toMatchObject({ type: 'object', required: ['city', 'days', 'tags'], additionalProperties: false })
+    expect(format.json_schema.schema).toMatchObject({
+      type: 'object',
+      required: ['city', 'days', 'tags'],
+      additionalProperties: false,
+    })
   })
 
   it('OpenAI Chat goes non-strict, with the schema unchanged, when a property is optional', async () => {
@@ -93,23 +97,40 @@ describe('typed output on the wire, through each official SDK', () => {
 
   it('OpenAI Responses sends text.format json_schema', async () => {
     server.enqueue({ body: responsesAnswer(answerText) })
-    const { result, partials } = await typedRun(openai({ baseURL: server.url, apiKey: 'sk-test', api: 'responses' }), 'gpt-4.1-mini')
+    const { result, partials } = await typedRun(
+      openai({ baseURL: server.url, apiKey: 'sk-test', api: 'responses' }),
+      'gpt-4.1-mini',
+    )
     expect(result.output).toEqual(answer)
     expectPartialsFollowTheAnswer(partials)
-    expect(lastBody().text.format).toMatchObject({ type: 'json_schema', name: 'output', strict: true, schema: { type: 'object', additionalProperties: false } })
+    expect(lastBody().text.format).toMatchObject({
+      type: 'json_schema',
+      name: 'output',
+      strict: true,
+      schema: { type: 'object', additionalProperties: false },
+    })
   })
 
   it('Anthropic sends output_config.format json_schema with every object closed', async () => {
     server.enqueue({ body: anthropicAnswer(answerText) })
-    const { result, partials } = await typedRun(anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }), 'claude-sonnet-4-5')
+    const { result, partials } = await typedRun(
+      anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }),
+      'claude-sonnet-4-5',
+    )
     expect(result.output).toEqual(answer)
     expectPartialsFollowTheAnswer(partials)
-    expect(lastBody().output_config.format).toMatchObject({ type: 'json_schema', schema: { type: 'object', additionalProperties: false } })
+    expect(lastBody().output_config.format).toMatchObject({
+      type: 'json_schema',
+      schema: { type: 'object', additionalProperties: false },
+    })
   })
 
   it("Anthropic's refusal stop reason fails the exec with code refusal", async () => {
     server.enqueue({ body: anthropicAnswer('No.', 'refusal') })
-    const runtime = new Runtime({ provider: anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }), model: 'claude-sonnet-4-5' })
+    const runtime = new Runtime({
+      provider: anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }),
+      model: 'claude-sonnet-4-5',
+    })
     const result = await runtime.exec('Plan', { output: Trip })
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('refusal')

@@ -3,7 +3,13 @@ import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 
-const Schema = z.object({ n: z.number(), s: z.string(), list: z.array(z.number()), flag: z.boolean(), nested: z.object({ k: z.string() }) })
+const Schema = z.object({
+  n: z.number(),
+  s: z.string(),
+  list: z.array(z.number()),
+  flag: z.boolean(),
+  nested: z.object({ k: z.string() }),
+})
 const text = '{"n": 12345, "s": "a\\"b\\u00e9c", "list": [10, 200, 3000], "flag": true, "nested": {"k": "v"}}'
 
 async function partialsOf(chunkSize: number) {

@@ -1,4 +1,4 @@
-import { Runtime, exec, type ExecResult } from '@nestor/core'
+import { Runtime, type exec, type ExecResult } from '@nestor/core'
 import { Agent } from '@nestor/agents'
 import { scripted } from '@nestor/providers'
 import { describe, expectTypeOf, it } from 'vitest'
@@ -35,6 +35,7 @@ describe('result.output types', () => {
     class A extends Agent {
       instructions = ''
     }
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its type is under test
     const schema = z.object({ n: z.number() })
     expectTypeOf<Awaited<ReturnType<typeof exec<typeof schema>>>['output']>().toEqualTypeOf<{ n: number } | undefined>()
     expectTypeOf<Awaited<ReturnType<A['exec']>>>().toMatchTypeOf<ExecResult>()

@@ -29,6 +29,7 @@ describe('every packed package', () => {
   }, 120_000)
 
   it('passes are-the-types-wrong for ESM under node16 and bundler resolution', async () => {
-    for (const tarball of tarballs) await sh(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], repoRoot)
+    for (const tarball of tarballs)
+      await sh(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], repoRoot)
   }, 180_000)
 })

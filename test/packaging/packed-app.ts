@@ -22,12 +22,17 @@ export function packageDirs(): string[] {
     .filter((dir) => statSync(dir).isDirectory() && existsSync(join(dir, 'package.json')))
 }
 
-export async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string }> {
+export async function sh(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ stdout: string; stderr: string }> {
   try {
     return await run(command, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 })
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}\n${stdout ?? ''}\n${stderr ?? ''}`)
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: error })
   }
 }
 
@@ -56,10 +61,17 @@ export async function installApp(tarballs: string[], zodVersion: string): Promis
   const dependencies: Record<string, string> = { zod: zodVersion, openai: rootManifest.devDependencies.openai! }
   dependencies['@types/node'] = rootManifest.devDependencies['@types/node']!
   for (const tarball of tarballs) {
-    const name = `@nestor/${tarball.split('/').pop()!.replace(/^nestor-/, '').replace(/-\d+\.\d+\.\d+.*\.tgz$/, '')}`
+    const name = `@nestor/${tarball
+      .split('/')
+      .pop()!
+      .replace(/^nestor-/, '')
+      .replace(/-\d+\.\d+\.\d+.*\.tgz$/, '')}`
     dependencies[name] = `file:${tarball}`
   }
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'nestor-packaging-app', private: true, type: 'module', dependencies }, null, 2))
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'nestor-packaging-app', private: true, type: 'module', dependencies }, null, 2),
+  )
   await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], app)
   return app
 }
@@ -71,10 +83,13 @@ export function installedCopies(app: string, name: string): string[] {
     if (!existsSync(modules)) return
     for (const entry of readdirSync(modules)) {
       if (entry.startsWith('.')) continue
-      const dirs = entry.startsWith('@') ? readdirSync(join(modules, entry)).map((sub) => join(modules, entry, sub)) : [join(modules, entry)]
+      const dirs = entry.startsWith('@')
+        ? readdirSync(join(modules, entry)).map((sub) => join(modules, entry, sub))
+        : [join(modules, entry)]
       for (const dir of dirs) {
         const manifest = join(dir, 'package.json')
-        if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) found.push(dir)
+        if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name)
+          found.push(dir)
         visit(join(dir, 'node_modules'))
       }
     }
@@ -82,4 +97,3 @@ export function installedCopies(app: string, name: string): string[] {
   visit(join(app, 'node_modules'))
   return found
 }
-

@@ -36,7 +36,10 @@ describe.each(Object.entries(zodVersions))('an app on %s with only the openai SD
       { name: 'delegate', depth: 0, isError: false },
     ])
     expect(out.textDeltas).toBeGreaterThan(0)
-    expect(out.addParameters).toMatchObject({ type: 'object', properties: { a: { type: 'number', description: 'first' }, b: { type: 'number' } } })
+    expect(out.addParameters).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number', description: 'first' }, b: { type: 'number' } },
+    })
     expect(out.agentIsClass).toBe(true)
   })
 
@@ -63,9 +66,13 @@ describe.each(Object.entries(zodVersions))('an app on %s with only the openai SD
   })
 
   // node16 runs with skipLibCheck off, so it checks the openai SDK declarations too: slow on a busy machine.
-  it.each(['node16', 'bundler'])('type-checks a consumer under moduleResolution %s', async (resolution) => {
-    await sh(process.execPath, [tscBin, '-p', `tsconfig.${resolution}.json`], app)
-  }, 180_000)
+  it.each(['node16', 'bundler'])(
+    'type-checks a consumer under moduleResolution %s',
+    async (resolution) => {
+      await sh(process.execPath, [tscBin, '-p', `tsconfig.${resolution}.json`], app)
+    },
+    180_000,
+  )
 
   it('ends up with exactly one copy of zod', () => {
     const copies = installedCopies(app, 'zod')

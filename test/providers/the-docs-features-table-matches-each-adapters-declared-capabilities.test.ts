@@ -12,7 +12,11 @@ describe('docs/providers.md: the adapters × features table', () => {
   it('declares every network adapter once, with a non-empty cell in every column', () => {
     expect(adapterFeatures).toHaveLength(6)
     for (const features of adapterFeatures) {
-      for (const [column, value] of Object.entries(features)) expect(value === false || value === true || (typeof value === 'string' && value.trim() !== ''), `${features.adapter}.${column}`).toBe(true)
+      for (const [column, value] of Object.entries(features))
+        expect(
+          value === false || value === true || (typeof value === 'string' && value.trim() !== ''),
+          `${features.adapter}.${column}`,
+        ).toBe(true)
     }
     expect(new Set(adapterFeatures.map((f) => f.adapter)).size).toBe(adapterFeatures.length)
   })

@@ -29,8 +29,21 @@ describe('replay strict mode: a request that differs in anything the model sees 
       {
         messages: [
           { role: 'user', content: 'Weather in Paris?' },
-          { role: 'assistant', content: [{ type: 'toolCall', id: 'call_2', name: 'get_weather', arguments: { city: 'Paris' } }], stopReason: 'toolUse', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, provider: 'x', model: 'm' },
-          { role: 'toolResult', toolCallId: 'call_2', toolName: 'get_weather', content: [{ type: 'text', text: 'sun' }], isError: false },
+          {
+            role: 'assistant',
+            content: [{ type: 'toolCall', id: 'call_2', name: 'get_weather', arguments: { city: 'Paris' } }],
+            stopReason: 'toolUse',
+            usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+            provider: 'x',
+            model: 'm',
+          },
+          {
+            role: 'toolResult',
+            toolCallId: 'call_2',
+            toolName: 'get_weather',
+            content: [{ type: 'text', text: 'sun' }],
+            isError: false,
+          },
         ],
       },
     ],
@@ -59,7 +72,15 @@ describe('replay strict mode: a request that differs in anything the model sees 
       weatherRequest({
         messages: [
           { role: 'user', content: 'hi' },
-          { role: 'assistant', content: [{ type: 'text', text: 'hello' }], stopReason: 'stop', usage: { input: usage, output: 1, cacheRead: 0, cacheWrite: 0, total: usage + 1 }, provider: 'a', model: 'b', providerData: { id: String(usage) } },
+          {
+            role: 'assistant',
+            content: [{ type: 'text', text: 'hello' }],
+            stopReason: 'stop',
+            usage: { input: usage, output: 1, cacheRead: 0, cacheWrite: 0, total: usage + 1 },
+            provider: 'a',
+            model: 'b',
+            providerData: { id: String(usage) },
+          },
           { role: 'user', content: 'weather?' },
         ],
       })
@@ -70,7 +91,10 @@ describe('replay strict mode: a request that differs in anything the model sees 
   it('the same request replays in strict mode', async () => {
     const dir = await recordOne(weatherRequest())
     const events = await lastEvent(dir, weatherRequest())
-    expect(events.at(-1)).toMatchObject({ type: 'done', message: { content: [{ type: 'text', text: 'It is sunny.' }] } })
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      message: { content: [{ type: 'text', text: 'It is sunny.' }] },
+    })
   })
 
   it('record and auto mode need a provider to record from', () => {

@@ -11,7 +11,10 @@ type Json = { type: string; delta?: string; id?: string; message?: AssistantMess
 
 /** What someone holding only the file could rebuild: every delta stream joined. */
 function joinedStreams(events: Json[]): string[] {
-  const text = events.filter((e) => e.type === 'text_delta').map((e) => e.delta).join('')
+  const text = events
+    .filter((e) => e.type === 'text_delta')
+    .map((e) => e.delta)
+    .join('')
   const args = new Map<string, string>()
   for (const e of events) if (e.type === 'toolcall_delta') args.set(e.id!, (args.get(e.id!) ?? '') + e.delta)
   return [text, ...args.values()]
@@ -36,7 +39,10 @@ describe('recording with secrets', () => {
 
   it('a secret streamed as text split over three deltas is not in the cassette, joined or apart, and replayed deltas join to the replayed message text', async () => {
     wire = await startWireServer()
-    const { file, replayed } = await recordThenReplay(wire, textAnswer(['The password is ', SECRET.slice(0, 5), SECRET.slice(5, 11), `${SECRET.slice(11)} ok.`]))
+    const { file, replayed } = await recordThenReplay(
+      wire,
+      textAnswer(['The password is ', SECRET.slice(0, 5), SECRET.slice(5, 11), `${SECRET.slice(11)} ok.`]),
+    )
     const recorded = (JSON.parse(file) as { events: Json[] }).events
     for (const joined of joinedStreams(recorded)) expect(joined).not.toContain(SECRET)
     expect(file).not.toContain(SECRET)
@@ -49,7 +55,10 @@ describe('recording with secrets', () => {
 
   it('a secret split across tool call argument deltas cannot be rebuilt, and the replayed argument deltas parse to the replayed arguments', async () => {
     wire = await startWireServer()
-    const { file, replayed } = await recordThenReplay(wire, nativeToolCall('call_1', 'get_weather', ['{"city":"', SECRET.slice(0, 8), SECRET.slice(8), '"}']))
+    const { file, replayed } = await recordThenReplay(
+      wire,
+      nativeToolCall('call_1', 'get_weather', ['{"city":"', SECRET.slice(0, 8), SECRET.slice(8), '"}']),
+    )
     const recorded = (JSON.parse(file) as { events: Json[] }).events
     for (const joined of joinedStreams(recorded)) expect(joined).not.toContain(SECRET)
     const call = replayed.find((e) => e.type === 'toolcall_end')!.toolCall!

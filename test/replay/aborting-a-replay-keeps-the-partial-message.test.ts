@@ -8,7 +8,10 @@ import { drain, tempDir, weatherRequest } from './support.js'
 describe('replay: an abort mid-replay ends like a live abort', () => {
   it('stops with one aborted error event that keeps the text replayed so far', async () => {
     const dir = await tempDir()
-    await drain(replay({ provider: scripted(['one two three four five six'], { chunkSize: 4 }), dir, mode: 'record' }), weatherRequest())
+    await drain(
+      replay({ provider: scripted(['one two three four five six'], { chunkSize: 4 }), dir, mode: 'record' }),
+      weatherRequest(),
+    )
     const controller = new AbortController()
     const events: ModelEvent[] = []
     for await (const event of replay({ dir, mode: 'strict' }).stream(weatherRequest(), controller.signal)) {
@@ -27,7 +30,9 @@ describe('replay: an abort mid-replay ends like a live abort', () => {
   it('run.abort() during a paced replay resolves the exec as aborted', async () => {
     const dir = await tempDir()
     const runtime = (provider: Provider) => new Runtime({ provider, model: 'm' })
-    await runtime(replay({ provider: scripted(['a long answer, streamed slowly']), dir, mode: 'record' })).exec('hi', { tools: [] })
+    await runtime(replay({ provider: scripted(['a long answer, streamed slowly']), dir, mode: 'record' })).exec('hi', {
+      tools: [],
+    })
     const run = runtime(replay({ dir, mode: 'strict', paceMs: 20 })).exec('hi', { tools: [] })
     setTimeout(() => run.abort(), 50)
     const result = await run

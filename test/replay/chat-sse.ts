@@ -2,8 +2,15 @@
 import { sse } from '../support/wire-server.js'
 
 const base = { id: 'chatcmpl-replay', object: 'chat.completion.chunk', created: 1780000000, model: 'local-model' }
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })
-const usage = (prompt: number, completion: number) => ({ ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } })
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  ...base,
+  choices: [{ index: 0, delta, finish_reason: finish }],
+})
+const usage = (prompt: number, completion: number) => ({
+  ...base,
+  choices: [],
+  usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+})
 
 /** A text answer streamed in the given pieces. */
 export const textAnswer = (pieces: string[], finish = 'stop'): string =>

@@ -30,14 +30,27 @@ describe('replay: record against a real HTTP server, then replay offline', () =>
     wire = await startWireServer()
     wire.enqueue({ body: textAnswer(['Sunny', ' and 21 °C.']) })
     const dir = await tempDir()
-    const provider = replay({ provider: openai({ baseURL: `${wire.url}/v1`, apiKey: 'sk-test-recording-key', maxRetries: 0 }), dir, mode: 'record' })
+    const provider = replay({
+      provider: openai({ baseURL: `${wire.url}/v1`, apiKey: 'sk-test-recording-key', maxRetries: 0 }),
+      dir,
+      mode: 'record',
+    })
     await drain(provider, weatherRequest())
     const [file, ...others] = await filesIn(dir)
     expect(others).toEqual([])
     const key = provider.keyOf(weatherRequest())
     expect(file?.name).toBe(`${key}.json`)
-    const cassette = JSON.parse(file?.text ?? '') as { version: number; key: string; request: { model: string; system: string }; events: { type: string }[] }
-    expect(cassette).toMatchObject({ version: 1, key, request: { model: 'gpt-4o-mini', system: 'You answer weather questions.' } })
+    const cassette = JSON.parse(file?.text ?? '') as {
+      version: number
+      key: string
+      request: { model: string; system: string }
+      events: { type: string }[]
+    }
+    expect(cassette).toMatchObject({
+      version: 1,
+      key,
+      request: { model: 'gpt-4o-mini', system: 'You answer weather questions.' },
+    })
     expect(cassette.events.map((e) => e.type)).toEqual(['start', 'text_delta', 'text_delta', 'done'])
     expect(file?.text).toContain('\n  "version": 1,')
   })
@@ -46,7 +59,11 @@ describe('replay: record against a real HTTP server, then replay offline', () =>
     wire = await startWireServer()
     wire.enqueue({ body: textAnswer(['Rain.']) })
     const dir = await tempDir()
-    const provider = replay({ provider: openai({ baseURL: `${wire.url}/v1`, apiKey: 'sk-test-recording-key', maxRetries: 0 }), dir, mode: 'auto' })
+    const provider = replay({
+      provider: openai({ baseURL: `${wire.url}/v1`, apiKey: 'sk-test-recording-key', maxRetries: 0 }),
+      dir,
+      mode: 'auto',
+    })
     const first = await drain(provider, weatherRequest())
     const second = await drain(provider, weatherRequest())
     expect(wire.requests).toHaveLength(1)
@@ -55,9 +72,17 @@ describe('replay: record against a real HTTP server, then replay offline', () =>
 
   it('does not record a call that failed, so the next auto run asks again', async () => {
     wire = await startWireServer()
-    wire.enqueue({ status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":{"message":"bad request","type":"invalid_request_error"}}' })
+    wire.enqueue({
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: '{"error":{"message":"bad request","type":"invalid_request_error"}}',
+    })
     const dir = await tempDir()
-    const provider = replay({ provider: openai({ baseURL: `${wire.url}/v1`, apiKey: 'sk-test-recording-key', maxRetries: 0 }), dir, mode: 'auto' })
+    const provider = replay({
+      provider: openai({ baseURL: `${wire.url}/v1`, apiKey: 'sk-test-recording-key', maxRetries: 0 }),
+      dir,
+      mode: 'auto',
+    })
     const events = await drain(provider, weatherRequest())
     expect(events.at(-1)).toMatchObject({ type: 'error' })
     expect(await filesIn(dir)).toEqual([])

@@ -23,8 +23,17 @@ describe('replay recordings never store the API key or the auth header', () => {
       { body: textAnswer(['Your key is ', KEY.slice(0, 10), KEY.slice(10), '.']) },
     )
     const dir = await tempDir()
-    const lookup = defineTool({ name: 'lookup', description: 'Look up', parameters: z.object({ q: z.string() }), execute: ({ q }) => `found ${q}` })
-    const provider = replay({ provider: openai({ baseURL: `${wire.url}/v1`, apiKey: KEY, maxRetries: 0 }), dir, mode: 'record' })
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Look up',
+      parameters: z.object({ q: z.string() }),
+      execute: ({ q }) => `found ${q}`,
+    })
+    const provider = replay({
+      provider: openai({ baseURL: `${wire.url}/v1`, apiKey: KEY, maxRetries: 0 }),
+      dir,
+      mode: 'record',
+    })
     const result = await new Runtime({ provider, model: 'gpt-4o-mini' }).exec(`remember ${KEY}`, { tools: [lookup] })
     expect(result.status).toBe('completed')
     // The key really went over the wire, in the Authorization header: there was something to leak.
@@ -53,7 +62,12 @@ describe('replay recordings never store the API key or the auth header', () => {
   it('also redacts the extra secrets it is given (a runtime secret echoed by the model)', async () => {
     const dir = await tempDir()
     const { scripted } = await import('@nestor/providers')
-    const provider = replay({ provider: scripted(['the db password is hunter2-db-pass']), dir, mode: 'record', secrets: ['hunter2-db-pass'] })
+    const provider = replay({
+      provider: scripted(['the db password is hunter2-db-pass']),
+      dir,
+      mode: 'record',
+      secrets: ['hunter2-db-pass'],
+    })
     await new Runtime({ provider, model: 'm' }).exec('password?', { tools: [] })
     const [file] = await filesIn(dir)
     expect(file?.text).not.toContain('hunter2-db-pass')

@@ -20,7 +20,13 @@ export const weatherRequest = (overrides: Partial<ModelRequest> = {}): ModelRequ
   model: 'gpt-4o-mini',
   system: 'You answer weather questions.',
   messages: [{ role: 'user', content: 'Weather in Paris?' }],
-  tools: [{ name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+  tools: [
+    {
+      name: 'get_weather',
+      description: 'Weather for a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  ],
   toolChoice: 'auto',
   maxRetries: 0,
   ...overrides,

@@ -8,7 +8,8 @@ const guide = readFileSync(fileURLToPath(new URL('../../docs/testing.md', import
 const blocks = [...guide.matchAll(/```ts\n(\/\/ runnable\n[\s\S]*?)```/g)].map((m) => m[1] as string)
 
 /** `console.log(...) // expected` lines: what each block promises to print, in order. */
-const promised = (code: string): string[] => [...code.matchAll(/^console\.log\(.*\) \/\/ (.*)$/gm)].map((m) => m[1] as string)
+const promised = (code: string): string[] =>
+  [...code.matchAll(/^console\.log\(.*\) \/\/ (.*)$/gm)].map((m) => m[1] as string)
 
 describe('docs/testing.md: the runnable examples run and print what they say', () => {
   afterEach(() => vi.restoreAllMocks())

@@ -11,7 +11,10 @@ function graphText(value: unknown, seen = new Set<unknown>()): string {
   if (typeof value === 'string') return value
   if (typeof value !== 'object' || value === null || seen.has(value)) return ''
   seen.add(value)
-  const keys = new Set([...Object.getOwnPropertyNames(value), ...(value instanceof Error ? ['message', 'stack', 'cause'] : [])])
+  const keys = new Set([
+    ...Object.getOwnPropertyNames(value),
+    ...(value instanceof Error ? ['message', 'stack', 'cause'] : []),
+  ])
   let out = ''
   for (const key of keys) out += ` ${graphText((value as Record<string, unknown>)[key], seen)}`
   return out
@@ -20,7 +23,10 @@ function graphText(value: unknown, seen = new Set<unknown>()): string {
 /** An error whose secret hides at every depth of its graph, except its own message. */
 function deepError(): Error {
   const inner = new Error(`db://user:${SECRET}@host refused`)
-  const aggregate = new AggregateError([inner, `plain ${SECRET}`, { url: `https://x/?k=${SECRET}` }], 'every replica failed')
+  const aggregate = new AggregateError(
+    [inner, `plain ${SECRET}`, { url: `https://x/?k=${SECRET}` }],
+    'every replica failed',
+  )
   const error = new Error('connect failed', { cause: new Error('pool exhausted', { cause: aggregate }) })
   ;(error as Error & { detail: string }).detail = `last try with ${SECRET}`
   return error

@@ -18,7 +18,10 @@ function setup() {
       return 'moved'
     },
   })
-  const provider = scripted([calls({ name: 'transfer', args: { token: SECRET, note: { text: `for ${SECRET}` } }, id: 't1' }), 'done'])
+  const provider = scripted([
+    calls({ name: 'transfer', args: { token: SECRET, note: { text: `for ${SECRET}` } }, id: 't1' }),
+    'done',
+  ])
   const runtime = new Runtime({ provider, model: 'm', secrets: [SECRET], stateSecret: 'state-signing-key' })
   return { runtime, transfer, seen }
 }
@@ -32,7 +35,9 @@ describe('paused calls and secrets', () => {
     expect(approvals.map((a) => a.toolCallId)).toEqual(['t1'])
     expect(approvals[0]!.args).toEqual({ token: '[REDACTED]', note: { text: 'for [REDACTED]' } })
     expect(JSON.stringify(approvals)).not.toContain(SECRET)
-    const required = events.find((e): e is Extract<AgentEvent, { type: 'approval_required' }> => e.type === 'approval_required')!
+    const required = events.find(
+      (e): e is Extract<AgentEvent, { type: 'approval_required' }> => e.type === 'approval_required',
+    )!
     expect(required.approvals[0]!.args).toEqual(approvals[0]!.args)
     // The state is what resumes: it must keep the real arguments.
     expect(JSON.stringify(result.pending!.state)).toContain(SECRET)

@@ -41,7 +41,12 @@ export const call = (name: string, args: Record<string, unknown>, id?: string): 
 
 /** A turn with tool calls for the scripted provider. */
 export const calls = (...list: { name: string; args?: Record<string, unknown>; id?: string }[]) => ({
-  content: list.map((c) => ({ type: 'toolCall' as const, name: c.name, arguments: c.args ?? {}, ...(c.id !== undefined && { id: c.id }) })),
+  content: list.map((c) => ({
+    type: 'toolCall' as const,
+    name: c.name,
+    arguments: c.args ?? {},
+    ...(c.id !== undefined && { id: c.id }),
+  })),
 })
 
 export const textOf = (m: Message): string =>

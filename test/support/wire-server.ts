@@ -14,7 +14,13 @@ export type WireResponse = {
   destroyAfterBytes?: number
 }
 
-export type CapturedRequest = { method: string; url: string; headers: IncomingMessage['headers']; body: string; json: unknown }
+export type CapturedRequest = {
+  method: string
+  url: string
+  headers: IncomingMessage['headers']
+  body: string
+  json: unknown
+}
 
 export type WireServer = {
   url: string
@@ -41,9 +47,16 @@ export async function startWireServer(): Promise<WireServer> {
     } catch {
       json = undefined
     }
-    const captured: CapturedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, json }
+    const captured: CapturedRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      body,
+      json,
+    }
     requests.push(captured)
-    const response = queue.shift() ?? wire.fallback?.(captured) ?? { status: 404, body: '{"error":{"message":"no scripted response"}}' }
+    const response = queue.shift() ??
+      wire.fallback?.(captured) ?? { status: 404, body: '{"error":{"message":"no scripted response"}}' }
     await write(res, response)
   })
   server.on('connection', (socket) => {

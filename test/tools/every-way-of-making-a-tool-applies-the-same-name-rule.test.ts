@@ -25,7 +25,10 @@ describe('the tool-name rule', () => {
     (_label, name) => {
       let requests = 0
       const inner = scripted(['never'])
-      const runtime = new Runtime({ provider: { name: 'count', stream: (r, s) => (requests++, inner.stream(r, s)) }, model: 'm' })
+      const runtime = new Runtime({
+        provider: { name: 'count', stream: (r, s) => (requests++, inner.stream(r, s)) },
+        model: 'm',
+      })
       const error = invalidOptions(() => runtime.exec('go', { tools: [plain(name)] }))
       expect(error.code).toBe('invalid_options')
       expect(error.message).toContain('invalid tool name')
@@ -35,11 +38,16 @@ describe('the tool-name rule', () => {
 
   it('defineTool, a plain tool and a registry registration reject the same names and accept the same names', () => {
     for (const name of BAD_NAMES) {
-      expect(invalidOptions(() => defineTool({ name, description: 'd', parameters: { type: 'object' }, execute: () => '' })).code).toBe('invalid_options')
+      expect(
+        invalidOptions(() => defineTool({ name, description: 'd', parameters: { type: 'object' }, execute: () => '' }))
+          .code,
+      ).toBe('invalid_options')
       expect(invalidOptions(() => new ToolRegistry().add(plain(name))).code).toBe('invalid_options')
     }
     for (const name of ['lookup', 'ns.read_file', 'a:b-c', `_${'y'.repeat(63)}`]) {
-      expect(() => defineTool({ name, description: 'd', parameters: { type: 'object' }, execute: () => '' })).not.toThrow()
+      expect(() =>
+        defineTool({ name, description: 'd', parameters: { type: 'object' }, execute: () => '' }),
+      ).not.toThrow()
       expect(() => new ToolRegistry().add(plain(name))).not.toThrow()
     }
   })

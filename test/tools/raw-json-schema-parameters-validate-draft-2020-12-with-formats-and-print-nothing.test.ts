@@ -5,7 +5,10 @@ import { calls } from '../support/run.js'
 import { resultText, toolResults } from '../governance/support.js'
 
 /** Runs one model-made call of a raw-schema tool; returns the tool result text and whether the body ran. */
-async function callWith(parameters: JSONSchema, args: Record<string, unknown>): Promise<{ text: string; ran: boolean }> {
+async function callWith(
+  parameters: JSONSchema,
+  args: Record<string, unknown>,
+): Promise<{ text: string; ran: boolean }> {
   let ran = false
   const send = defineTool({ name: 'send', description: 'Send', parameters, execute: () => ((ran = true), 'sent') })
   const runtime = new Runtime({ provider: scripted([calls({ name: 'send', args }), 'done']), model: 'm' })
@@ -24,7 +27,10 @@ describe('raw JSON Schema parameters', () => {
   afterEach(() => vi.restoreAllMocks())
 
   it('format "email" is checked: { to: "not-an-email" } is an error result and the body does not run', async () => {
-    const { text, ran } = await callWith({ type: 'object', properties: { to: { type: 'string', format: 'email' } }, required: ['to'] }, { to: 'not-an-email' })
+    const { text, ran } = await callWith(
+      { type: 'object', properties: { to: { type: 'string', format: 'email' } }, required: ['to'] },
+      { to: 'not-an-email' },
+    )
     expect(ran).toBe(false)
     expect(text).toContain('/to')
     expect(text).toContain('email')
@@ -43,7 +49,11 @@ describe('raw JSON Schema parameters', () => {
   it('draft 2020-12 keywords are enforced (prefixItems, dependentRequired)', async () => {
     const schema: JSONSchema = {
       type: 'object',
-      properties: { pair: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }] }, card: { type: 'string' }, cvc: { type: 'string' } },
+      properties: {
+        pair: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }] },
+        card: { type: 'string' },
+        cvc: { type: 'string' },
+      },
       dependentRequired: { card: ['cvc'] },
     }
     expect((await callWith(schema, { pair: ['x', 'y'] })).ran).toBe(false)
@@ -52,7 +62,10 @@ describe('raw JSON Schema parameters', () => {
   })
 
   it('an unknown format and an unknown keyword print nothing to the console', async () => {
-    const schema: JSONSchema = { type: 'object', properties: { code: { type: 'string', format: 'acme-sku', 'x-note': 'internal' } } }
+    const schema: JSONSchema = {
+      type: 'object',
+      properties: { code: { type: 'string', format: 'acme-sku', 'x-note': 'internal' } },
+    }
     expect((await callWith(schema, { code: 'A-1' })).ran).toBe(true)
     expect(printed).toEqual([])
   })
@@ -60,7 +73,12 @@ describe('raw JSON Schema parameters', () => {
   it('a schema Ajv cannot compile fails invalid_options at defineTool', () => {
     let error: unknown
     try {
-      defineTool({ name: 'send', description: 'Send', parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } }, execute: () => '' })
+      defineTool({
+        name: 'send',
+        description: 'Send',
+        parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } },
+        execute: () => '',
+      })
     } catch (thrown) {
       error = thrown
     }

@@ -24,12 +24,21 @@ describe('the cacheable tool cache', () => {
   it(`holds at most ${TOOL_CACHE_DEFAULTS.maxEntries} entries by default however many distinct calls a runtime serves`, async () => {
     const runtime = runtimeFor()
     const { tool, runs } = counter(true)
-    const calls = Array.from({ length: TOOL_CACHE_DEFAULTS.maxEntries + 500 }, (_, i) => ({ tool: 'lookup', args: { q: `k${i}` } }))
+    const calls = Array.from({ length: TOOL_CACHE_DEFAULTS.maxEntries + 500 }, (_, i) => ({
+      tool: 'lookup',
+      args: { q: `k${i}` },
+    }))
     await runtime.runBatch(calls, { tools: [tool] })
     expect(runs.count).toBe(TOOL_CACHE_DEFAULTS.maxEntries + 500)
     expect(runtime.cache.size).toBe(TOOL_CACHE_DEFAULTS.maxEntries)
     // The most recent calls are the ones kept: the last call hits, the first runs again.
-    const again = await runtime.runBatch([{ tool: 'lookup', args: { q: 'k1499' } }, { tool: 'lookup', args: { q: 'k0' } }], { tools: [tool] })
+    const again = await runtime.runBatch(
+      [
+        { tool: 'lookup', args: { q: 'k1499' } },
+        { tool: 'lookup', args: { q: 'k0' } },
+      ],
+      { tools: [tool] },
+    )
     expect(again.receipts.map((r) => r.cached)).toEqual([true, false])
   })
 
@@ -37,7 +46,8 @@ describe('the cacheable tool cache', () => {
     const runtime = runtimeFor()
     runtime.cache.maxEntries = 2
     const { tool } = counter(true)
-    const run = (q: string) => runtime.runBatch([{ tool: 'lookup', args: { q } }], { tools: [tool] }).then((b) => b.receipts[0]!.cached)
+    const run = (q: string) =>
+      runtime.runBatch([{ tool: 'lookup', args: { q } }], { tools: [tool] }).then((b) => b.receipts[0]!.cached)
     expect([await run('a'), await run('b'), await run('a'), await run('c')]).toEqual([false, false, true, false])
     // 'b' was the least recently used when 'c' arrived.
     expect([await run('a'), await run('b')]).toEqual([true, false])

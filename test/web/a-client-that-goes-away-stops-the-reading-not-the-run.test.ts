@@ -35,7 +35,9 @@ async function disconnectAtApproval(abortOnCancel: boolean) {
   const run = startTrip(runtime)
   const source = watched(run)
   let piped: Promise<void> = Promise.resolve()
-  const { url, close } = await serve((_req, res) => (piped = pipeToNodeResponse(source, res, { heartbeatMs: 0, abortOnCancel })))
+  const { url, close } = await serve(
+    (_req, res) => (piped = pipeToNodeResponse(source, res, { heartbeatMs: 0, abortOnCancel })),
+  )
   closers.push(close)
   const client = new AbortController()
   const response = await fetch(url, { signal: client.signal })

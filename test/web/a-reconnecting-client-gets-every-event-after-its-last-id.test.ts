@@ -11,9 +11,13 @@ afterEach(async () => {
 async function tripServer() {
   const gate = new ApprovalGate()
   const runtime = tripRuntime({ approve: gate.approve })
-  const { url, close } = await serve(toNodeListener(runRoutes({ runtime, approvals: gate, start: () => startTrip(runtime), sse: { heartbeatMs: 0 } })))
+  const { url, close } = await serve(
+    toNodeListener(runRoutes({ runtime, approvals: gate, start: () => startTrip(runtime), sse: { heartbeatMs: 0 } })),
+  )
   closers.push(close)
-  const { execId } = (await (await fetch(`${url}/runs`, { method: 'POST', body: JSON.stringify({ input: 'go' }) })).json()) as { execId: string }
+  const { execId } = (await (
+    await fetch(`${url}/runs`, { method: 'POST', body: JSON.stringify({ input: 'go' }) })
+  ).json()) as { execId: string }
   return { url, execId, gate }
 }
 

@@ -13,7 +13,9 @@ afterEach(async () => {
 /** A finished run's events, replayed through attach, counting how many the stream pulled. */
 async function countedSource(big = false) {
   // The big run streams 8 MB of text in 2 kB deltas: more than any socket buffer holds.
-  const runtime = big ? new Runtime({ provider: scripted(['x'.repeat(8 << 20)], { chunkSize: 2048 }), model: 'm' }) : tripRuntime()
+  const runtime = big
+    ? new Runtime({ provider: scripted(['x'.repeat(8 << 20)], { chunkSize: 2048 }), model: 'm' })
+    : tripRuntime()
   const run = big ? runtime.exec('write a lot') : startTrip(runtime)
   await run
   const attached = runtime.attach(run.execId) as AsyncIterable<AgentEvent> & { execId: string; position: number }
@@ -22,7 +24,10 @@ async function countedSource(big = false) {
     execId: run.execId,
     [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
       const inner = attached[Symbol.asyncIterator]()
-      return { next: () => (pulled++, inner.next()), return: () => inner.return?.() ?? Promise.resolve({ value: undefined, done: true as const }) }
+      return {
+        next: () => (pulled++, inner.next()),
+        return: () => inner.return?.() ?? Promise.resolve({ value: undefined, done: true as const }),
+      }
     },
   }
   return { source, total: attached.position, pulled: () => pulled }
@@ -58,7 +63,9 @@ describe('back-pressure', () => {
       for (let j = 0; j < 5; j++) await tick()
     }
     const stalled = pulled()
-    console.log(`[measure] pipeToNodeResponse: a client that never reads stalled the reading at ${stalled} of ${total} events`)
+    console.log(
+      `[measure] pipeToNodeResponse: a client that never reads stalled the reading at ${stalled} of ${total} events`,
+    )
     socket.resume()
     socket.destroy()
     expect(total).toBeGreaterThan(4000)

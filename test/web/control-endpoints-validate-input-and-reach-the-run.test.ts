@@ -11,9 +11,13 @@ afterEach(async () => {
 async function setup() {
   const gate = new ApprovalGate()
   const runtime = tripRuntime({ approve: gate.approve })
-  const { url, close } = await serve(toNodeListener(runRoutes({ runtime, approvals: gate, start: () => startTrip(runtime) })))
+  const { url, close } = await serve(
+    toNodeListener(runRoutes({ runtime, approvals: gate, start: () => startTrip(runtime) })),
+  )
   closers.push(close)
-  const { execId } = (await (await fetch(`${url}/runs`, { method: 'POST', body: JSON.stringify({ input: 'go' }) })).json()) as { execId: string }
+  const { execId } = (await (
+    await fetch(`${url}/runs`, { method: 'POST', body: JSON.stringify({ input: 'go' }) })
+  ).json()) as { execId: string }
   const events: AgentEvent[] = []
   const attached = runtime.attach(execId) as AsyncIterable<AgentEvent>
   const collected = (async () => {
@@ -23,8 +27,14 @@ async function setup() {
     while (gate.pending(execId).length === 0) await new Promise((r) => setTimeout(r, 10))
   }
   const post = async (action: string, body: unknown) => {
-    const response = await fetch(`${url}/runs/${execId}/${action}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) })
-    return { status: response.status, body: (await response.json()) as { ok?: boolean; error?: { code: string; message: string } } }
+    const response = await fetch(`${url}/runs/${execId}/${action}`, {
+      method: 'POST',
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
+    return {
+      status: response.status,
+      body: (await response.json()) as { ok?: boolean; error?: { code: string; message: string } },
+    }
   }
   return { url, execId, runtime, gate, events, collected, waiting, post }
 }
@@ -35,8 +45,14 @@ describe('control endpoints', () => {
     await waiting()
     expect(await post('steer', '{not json')).toMatchObject({ status: 400, body: { error: { code: 'bad_json' } } })
     expect(await post('steer', '[1]')).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } })
-    expect(await post('steer', { text: 'hi' })).toMatchObject({ status: 400, body: { error: { message: 'steer needs { "message": a non-empty string }' } } })
-    expect(await post('approve', {})).toMatchObject({ status: 400, body: { error: { message: 'approve needs { "toolCallId": string }' } } })
+    expect(await post('steer', { text: 'hi' })).toMatchObject({
+      status: 400,
+      body: { error: { message: 'steer needs { "message": a non-empty string }' } },
+    })
+    expect(await post('approve', {})).toMatchObject({
+      status: 400,
+      body: { error: { message: 'approve needs { "toolCallId": string }' } },
+    })
     expect(await post('edit', { toolCallId: 'call_save', args: 'x' })).toMatchObject({ status: 400 })
     expect(await post('abort', { reason: 3 })).toMatchObject({ status: 400 })
     gate.decide(execId, 'call_save', { approved: true })
@@ -49,10 +65,16 @@ describe('control endpoints', () => {
     expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('unknown_exec')
     expect(await post('dance', {})).toMatchObject({ status: 404, body: { error: { code: 'unknown_action' } } })
     await waiting()
-    expect(await post('approve', { toolCallId: 'call_other' })).toMatchObject({ status: 404, body: { error: { code: 'not_waiting' } } })
+    expect(await post('approve', { toolCallId: 'call_other' })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_waiting' } },
+    })
     expect(await post('approve', { toolCallId: 'call_save' })).toMatchObject({ status: 202, body: { ok: true } })
     await collected
-    expect(await post('steer', { message: 'too late' })).toMatchObject({ status: 409, body: { error: { code: 'exec_ended' } } })
+    expect(await post('steer', { message: 'too late' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'exec_ended' } },
+    })
   })
 
   it('steer puts the message into the running loop before its next model call', async () => {
@@ -61,7 +83,13 @@ describe('control endpoints', () => {
     expect(await post('steer', { message: 'make it cheap' })).toMatchObject({ status: 202 })
     gate.decide(execId, 'call_save', { approved: true })
     await collected
-    const steered = events.find((e) => e.type === 'message_start' && e.depth === 0 && e.message.role === 'user' && e.message.content === 'make it cheap')
+    const steered = events.find(
+      (e) =>
+        e.type === 'message_start' &&
+        e.depth === 0 &&
+        e.message.role === 'user' &&
+        e.message.content === 'make it cheap',
+    )
     expect(steered).toBeDefined()
   })
 
@@ -75,10 +103,15 @@ describe('control endpoints', () => {
 
     const edited = await setup()
     await edited.waiting()
-    expect(await edited.post('edit', { toolCallId: 'call_save', args: { title: 'Edited', body: 'short' } })).toMatchObject({ status: 202 })
+    expect(
+      await edited.post('edit', { toolCallId: 'call_save', args: { title: 'Edited', body: 'short' } }),
+    ).toMatchObject({ status: 202 })
     await edited.collected
     const saved = edited.events.find((e) => e.type === 'tool_end' && e.toolName === 'save_brief')
-    expect(saved).toMatchObject({ isError: false, result: { content: [{ type: 'text', text: 'saved brief "Edited" (5 characters)' }] } })
+    expect(saved).toMatchObject({
+      isError: false,
+      result: { content: [{ type: 'text', text: 'saved brief "Edited" (5 characters)' }] },
+    })
 
     const aborted = await setup()
     await aborted.waiting()

@@ -25,7 +25,11 @@ describe('toSSE: one frame per event of the root run, nested execs included', ()
     const end = frames.at(-1)
     expect(end?.event).toBe('end')
     expect(end?.id).toBeUndefined()
-    expect(JSON.parse(end?.data as string)).toEqual({ execId: run.execId, lastEventId: events.length, status: 'completed' })
+    expect(JSON.parse(end?.data as string)).toEqual({
+      execId: run.execId,
+      lastEventId: events.length,
+      status: 'completed',
+    })
   })
 
   it('toResponse is a 200 text/event-stream Response with no caching and the same body', async () => {

@@ -27,7 +27,9 @@ describe('runtime.attach(execId, { after })', () => {
     const result = await run
     const end = runtime.attach(run.execId, { after: 'latest' })?.position as number
     expect(end).toBeGreaterThan(200)
-    expect(() => runtime.attach(run.execId, { after: 0 })).toThrow(expect.objectContaining({ code: 'events_expired' }) as unknown as Error)
+    expect(() => runtime.attach(run.execId, { after: 0 })).toThrow(
+      expect.objectContaining({ code: 'events_expired' }) as unknown as Error,
+    )
     expect(() => runtime.attach(run.execId, { after: end - 21 })).toThrow(/no longer kept/)
     const tail = await drain(runtime.attach(run.execId, { after: end - 20 }) as AsyncIterable<AgentEvent>)
     expect(tail).toHaveLength(20)

@@ -7,7 +7,11 @@ export const PROMPT = 'Plan a trip to Lisbon'
 
 /** The web example's offline trip (planner → researcher → librarian, depth 2) on a fresh runtime. */
 export function tripRuntime(
-  options: { approve?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>; paceMs?: number; retention?: RetentionOptions } = {},
+  options: {
+    approve?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>
+    paceMs?: number
+    retention?: RetentionOptions
+  } = {},
 ): Runtime {
   return new Runtime({
     provider: tripModel(options.paceMs ?? 0),
@@ -47,12 +51,15 @@ export function parseFrames(text: string): SSEFrame[] {
 export async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   let text = ''
   const decoder = new TextDecoder()
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true })
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>)
+    text += decoder.decode(chunk, { stream: true })
   return text
 }
 
 /** A node:http server on 127.0.0.1 with a random port. */
-export async function serve(listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
+export async function serve(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
   const server = createServer(listener)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()

@@ -7,7 +7,8 @@ import { startTrip, tripRuntime } from './support.js'
 async function finalMessage(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {
   let last: UIMessage | undefined
   const errors: unknown[] = []
-  for await (const message of readUIMessageStream({ stream, onError: (e) => errors.push(e), terminateOnError: true })) last = message
+  for await (const message of readUIMessageStream({ stream, onError: (e) => errors.push(e), terminateOnError: true }))
+    last = message
   expect(errors).toEqual([])
   return last as UIMessage
 }
@@ -48,7 +49,8 @@ describe('toUIMessageStream against the AI SDK v6 readUIMessageStream', () => {
 
   it('a failed tool becomes an output-error part; a rejected approval is marked rejected', async () => {
     const run = startTrip(tripRuntime({ approve: () => ({ approved: false, reason: 'no' }) }))
-    const parts = (await finalMessage(toUIMessageStream(run) as unknown as ReadableStream<UIMessageChunk>)).parts as Part[]
+    const parts = (await finalMessage(toUIMessageStream(run) as unknown as ReadableStream<UIMessageChunk>))
+      .parts as Part[]
     expect(parts.find((p) => p.type === 'tool-save_brief')).toMatchObject({ state: 'output-error' })
     expect(parts.find((p) => p.type === 'data-approval')?.data).toMatchObject({ status: 'rejected' })
   })
@@ -62,7 +64,9 @@ describe('toUIMessageStream against the AI SDK v6 readUIMessageStream', () => {
     const chunks = frames.slice(0, -1).map((f) => JSON.parse(f.slice('data: '.length)) as UIMessageChunk)
     expect(chunks[0]).toEqual({ type: 'start', messageId: run.execId })
     expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' })
-    const message = await finalMessage(new ReadableStream({ start: (c) => (chunks.forEach((x) => c.enqueue(x)), c.close()) }))
+    const message = await finalMessage(
+      new ReadableStream({ start: (c) => (chunks.forEach((x) => c.enqueue(x)), c.close()) }),
+    )
     expect((message.parts as Part[]).filter((p) => p.type === 'text').at(-1)?.text).toBe((await run).text)
   })
 })

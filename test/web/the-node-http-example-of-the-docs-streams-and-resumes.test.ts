@@ -22,7 +22,10 @@ describe("docs/web.md's node:http backend", () => {
     const response = await fetch(`${url}/chat`, { method: 'POST', body: 'hi' })
     const execId = response.headers.get('x-exec-id') as string
     const frames = parseFrames(await response.text()).filter((f) => f.id !== undefined)
-    const text = frames.filter((f) => f.event === 'message_delta').map((f) => (JSON.parse(f.data as string) as { delta: { text: string } }).delta.text).join('')
+    const text = frames
+      .filter((f) => f.event === 'message_delta')
+      .map((f) => (JSON.parse(f.data as string) as { delta: { text: string } }).delta.text)
+      .join('')
     expect(text).toBe('Hello from Nestor, streamed over HTTP.')
     const replay = await fetch(`${url}/runs/${execId}/events`, { headers: { 'Last-Event-ID': '3' } })
     const again = parseFrames(await replay.text()).filter((f) => f.id !== undefined)

@@ -19,17 +19,23 @@ export async function main(log: (line: string) => void = console.log): Promise<A
   const translate = new Translator().asTool({ name: 'translate', description: 'Translate a word to French' })
   const provider = scripted((request) => {
     const last = request.messages.at(-1)
-    const answer = last?.role === 'toolResult' ? last.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : undefined
+    const answer =
+      last?.role === 'toolResult' ? last.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : undefined
     if (request.system?.startsWith('You translate')) {
-      return answer === undefined ? { content: [{ type: 'toolCall', name: 'dictionary', arguments: { word: 'cat' } }] } : answer
+      return answer === undefined
+        ? { content: [{ type: 'toolCall', name: 'dictionary', arguments: { word: 'cat' } }] }
+        : answer
     }
-    return answer === undefined ? { content: [{ type: 'toolCall', name: 'translate', arguments: { input: 'cat' } }] } : `"cat" is "${answer}".`
+    return answer === undefined
+      ? { content: [{ type: 'toolCall', name: 'translate', arguments: { input: 'cat' } }] }
+      : `"cat" is "${answer}".`
   })
   const run = new Runtime({ provider, model: 'demo' }).exec('French for cat?', { tools: [translate] })
   const events: AgentEvent[] = []
   for await (const event of run) {
     events.push(event)
-    if (event.type === 'agent_start') log(`${'  '.repeat(event.depth)}exec at depth ${event.depth}: ${event.toolNames.join(', ')}`)
+    if (event.type === 'agent_start')
+      log(`${'  '.repeat(event.depth)}exec at depth ${event.depth}: ${event.toolNames.join(', ')}`)
   }
   log((await run).text)
   return events

@@ -23,10 +23,13 @@ class Editor extends Agent {
 }
 
 export async function main(log: (line: string) => void = console.log): Promise<AgentEvent[]> {
-  const call = (name: string, args: Record<string, unknown>) => ({ content: [{ type: 'toolCall' as const, name, arguments: args }] })
+  const call = (name: string, args: Record<string, unknown>) => ({
+    content: [{ type: 'toolCall' as const, name, arguments: args }],
+  })
   const provider = scripted((request) => {
     const last = request.messages.at(-1)
-    const answer = last?.role === 'toolResult' ? last.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : undefined
+    const answer =
+      last?.role === 'toolResult' ? last.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : undefined
     if (request.system === 'You edit drafts.') return answer === undefined ? call('spell', { text: 'teh end' }) : answer
     return answer === undefined ? call('edit', { draft: 'teh end' }) : `Edited: ${answer}`
   })

@@ -5,7 +5,20 @@
 
 const RUN_KEY = 'nestor-web-run'
 const eventKey = (position) => `nestor-web-event-${position}`
-const EVENT_TYPES = ['agent_start', 'turn_start', 'message_start', 'message_delta', 'message_end', 'tool_start', 'tool_update', 'tool_end', 'approval_required', 'retry', 'turn_end', 'agent_end']
+const EVENT_TYPES = [
+  'agent_start',
+  'turn_start',
+  'message_start',
+  'message_delta',
+  'message_end',
+  'tool_start',
+  'tool_update',
+  'tool_end',
+  'approval_required',
+  'retry',
+  'turn_end',
+  'agent_end',
+]
 const $ = (id) => document.getElementById(id)
 
 // What a test (or a curious reader) can check: every position seen, in order.
@@ -126,7 +139,7 @@ function startExec(event) {
   const children = el('div', 'children')
   node.append(summary, steps, text, children)
   execs.set(event.execId, { node, steps, text, children, status, currentStep: undefined, runningTool: undefined })
-  ;(parent ? parent.currentStep ?? parent.children : $('tree')).append(node)
+  ;(parent ? (parent.currentStep ?? parent.children) : $('tree')).append(node)
 }
 
 function showApproval(request) {
@@ -153,7 +166,11 @@ async function decide(card, action, body) {
 }
 
 function post(action, body) {
-  return fetch(`/api/runs/${encodeURIComponent(run.execId)}/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return fetch(`/api/runs/${encodeURIComponent(run.execId)}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 }
 
 // ─── The stream ───────────────────────────────────────────────────────────────
@@ -211,7 +228,11 @@ async function start(input) {
   seen.duplicates = seen.gaps = 0
   seen.ended = false
   setStatus('running')
-  const response = await fetch('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input }) })
+  const response = await fetch('/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input }),
+  })
   const body = await response.json()
   if (!response.ok) {
     setStatus('failed')

@@ -1,4 +1,15 @@
-import { NestorError, Runtime, currentExec, exec as execInFrame, type ExecInput, type ExecOptions, type ExecRun, type Provider, type SchemaInput, type Tool } from '@nestor/core'
+import {
+  NestorError,
+  Runtime,
+  currentExec,
+  exec as execInFrame,
+  type ExecInput,
+  type ExecOptions,
+  type ExecRun,
+  type Provider,
+  type SchemaInput,
+  type Tool,
+} from '@nestor/core'
 import type { OutputOf, OutputSchema } from '@nestor/core'
 import { toolSource, type ToolSource } from '@nestor/core/provider-kit'
 import { agentAsTool, type AsToolDefaultSchema, type AsToolOptions } from './as-tool.js'
@@ -53,7 +64,10 @@ export abstract class Agent implements ToolSource {
    * Runtime: the agent's own if it has one, else the current exec's; outside any exec and without
    * one, it throws `no_runtime`.
    */
-  exec<S extends OutputSchema | undefined = undefined>(input: ExecInput, options: ExecOptions<S> = {}): ExecRun<OutputOf<S>> {
+  exec<S extends OutputSchema | undefined = undefined>(
+    input: ExecInput,
+    options: ExecOptions<S> = {},
+  ): ExecRun<OutputOf<S>> {
     const merged: ExecOptions = { ...options }
     if (merged.output === undefined && this.output !== undefined) merged.output = this.output
     if (merged.system === undefined && this.instructions) merged.system = this.instructions
@@ -62,7 +76,10 @@ export abstract class Agent implements ToolSource {
     const runtime = this.runtime ?? this.standaloneRuntime()
     if (runtime) return runtime.exec(input, merged) as ExecRun<OutputOf<S>>
     if (!currentExec()) {
-      throw new NestorError('no_runtime', `${this.constructor.name}.exec() was called outside any exec: give the agent a runtime (or a provider and a model), or call it from inside a tool body`)
+      throw new NestorError(
+        'no_runtime',
+        `${this.constructor.name}.exec() was called outside any exec: give the agent a runtime (or a provider and a model), or call it from inside a tool body`,
+      )
     }
     return execInFrame(input, merged) as ExecRun<OutputOf<S>>
   }

@@ -1,9 +1,21 @@
-import { defineTool, NestorError, type ApprovalRequest, type ExecInput, type ExecStatus, type InferArgs, type SchemaInput, type Tool, type ToolOutput } from '@nestor/core'
+import {
+  defineTool,
+  NestorError,
+  type ApprovalRequest,
+  type ExecInput,
+  type ExecStatus,
+  type InferArgs,
+  type SchemaInput,
+  type Tool,
+  type ToolOutput,
+} from '@nestor/core'
 import { z } from 'zod/v4'
 import type { Agent } from './agent.js'
 
 /** The parameters of an agent-as-tool unless others are given: one free-text request. */
-export const defaultAsToolParameters = z.object({ input: z.string().describe('The request for the agent, in plain language') })
+export const defaultAsToolParameters = z.object({
+  input: z.string().describe('The request for the agent, in plain language'),
+})
 export type AsToolDefaultSchema = typeof defaultAsToolParameters
 
 export type AsToolOptions<S extends SchemaInput = AsToolDefaultSchema> = {
@@ -28,7 +40,13 @@ export type AsToolOptions<S extends SchemaInput = AsToolDefaultSchema> = {
 }
 
 /** What an agent-as-tool reports beside its text: for events and UIs, never shown to the model. */
-export type AgentToolDetails = { execId: string; status: ExecStatus; iterationsUsed: number; pending?: ApprovalRequest[]; output?: unknown }
+export type AgentToolDetails = {
+  execId: string
+  status: ExecStatus
+  iterationsUsed: number
+  pending?: ApprovalRequest[]
+  output?: unknown
+}
 
 export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsToolOptions<S>): Tool {
   const parameters = (options.parameters ?? defaultAsToolParameters) as S
@@ -53,15 +71,27 @@ export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsTool
         // Paused is not a failure: the child waits for a decision. The model reads that, and
         // events and UIs see `status: 'paused'` with what waits (no approve handler up the tree).
         const waiting = result.pending?.approvals ?? []
-        const details: AgentToolDetails = { execId: result.execId, status: 'paused', iterationsUsed: result.iterationsUsed, pending: waiting }
+        const details: AgentToolDetails = {
+          execId: result.execId,
+          status: 'paused',
+          iterationsUsed: result.iterationsUsed,
+          pending: waiting,
+        }
         const names = waiting.map((w) => `${w.toolName} (${w.toolCallId})`).join(', ')
         const text = `agent ${options.name} paused: it waits for approval of ${names || 'a tool call'} (give the runtime an approve handler to decide approvals inside agents)`
         return { content: [{ type: 'text', text }], details }
       }
       if (result.status !== 'completed') {
-        throw new NestorError(result.error?.code ?? 'aborted', `agent ${options.name} ${result.status}: ${result.error?.message ?? result.status}`)
+        throw new NestorError(
+          result.error?.code ?? 'aborted',
+          `agent ${options.name} ${result.status}: ${result.error?.message ?? result.status}`,
+        )
       }
-      const details: AgentToolDetails = { execId: result.execId, status: result.status, iterationsUsed: result.iterationsUsed }
+      const details: AgentToolDetails = {
+        execId: result.execId,
+        status: result.status,
+        iterationsUsed: result.iterationsUsed,
+      }
       if (result.output === undefined) return { content: [{ type: 'text', text: result.text }], details }
       details.output = result.output
       return { content: [{ type: 'text', text: JSON.stringify(result.output) }], details }

@@ -3,11 +3,7 @@ import { callSignature } from '@nestor/core/provider-kit'
 import { CONFORMANCE_TOOL_NAMES, type ConformanceToolName } from './conformance-tools.js'
 
 export type ConformanceFailureClass =
-  | 'NoToolCall'
-  | 'InvalidToolName'
-  | 'InvalidToolArguments'
-  | 'DuplicateToolCall'
-  | 'ToolLoopDidNotConverge'
+  'NoToolCall' | 'InvalidToolName' | 'InvalidToolArguments' | 'DuplicateToolCall' | 'ToolLoopDidNotConverge'
 
 /** One tool call as the model made it: `arguments` is the raw text when it was not a JSON object. */
 export type ToolCallObservation = { name: string; arguments: Record<string, unknown> | string; turn: number }
@@ -44,8 +40,10 @@ export function classifyCalls(observations: ToolCallObservation[], tools: Tool[]
     }
     const step = STEP[call.name as ConformanceToolName]
     if (step > reached + 1) v('ToolLoopDidNotConverge', `${call.name} before ${CONFORMANCE_TOOL_NAMES[reached + 1]}`)
-    else if (step < reached) v('ToolLoopDidNotConverge', `${call.name} after ${CONFORMANCE_TOOL_NAMES[reached]}: the loop went back a step`)
-    else if (seen.has(callSignature(call.name, call.arguments))) v('DuplicateToolCall', `${call.name} repeated with identical arguments`)
+    else if (step < reached)
+      v('ToolLoopDidNotConverge', `${call.name} after ${CONFORMANCE_TOOL_NAMES[reached]}: the loop went back a step`)
+    else if (seen.has(callSignature(call.name, call.arguments)))
+      v('DuplicateToolCall', `${call.name} repeated with identical arguments`)
     seen.add(callSignature(call.name, call.arguments))
     reached = Math.max(reached, step)
   }
@@ -59,12 +57,18 @@ export function classifyEnding(
 ): ConformanceViolation | undefined {
   const done = new Set(observations.map((o) => o.name))
   if (end.status === 'failed' && (end.errorCode === 'iteration_limit' || end.errorCode === 'budget_exceeded')) {
-    return { class: 'ToolLoopDidNotConverge', turn: end.turns, detail: `still calling tools after ${end.turns} turns (limit 8)` }
+    return {
+      class: 'ToolLoopDidNotConverge',
+      turn: end.turns,
+      detail: `still calling tools after ${end.turns} turns (limit 8)`,
+    }
   }
   if (end.status !== 'completed') return undefined
   if (observations.length === 0) return { class: 'NoToolCall', turn: 1, detail: 'answered without calling any tool' }
   const missing = CONFORMANCE_TOOL_NAMES.filter((n) => !done.has(n))
-  if (missing.length > 0) return { class: 'NoToolCall', turn: end.turns, detail: `answered without calling ${missing.join(', ')}` }
-  if (end.finalAnswer.trim() === '') return { class: 'ToolLoopDidNotConverge', turn: end.turns, detail: 'the loop ended without a final answer' }
+  if (missing.length > 0)
+    return { class: 'NoToolCall', turn: end.turns, detail: `answered without calling ${missing.join(', ')}` }
+  if (end.finalAnswer.trim() === '')
+    return { class: 'ToolLoopDidNotConverge', turn: end.turns, detail: 'the loop ended without a final answer' }
   return undefined
 }

@@ -3,4 +3,10 @@
 export { runToolLoopConformance, isLiveProvider, CONFORMANCE_MAX_TURNS } from './conformance.js'
 export type { ConformanceOutcome, ConformanceOptions, ConformanceTarget } from './conformance.js'
 export type { ConformanceFailureClass, ConformanceViolation, ToolCallObservation } from './conformance-classify.js'
-export { conformanceTools, CONFORMANCE_PROMPT, CONFORMANCE_SYSTEM, CONFORMANCE_FIXTURE_ID, CONFORMANCE_TOOL_NAMES } from './conformance-tools.js'
+export {
+  conformanceTools,
+  CONFORMANCE_PROMPT,
+  CONFORMANCE_SYSTEM,
+  CONFORMANCE_FIXTURE_ID,
+  CONFORMANCE_TOOL_NAMES,
+} from './conformance-tools.js'

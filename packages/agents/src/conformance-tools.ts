@@ -43,7 +43,10 @@ export function conformanceTools(): Tool[] {
     defineTool({
       name: 'write_fixture_patch',
       description: "Write a patch (the corrected source or a unified diff) for a fixture's source file.",
-      parameters: z.strictObject({ fixture_id: fixtureId, patch: z.string().min(1).describe('The corrected source or a unified diff') }),
+      parameters: z.strictObject({
+        fixture_id: fixtureId,
+        patch: z.string().min(1).describe('The corrected source or a unified diff'),
+      }),
       execute: ({ patch }) => `Patch for ${CONFORMANCE_FIXTURE_ID} recorded (${patch.length} characters).`,
     }),
   ] as unknown as Tool[]

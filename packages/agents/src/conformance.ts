@@ -51,7 +51,10 @@ export const isLiveProvider = (provider: Provider): boolean => !isOfflineProvide
  * a final answer, at most 8 turns) and classifies what the model did. Live providers run only when
  * NESTOR_LIVE_TESTS is exactly '1'; otherwise this rejects with `invalid_options` naming it.
  */
-export async function runToolLoopConformance(target: ConformanceTarget, options: ConformanceOptions = {}): Promise<ConformanceOutcome> {
+export async function runToolLoopConformance(
+  target: ConformanceTarget,
+  options: ConformanceOptions = {},
+): Promise<ConformanceOutcome> {
   const runtime = 'runtime' in target ? target.runtime : new Runtime({ provider: target.provider, model: target.model })
   const provider = runtime.options.provider
   const model = runtime.options.model
@@ -105,6 +108,7 @@ export async function runToolLoopConformance(target: ConformanceTarget, options:
     finalAnswer,
   }
   if (violations[0]) outcome.failureClass = violations[0].class
-  if (result.status !== 'completed' && !ending) outcome.error = `${result.error?.code ?? result.status}: ${result.error?.message ?? result.status}`
+  if (result.status !== 'completed' && !ending)
+    outcome.error = `${result.error?.code ?? result.status}: ${result.error?.message ?? result.status}`
   return redactDeep(outcome, secrets)
 }

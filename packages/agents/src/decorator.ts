@@ -15,16 +15,31 @@ import type { AgentToolOptions, ToolMethod } from './tool-options.js'
  * and registered once, when the class is defined.
  */
 export function tool<S extends SchemaInput>(options: AgentToolOptions<S>) {
-  return function decorate<This, M extends ToolMethod<S, This>>(method: M, context: ClassMethodDecoratorContext<This, M>): void {
+  return function decorate<This, M extends ToolMethod<S, This>>(
+    method: M,
+    context: ClassMethodDecoratorContext<This, M>,
+  ): void {
     if (context.kind !== 'method') throw new TypeError('@tool decorates methods only')
     const key = context.name
     context.addInitializer(function (this: This) {
       const owner = this as object
       if (context.static || context.private) {
         // A static method lives on the class itself; a private one cannot be looked up by key.
-        bindMethodTool(owner, key, method as unknown as Impl, options as AgentToolOptions, context.static && !context.private)
+        bindMethodTool(
+          owner,
+          key,
+          method as unknown as Impl,
+          options as AgentToolOptions,
+          context.static && !context.private,
+        )
       } else {
-        bindMethodTool(owner, key, resolveMethod(owner, key, method as unknown as Impl), options as AgentToolOptions, true)
+        bindMethodTool(
+          owner,
+          key,
+          resolveMethod(owner, key, method as unknown as Impl),
+          options as AgentToolOptions,
+          true,
+        )
       }
     })
   }

@@ -47,7 +47,8 @@ export function defineAgentTools<T extends object, D extends Record<string, Agen
 /** Called by the Agent constructor: binds the declared methods of every class from the base down. */
 export function bindDeclaredTools(instance: object, newTarget: object): void {
   const chain: object[] = []
-  for (let c: object | null = newTarget; c && c !== Function.prototype; c = Object.getPrototypeOf(c) as object | null) chain.unshift(c)
+  for (let c: object | null = newTarget; c && c !== Function.prototype; c = Object.getPrototypeOf(c) as object | null)
+    chain.unshift(c)
   for (const cls of chain) {
     for (const [key, options] of declarations.get(cls) ?? []) {
       bindMethodTool(instance, key, resolveMethod(instance, key, (() => undefined) as Impl), options, true)

@@ -28,7 +28,13 @@ export function toolsOf(owner: object): Tool[] {
  * method on `owner` with a bound copy that carries the core `toolSource` protocol, so
  * `exec({ tools: [this.search] })` expands to exactly this tool of exactly this instance.
  */
-export function bindMethodTool(owner: object, key: string | symbol, impl: Impl, options: AgentToolOptions, replace: boolean): Tool {
+export function bindMethodTool(
+  owner: object,
+  key: string | symbol,
+  impl: Impl,
+  options: AgentToolOptions,
+  replace: boolean,
+): Tool {
   const name = options.name ?? (typeof key === 'string' ? key : undefined)
   if (name === undefined) throw new TypeError('@tool on a symbol-named method needs options.name')
   const tool = defineTool({

@@ -11,7 +11,11 @@ export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
  * Whether a call needs a decision. A predicate that throws counts as "yes": when the policy
  * cannot be evaluated, a person (or the handler) decides, never the model alone.
  */
-export async function needsApprovalOf(tool: Tool, args: Record<string, unknown>, toolCtx: ToolContext): Promise<boolean> {
+export async function needsApprovalOf(
+  tool: Tool,
+  args: Record<string, unknown>,
+  toolCtx: ToolContext,
+): Promise<boolean> {
   if (typeof tool.needsApproval !== 'function') return tool.needsApproval === true
   try {
     return await tool.needsApproval(args, toolCtx)
@@ -34,15 +38,26 @@ export async function decideApproval(
   toolCtx: ToolContext,
 ): Promise<PriorDecision | undefined | 'pause'> {
   // No await on the common path (no predicate): a call without approval starts without extra ticks.
-  const needs = typeof tool.needsApproval === 'function' ? await needsApprovalOf(tool, args, toolCtx) : tool.needsApproval === true
+  const needs =
+    typeof tool.needsApproval === 'function' ? await needsApprovalOf(tool, args, toolCtx) : tool.needsApproval === true
   if (!needs) return undefined
   const handler = ctx.tree.approve
   if (!handler) return 'pause'
-  const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path }
+  const request: ApprovalRequest = {
+    toolCallId: call.id,
+    toolName: call.name,
+    args,
+    execId: ctx.execId,
+    depth: ctx.depth,
+    path: ctx.path,
+  }
   emit(ctx, { type: 'approval_required', approvals: [request] })
   let decision: ApprovalDecision | typeof ABORTED
   try {
-    decision = await untilAborted(Promise.resolve().then(() => handler(request)), ctx.controller.signal)
+    decision = await untilAborted(
+      Promise.resolve().then(() => handler(request)),
+      ctx.controller.signal,
+    )
   } catch (error) {
     return { approved: false, reason: `the approve handler failed: ${ctx.redact(messageOf(error))}` }
   }

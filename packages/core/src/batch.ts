@@ -5,7 +5,15 @@ import { generateId } from './ids.js'
 import { asInternal } from './hook-call.js'
 import { errorResult, makeReceipt } from './receipt.js'
 import { runToolCall } from './tool-call.js'
-import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
+import type {
+  BatchCallResult,
+  BatchLane,
+  BatchResult,
+  ParallelBatchResult,
+  ToolCall,
+  ToolReceipt,
+  ToolResultMessage,
+} from './types.js'
 
 type PlannedCall = { tool: string; args: Record<string, unknown>; callKey?: string; itemKey?: string }
 
@@ -23,9 +31,11 @@ function validatePlan(ctx: ExecContext, calls: PlannedCall[]): void {
       continue
     }
     const checked = tool.validate?.(call.args)
-    if (checked && !checked.ok) problems.push(`${where}: invalid arguments for ${call.tool}: ${checked.issues.join('; ')}`)
+    if (checked && !checked.ok)
+      problems.push(`${where}: invalid arguments for ${call.tool}: ${checked.issues.join('; ')}`)
   }
-  if (problems.length) throw new NestorError('invalid_options', `invalid batch plan, nothing was run:\n- ${problems.join('\n- ')}`)
+  if (problems.length)
+    throw new NestorError('invalid_options', `invalid batch plan, nothing was run:\n- ${problems.join('\n- ')}`)
 }
 
 function assertUniqueKeys(label: string, keys: (string | undefined)[]): void {
@@ -33,7 +43,11 @@ function assertUniqueKeys(label: string, keys: (string | undefined)[]): void {
   for (const key of keys) {
     if (key === undefined) continue
     if (typeof key !== 'string') throw invalidOption(label, 'string keys', key)
-    if (seen.has(key)) throw new NestorError('invalid_options', `invalid batch plan, nothing was run: duplicate ${label} ${JSON.stringify(key)}`)
+    if (seen.has(key))
+      throw new NestorError(
+        'invalid_options',
+        `invalid batch plan, nothing was run: duplicate ${label} ${JSON.stringify(key)}`,
+      )
     seen.add(key)
   }
 }
@@ -41,13 +55,28 @@ function assertUniqueKeys(label: string, keys: (string | undefined)[]): void {
 async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Promise<BatchCallResult> {
   const toolCall: ToolCall = { type: 'toolCall', id: generateId('call'), name: call.tool, arguments: call.args }
   const outcome = await runToolCall(ctx, toolCall, 0)
-  const keys = { batchId, ...(call.itemKey !== undefined && { itemKey: call.itemKey }), ...(call.callKey !== undefined && { callKey: call.callKey }) }
+  const keys = {
+    batchId,
+    ...(call.itemKey !== undefined && { itemKey: call.itemKey }),
+    ...(call.callKey !== undefined && { callKey: call.callKey }),
+  }
   let result: ToolResultMessage
   let raw: ToolReceipt
   if (outcome.kind === 'pause') {
     // A batch has no one to pause for: a call that needs approval without a handler is rejected.
     result = errorResult(toolCall.id, call.tool, 'rejected: needs approval and the runtime has no approve handler')
-    raw = makeReceipt({ toolCallId: toolCall.id, toolName: call.tool, execId: ctx.execId, depth: 0, signature: callSignature(call.tool, call.args), status: 'rejected', attempts: 0, cached: false, startedAt: Date.now(), durationMs: 0 })
+    raw = makeReceipt({
+      toolCallId: toolCall.id,
+      toolName: call.tool,
+      execId: ctx.execId,
+      depth: 0,
+      signature: callSignature(call.tool, call.args),
+      status: 'rejected',
+      attempts: 0,
+      cached: false,
+      startedAt: Date.now(),
+      durationMs: 0,
+    })
   } else {
     result = outcome.result
     raw = outcome.receipt
@@ -56,7 +85,15 @@ async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Pro
   const receipt = ctx.redact({ ...raw, ...keys })
   ctx.receipts.push(receipt)
   // Listeners saw this call's tool_start; they see its end too, receipt and keys included.
-  emit(ctx, { type: 'tool_end', toolCallId: toolCall.id, toolName: call.tool, result, isError: result.isError, durationMs: receipt.durationMs, receipt })
+  emit(ctx, {
+    type: 'tool_end',
+    toolCallId: toolCall.id,
+    toolName: call.tool,
+    result,
+    isError: result.isError,
+    durationMs: receipt.durationMs,
+    receipt,
+  })
   return withKey(call, { result, receipt })
 }
 
@@ -65,14 +102,25 @@ const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchC
 
 // The plan is checked synchronously (a bad plan throws `invalid_options` at the call, like any
 // configuration error); only running it is asynchronous.
-export function runBatch(ctx: ExecContext, calls: { tool: string; args: Record<string, unknown>; callKey?: string }[], options: { stopOnError?: boolean }): Promise<BatchResult> {
+export function runBatch(
+  ctx: ExecContext,
+  calls: { tool: string; args: Record<string, unknown>; callKey?: string }[],
+  options: { stopOnError?: boolean },
+): Promise<BatchResult> {
   if (!Array.isArray(calls)) throw invalidOption('calls', 'an array of { tool, args, callKey? }', calls)
-  assertUniqueKeys('callKey', calls.map((c) => c.callKey))
+  assertUniqueKeys(
+    'callKey',
+    calls.map((c) => c.callKey),
+  )
   validatePlan(ctx, calls)
   return runPlan(ctx, calls, options)
 }
 
-async function runPlan(ctx: ExecContext, calls: PlannedCall[], options: { stopOnError?: boolean }): Promise<BatchResult> {
+async function runPlan(
+  ctx: ExecContext,
+  calls: PlannedCall[],
+  options: { stopOnError?: boolean },
+): Promise<BatchResult> {
   const batchId = generateId('batch')
   const results: BatchCallResult[] = []
   try {
@@ -88,17 +136,34 @@ async function runPlan(ctx: ExecContext, calls: PlannedCall[], options: { stopOn
   return { batchId, results, receipts: results.map((r) => r.receipt) }
 }
 
-export function runParallelBatch(ctx: ExecContext, lanes: BatchLane[], options: { maxConcurrency: number }): Promise<ParallelBatchResult> {
+export function runParallelBatch(
+  ctx: ExecContext,
+  lanes: BatchLane[],
+  options: { maxConcurrency: number },
+): Promise<ParallelBatchResult> {
   const width = options?.maxConcurrency
-  if (typeof width !== 'number' || !Number.isInteger(width) || width < 1) throw invalidOption('maxConcurrency', 'a positive integer', width)
+  if (typeof width !== 'number' || !Number.isInteger(width) || width < 1)
+    throw invalidOption('maxConcurrency', 'a positive integer', width)
   if (!Array.isArray(lanes)) throw invalidOption('lanes', 'an array of { itemKey, calls }', lanes)
   for (const lane of lanes) {
-    if (typeof lane?.itemKey !== 'string' || !Array.isArray(lane.calls)) throw invalidOption('lanes', 'lanes of { itemKey: string, calls: [...] }', lane)
-    if (lane.calls.some((c) => typeof c?.callKey !== 'string')) throw invalidOption(`lane ${lane.itemKey}`, 'calls each with a string callKey', lane.calls)
+    if (typeof lane?.itemKey !== 'string' || !Array.isArray(lane.calls))
+      throw invalidOption('lanes', 'lanes of { itemKey: string, calls: [...] }', lane)
+    if (lane.calls.some((c) => typeof c?.callKey !== 'string'))
+      throw invalidOption(`lane ${lane.itemKey}`, 'calls each with a string callKey', lane.calls)
   }
-  assertUniqueKeys('itemKey', lanes.map((l) => l.itemKey))
-  for (const lane of lanes) assertUniqueKeys(`callKey in lane ${lane.itemKey}`, lane.calls.map((c) => c.callKey))
-  validatePlan(ctx, lanes.flatMap((lane) => lane.calls.map((c) => ({ ...c, itemKey: lane.itemKey }))))
+  assertUniqueKeys(
+    'itemKey',
+    lanes.map((l) => l.itemKey),
+  )
+  for (const lane of lanes)
+    assertUniqueKeys(
+      `callKey in lane ${lane.itemKey}`,
+      lane.calls.map((c) => c.callKey),
+    )
+  validatePlan(
+    ctx,
+    lanes.flatMap((lane) => lane.calls.map((c) => ({ ...c, itemKey: lane.itemKey }))),
+  )
   return runLanes(ctx, lanes, width)
 }
 
@@ -125,7 +190,11 @@ async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Pr
     }
   }
   await Promise.all(Array.from({ length: Math.min(width, lanes.length) }, guarded))
-  const result: ParallelBatchResult = { batchId, lanes: out, receipts: out.flatMap((l) => l.results.map((r) => r.receipt)) }
+  const result: ParallelBatchResult = {
+    batchId,
+    lanes: out,
+    receipts: out.flatMap((l) => l.results.map((r) => r.receipt)),
+  }
   if (error) result.error = ctx.redact(error)
   return result
 }

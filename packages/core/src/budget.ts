@@ -8,13 +8,22 @@ import type { ExecContext } from './exec-context.js'
 export function checkBudgets(ctx: ExecContext): NestorError | undefined {
   const tree = ctx.tree
   if (tree.maxTotalIterations !== undefined && tree.iterations >= tree.maxTotalIterations) {
-    return new NestorError('budget_exceeded', `budget maxTotalIterations exceeded: ${tree.iterations} of ${tree.maxTotalIterations} model calls used by the exec tree`)
+    return new NestorError(
+      'budget_exceeded',
+      `budget maxTotalIterations exceeded: ${tree.iterations} of ${tree.maxTotalIterations} model calls used by the exec tree`,
+    )
   }
   if (tree.maxTotalTokens !== undefined && tree.tokens >= tree.maxTotalTokens) {
-    return new NestorError('budget_exceeded', `budget maxTotalTokens exceeded: ${tree.tokens} of ${tree.maxTotalTokens} tokens used by the exec tree`)
+    return new NestorError(
+      'budget_exceeded',
+      `budget maxTotalTokens exceeded: ${tree.tokens} of ${tree.maxTotalTokens} tokens used by the exec tree`,
+    )
   }
   if (tree.deadlineMs !== undefined && Date.now() - tree.startedAt >= tree.deadlineMs) {
-    return new NestorError('budget_exceeded', `budget deadlineMs exceeded: ${Date.now() - tree.startedAt} ms of ${tree.deadlineMs} ms elapsed`)
+    return new NestorError(
+      'budget_exceeded',
+      `budget deadlineMs exceeded: ${Date.now() - tree.startedAt} ms of ${tree.deadlineMs} ms elapsed`,
+    )
   }
   return undefined
 }

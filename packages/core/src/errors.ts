@@ -20,7 +20,14 @@ export class NestorError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    extra: { status?: number; provider?: string; retryable?: boolean; cause?: unknown; issues?: readonly string[]; text?: string } = {},
+    extra: {
+      status?: number
+      provider?: string
+      retryable?: boolean
+      cause?: unknown
+      issues?: readonly string[]
+      text?: string
+    } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause })
     this.name = 'NestorError'
@@ -37,7 +44,16 @@ export class NestorError extends Error {
   }
 
   toJSON() {
-    return { name: this.name, code: this.code, message: this.message, status: this.status, provider: this.provider, retryable: this.retryable, issues: this.issues, text: this.text }
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      provider: this.provider,
+      retryable: this.retryable,
+      issues: this.issues,
+      text: this.text,
+    }
   }
 }
 
@@ -45,7 +61,8 @@ export const invalidOption = (option: string, allowed: string, got: unknown): Ne
   new NestorError('invalid_options', `invalid option ${option}: expected ${allowed}, got ${describe(got)}`)
 
 function describe(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined || value === null) return String(value)
+  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined || value === null)
+    return String(value)
   try {
     return JSON.stringify(value)
   } catch {

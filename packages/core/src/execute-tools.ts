@@ -50,7 +50,10 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       receipt: outcome.receipt,
     })
     if (outcome.tripped && !out.tripped) {
-      out.tripped = { name: call.name, count: ctx.streaks.get(outcome.receipt.signature) ?? ctx.settings.breakerThreshold }
+      out.tripped = {
+        name: call.name,
+        count: ctx.streaks.get(outcome.receipt.signature) ?? ctx.settings.breakerThreshold,
+      }
       stopReason ??= `Skipped: tool ${call.name} tripped the circuit breaker`
     }
     if (ctx.settings.stopAtTools.has(call.name) && !outcome.result.isError && !out.stoppedAt) {
@@ -120,7 +123,14 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
   return out
 }
 
-function skip(ctx: ExecContext, slots: (ToolResultMessage | undefined)[], index: number, call: ToolCall, status: ReceiptStatus, text: string): void {
+function skip(
+  ctx: ExecContext,
+  slots: (ToolResultMessage | undefined)[],
+  index: number,
+  call: ToolCall,
+  status: ReceiptStatus,
+  text: string,
+): void {
   const result = errorResult(call.id, call.name, text)
   const receipt = makeReceipt({
     toolCallId: call.id,
@@ -136,7 +146,15 @@ function skip(ctx: ExecContext, slots: (ToolResultMessage | undefined)[], index:
   })
   slots[index] = result
   ctx.receipts.push(receipt)
-  emit(ctx, { type: 'tool_end', toolCallId: call.id, toolName: call.name, result, isError: true, durationMs: 0, receipt })
+  emit(ctx, {
+    type: 'tool_end',
+    toolCallId: call.id,
+    toolName: call.name,
+    result,
+    isError: true,
+    durationMs: 0,
+    receipt,
+  })
 }
 
 /**
@@ -154,6 +172,14 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: Tool
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
     const needs = await needsApprovalOf(tool, args, approvalContext(ctx, call))
-    if (needs) out.pending.push({ toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path })
+    if (needs)
+      out.pending.push({
+        toolCallId: call.id,
+        toolName: call.name,
+        args,
+        execId: ctx.execId,
+        depth: ctx.depth,
+        path: ctx.path,
+      })
   }
 }

@@ -18,7 +18,9 @@ export type ExecFrameInfo = { execId: string; depth: number; path: readonly stri
 /** The exec whose tool body is running here, or undefined outside any tool body. */
 export function currentExec(): ExecFrameInfo | undefined {
   const frame = frames.getStore()
-  return frame && { execId: frame.ctx.execId, depth: frame.ctx.depth, path: frame.ctx.path, toolName: frame.runningTool }
+  return (
+    frame && { execId: frame.ctx.execId, depth: frame.ctx.depth, path: frame.ctx.path, toolName: frame.runningTool }
+  )
 }
 
 // On Node 20 an enabled AsyncLocalStorage installs promise hooks that make every promise in the

@@ -15,4 +15,8 @@ export async function callHook<T>(name: string, run: () => T | Promise<T>): Prom
 
 /** What an unexpected throw inside the loop becomes: a bug in Nestor unless it is already typed. */
 export const asInternal = (thrown: unknown): NestorError =>
-  NestorError.isInstance(thrown) ? thrown : new NestorError('internal', `internal error (a bug in Nestor, please report it): ${messageOf(thrown)}`, { cause: thrown })
+  NestorError.isInstance(thrown)
+    ? thrown
+    : new NestorError('internal', `internal error (a bug in Nestor, please report it): ${messageOf(thrown)}`, {
+        cause: thrown,
+      })

@@ -30,7 +30,11 @@ export class Listeners {
   /** Removes every registration of `handler` for `type`. */
   remove(type: string, handler: Handler): void {
     const current = this.byType.get(type)
-    if (current) this.byType.set(type, current.filter((h) => h !== handler))
+    if (current)
+      this.byType.set(
+        type,
+        current.filter((h) => h !== handler),
+      )
   }
 
   has(type: string): boolean {
@@ -52,12 +56,15 @@ export class Listeners {
       if (this.reported.has(handler)) return
       this.reported.add(handler)
       // Where Node reports warnings; the listener keeps getting events, its later throws are quiet.
-      process.emitWarning(`a Nestor event listener threw on ${event.type} (reported once per listener): ${redact(messageOf(error))}`)
+      process.emitWarning(
+        `a Nestor event listener threw on ${event.type} (reported once per listener): ${redact(messageOf(error))}`,
+      )
     }
     try {
       const returned: unknown = handler(event)
       // An async listener's rejection is reported the same way, never an unhandled rejection.
-      if (returned && typeof (returned as PromiseLike<unknown>).then === 'function') (returned as PromiseLike<unknown>).then(undefined, report)
+      if (returned && typeof (returned as PromiseLike<unknown>).then === 'function')
+        (returned as PromiseLike<unknown>).then(undefined, report)
     } catch (error) {
       report(error)
     }

@@ -7,7 +7,16 @@ import { callSignature } from './canonical.js'
 import { toRunState } from './run-state.js'
 import { streamTurn } from './stream-turn.js'
 import { refusalError, type Verdict } from './output.js'
-import type { AssistantMessage, ExecResult, Message, ModelRequest, NestorErrorLike, ToolCall, ToolResultMessage, UserMessage } from './types.js'
+import type {
+  AssistantMessage,
+  ExecResult,
+  Message,
+  ModelRequest,
+  NestorErrorLike,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from './types.js'
 import { addUsage } from './usage.js'
 import { untilAbort } from './abort-watch.js'
 import { generateId } from './ids.js'
@@ -16,7 +25,8 @@ import { refreshLiveTools } from './live-tools.js'
 
 const ABORTED = Symbol('aborted')
 
-const LENGTH_CUT = 'Tool call not executed: the response was cut off by the length limit, so its arguments may be incomplete'
+const LENGTH_CUT =
+  'Tool call not executed: the response was cut off by the length limit, so its arguments may be incomplete'
 
 /** Where the loop starts: fresh input, or the calls a paused exec left (runtime.resume). */
 export type LoopStart = { input: Message[] } | { resume: { message: AssistantMessage; remaining: string[] } }
@@ -38,7 +48,12 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
     if ('resume' in start) {
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
       const outcome = await runCalls(ctx, start.resume.message, start.resume.remaining)
-      emit(ctx, { type: 'turn_end', iteration: ctx.iterationsUsed, message: start.resume.message, toolResults: outcome.results })
+      emit(ctx, {
+        type: 'turn_end',
+        iteration: ctx.iterationsUsed,
+        message: start.resume.message,
+        toolResults: outcome.results,
+      })
       const stop = afterTools(ctx, outcome, start.resume.message)
       if (stop) return end(ctx, stop)
     }
@@ -55,10 +70,12 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         // prepareTurn runs before the turn opens, and an abort does not wait for it: aborted
         // there, the exec ends with no turn events and no empty assistant message.
         const iteration = ctx.iterationsUsed + 1
-        const request = await untilAbort(buildRequest(ctx, iteration), ctx.controller.signal, () => ABORTED).catch((thrown: unknown) => {
-          if (thrown === ABORTED) return undefined
-          throw thrown
-        })
+        const request = await untilAbort(buildRequest(ctx, iteration), ctx.controller.signal, () => ABORTED).catch(
+          (thrown: unknown) => {
+            if (thrown === ABORTED) return undefined
+            throw thrown
+          },
+        )
         if (!request) return end(ctx, aborted(ctx))
         ctx.iterationsUsed = iteration
         ctx.tree.iterations++
@@ -79,9 +96,26 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         const calls = uniqueCalls(ctx, message)
 
         if (message.stopReason === 'error' || message.stopReason === 'aborted') {
-          const results = answerAll(ctx, calls, message.stopReason === 'aborted' ? 'aborted' : 'skipped', message.stopReason === 'aborted' ? 'aborted' : 'Tool call not executed: the model response failed')
+          const results = answerAll(
+            ctx,
+            calls,
+            message.stopReason === 'aborted' ? 'aborted' : 'skipped',
+            message.stopReason === 'aborted' ? 'aborted' : 'Tool call not executed: the model response failed',
+          )
           emit(ctx, { type: 'turn_end', iteration, message, toolResults: results })
-          return end(ctx, message.stopReason === 'aborted' ? aborted(ctx) : { status: 'failed', error: error ?? new NestorError('provider_error', message.errorMessage ?? 'model call failed', { provider: message.provider }) })
+          return end(
+            ctx,
+            message.stopReason === 'aborted'
+              ? aborted(ctx)
+              : {
+                  status: 'failed',
+                  error:
+                    error ??
+                    new NestorError('provider_error', message.errorMessage ?? 'model call failed', {
+                      provider: message.provider,
+                    }),
+                },
+          )
         }
         if (calls.length === 0) {
           text = textOf(message)
@@ -106,11 +140,21 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           emit(ctx, { type: 'turn_end', iteration, message, toolResults: results })
           continue
         }
-        const outcome = await runCalls(ctx, message, calls.map((c) => c.id), iteration)
+        const outcome = await runCalls(
+          ctx,
+          message,
+          calls.map((c) => c.id),
+          iteration,
+        )
         emit(ctx, { type: 'turn_end', iteration, message, toolResults: outcome.results })
         const stop = afterTools(ctx, outcome, message)
         if (stop) return end(ctx, stop)
-        if (ctx.settings.resetToolChoice && ctx.toolChoice !== undefined && ctx.toolChoice !== 'auto' && ctx.toolChoice !== 'none') {
+        if (
+          ctx.settings.resetToolChoice &&
+          ctx.toolChoice !== undefined &&
+          ctx.toolChoice !== 'auto' &&
+          ctx.toolChoice !== 'none'
+        ) {
           ctx.toolChoice = 'auto'
         }
       }
@@ -128,9 +172,20 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   }
 }
 
-export type Ending = { status: ExecResult['status']; text?: string; error?: NestorErrorLike; pending?: ExecResult['pending']; output?: unknown }
+export type Ending = {
+  status: ExecResult['status']
+  text?: string
+  error?: NestorErrorLike
+  pending?: ExecResult['pending']
+  output?: unknown
+}
 
-async function runCalls(ctx: ExecContext, message: AssistantMessage, ids: string[], iteration = ctx.iterationsUsed): Promise<ToolsOutcome> {
+async function runCalls(
+  ctx: ExecContext,
+  message: AssistantMessage,
+  ids: string[],
+  iteration = ctx.iterationsUsed,
+): Promise<ToolsOutcome> {
   const wanted = new Set(ids)
   const calls = message.content.filter((c): c is ToolCall => c.type === 'toolCall' && wanted.has(c.id))
   return executeToolCalls(ctx, calls, iteration)
@@ -147,7 +202,13 @@ function afterTools(ctx: ExecContext, outcome: ToolsOutcome, message: AssistantM
   if (ctx.controller.signal.aborted) return aborted(ctx)
   if (outcome.tripped) {
     const { name, count } = outcome.tripped
-    return { status: 'failed', error: new NestorError('circuit_breaker', `tool ${name} failed ${count} consecutive times with identical arguments`) }
+    return {
+      status: 'failed',
+      error: new NestorError(
+        'circuit_breaker',
+        `tool ${name} failed ${count} consecutive times with identical arguments`,
+      ),
+    }
   }
   if (outcome.stoppedAt) return { status: 'completed', text: textOf(outcome.stoppedAt) }
   return undefined
@@ -161,7 +222,9 @@ async function buildRequest(ctx: ExecContext, iteration: number): Promise<ModelR
   let messages = ctx.history
   const prepare = ctx.settings.hooks.prepareTurn
   if (prepare) {
-    const changes = await callHook('prepareTurn', () => prepare({ iteration, messages: ctx.history, tools: ctx.specs, toolChoice }))
+    const changes = await callHook('prepareTurn', () =>
+      prepare({ iteration, messages: ctx.history, tools: ctx.specs, toolChoice }),
+    )
     if (changes) {
       if (changes.model) model = changes.model
       if (changes.tools) {
@@ -196,13 +259,37 @@ function uniqueCalls(ctx: ExecContext, message: AssistantMessage): ToolCall[] {
 }
 
 /** Gives every call an error result without running it (length cut, failed or aborted stream). */
-function answerAll(ctx: ExecContext, calls: ToolCall[], status: 'skipped' | 'aborted', text: string): ToolResultMessage[] {
+function answerAll(
+  ctx: ExecContext,
+  calls: ToolCall[],
+  status: 'skipped' | 'aborted',
+  text: string,
+): ToolResultMessage[] {
   const results: ToolResultMessage[] = []
   for (const call of calls) {
     const result = errorResult(call.id, call.name, text)
-    const receipt = makeReceipt({ toolCallId: call.id, toolName: call.name, execId: ctx.execId, depth: ctx.depth, signature: callSignature(call.name, call.arguments), status, attempts: 0, cached: false, startedAt: Date.now(), durationMs: 0 })
+    const receipt = makeReceipt({
+      toolCallId: call.id,
+      toolName: call.name,
+      execId: ctx.execId,
+      depth: ctx.depth,
+      signature: callSignature(call.name, call.arguments),
+      status,
+      attempts: 0,
+      cached: false,
+      startedAt: Date.now(),
+      durationMs: 0,
+    })
     ctx.receipts.push(receipt)
-    emit(ctx, { type: 'tool_end', toolCallId: call.id, toolName: call.name, result, isError: true, durationMs: 0, receipt })
+    emit(ctx, {
+      type: 'tool_end',
+      toolCallId: call.id,
+      toolName: call.name,
+      result,
+      isError: true,
+      durationMs: 0,
+      receipt,
+    })
     append(ctx, result)
     results.push(result)
   }
@@ -214,7 +301,9 @@ function repairHistory(ctx: ExecContext): void {
   const lastAssistant = ctx.history.findLastIndex((m) => m.role === 'assistant')
   if (lastAssistant < ctx.startIndex) return
   const message = ctx.history[lastAssistant] as AssistantMessage
-  const answered = new Set(ctx.history.slice(lastAssistant + 1).flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])))
+  const answered = new Set(
+    ctx.history.slice(lastAssistant + 1).flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])),
+  )
   const open = message.content.filter((c): c is ToolCall => c.type === 'toolCall' && !answered.has(c.id))
   answerAll(ctx, open, 'skipped', 'Tool call not executed: the exec failed')
 }
@@ -225,7 +314,10 @@ function append(ctx: ExecContext, message: Message | UserMessage): void {
   emit(ctx, { type: 'message_end', message })
 }
 
-const aborted = (ctx: ExecContext): Ending => ({ status: 'aborted', error: new NestorError('aborted', `exec ${ctx.execId} was aborted`) })
+const aborted = (ctx: ExecContext): Ending => ({
+  status: 'aborted',
+  error: new NestorError('aborted', `exec ${ctx.execId} was aborted`),
+})
 
 function textOf(message: AssistantMessage | ToolResultMessage): string {
   let text = ''

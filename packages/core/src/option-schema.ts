@@ -18,13 +18,16 @@ export const option = {
   function: <F>() => rule<F>('a function', (v) => typeof v === 'function'),
   positiveInt: () => rule<number>('a positive integer', (v) => isInt(v) && v >= 1),
   /** A positive integer, or Infinity for "no limit". */
-  positiveIntOrInfinity: () => rule<number>('a positive integer, or Infinity', (v) => v === Infinity || (isInt(v) && v >= 1)),
+  positiveIntOrInfinity: () =>
+    rule<number>('a positive integer, or Infinity', (v) => v === Infinity || (isInt(v) && v >= 1)),
   nonNegativeInt: () => rule<number>('an integer >= 0', (v) => isInt(v) && v >= 0),
   nonNegative: () => rule<number>('a number >= 0', (v) => typeof v === 'number' && !Number.isNaN(v) && v >= 0),
   oneOf: <const T extends readonly string[]>(values: T) =>
     rule<T[number]>(`one of ${values.map((v) => `'${v}'`).join(', ')}`, (v) => values.includes(v as string)),
-  stringList: (what = 'an array of strings') => rule<string[]>(what, (v) => Array.isArray(v) && v.every((s) => typeof s === 'string')),
-  plainObject: () => rule<Record<string, unknown>>('an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  stringList: (what = 'an array of strings') =>
+    rule<string[]>(what, (v) => Array.isArray(v) && v.every((s) => typeof s === 'string')),
+  plainObject: () =>
+    rule<Record<string, unknown>>('an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
   custom: rule,
 }
 
@@ -33,7 +36,8 @@ export const option = {
  * an unknown key is named with the nearest valid one, a bad value with what was expected.
  */
 export function parseOptions(schema: z.ZodType, value: unknown, label = 'options'): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidOption(label, 'an object', value)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidOption(label, 'an object', value)
   const parsed = schema.safeParse(value)
   if (parsed.success) return
   const issue = parsed.error.issues[0]
@@ -70,7 +74,8 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let node = root
-  for (const key of path) node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined
+  for (const key of path)
+    node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined
   return node
 }
 
@@ -102,4 +107,9 @@ function editDistance(a: string, b: string): number {
 }
 
 /** Fails to compile when an options type gains a key its schema lacks (or the other way round). */
-export type SameKeys<Shape, Options> = [Exclude<keyof Options, keyof Shape>, Exclude<keyof Shape, keyof Options>] extends [never, never] ? true : never
+export type SameKeys<Shape, Options> = [
+  Exclude<keyof Options, keyof Shape>,
+  Exclude<keyof Shape, keyof Options>,
+] extends [never, never]
+  ? true
+  : never

@@ -7,7 +7,10 @@ import type { ExecOptions, RuntimeOptions } from './types.js'
 const MAX_ITERATIONS = 10_000
 
 const iterations = () =>
-  option.custom<number>(`an integer in 1..${MAX_ITERATIONS}, or Infinity`, (v) => v === Infinity || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ITERATIONS))
+  option.custom<number>(
+    `an integer in 1..${MAX_ITERATIONS}, or Infinity`,
+    (v) => v === Infinity || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ITERATIONS),
+  )
 
 /** Throws `invalid_options` unless `value` is a valid iteration budget (undefined passes). */
 export function checkIterations(name: string, value: unknown): void {
@@ -28,7 +31,10 @@ const toolChoice = () =>
       c === 'auto' ||
       c === 'required' ||
       c === 'none' ||
-      (typeof c === 'object' && c !== null && (c as { type?: unknown }).type === 'function' && typeof (c as { name?: unknown }).name === 'string'),
+      (typeof c === 'object' &&
+        c !== null &&
+        (c as { type?: unknown }).type === 'function' &&
+        typeof (c as { name?: unknown }).name === 'string'),
   )
 const modelName = () => option.nonEmptyString('a non-empty model name')
 
@@ -43,7 +49,10 @@ const runtimeShape = {
   model: modelName(),
   system: option.string().optional(),
   registry: option
-    .custom<RuntimeOptions['registry']>('a ToolRegistry', (v) => typeof v === 'object' && v !== null && typeof (v as { list?: unknown }).list === 'function')
+    .custom<RuntimeOptions['registry']>(
+      'a ToolRegistry',
+      (v) => typeof v === 'object' && v !== null && typeof (v as { list?: unknown }).list === 'function',
+    )
     .optional(),
   maxIterations: iterations().optional(),
   maxDepth: option.positiveInt().optional(),
@@ -91,8 +100,12 @@ const execShape = {
   history: z.array(messageSchema).optional(),
   signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
   providerOptions: option.plainObject().optional(),
-  output: option.custom<ExecOptions['output']>('a zod schema or a JSON Schema object', (v) => typeof v === 'object' && v !== null).optional(),
-  outputRetries: option.custom<number>('an integer in 0..10', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10).optional(),
+  output: option
+    .custom<ExecOptions['output']>('a zod schema or a JSON Schema object', (v) => typeof v === 'object' && v !== null)
+    .optional(),
+  outputRetries: option
+    .custom<number>('an integer in 0..10', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10)
+    .optional(),
 }
 const execSchema = z.strictObject(execShape)
 
@@ -110,7 +123,8 @@ export function validateRuntimeOptions(o: RuntimeOptions): void {
 /** Every ExecOptions rule, checked once per exec() call. */
 export function validateExecOptions(o: ExecOptions): void {
   parseOptions(execSchema, o)
-  if (o.outputRetries !== undefined && o.output === undefined) throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
+  if (o.outputRetries !== undefined && o.output === undefined)
+    throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
 }
 
 const inputSchema = z.union([z.string(), messageSchema, z.array(messageSchema)])
@@ -128,7 +142,8 @@ export function validateInput(input: unknown): void {
   const issue = issues[0]
   if (!issue) throw invalidOption('input', 'a string, a Message or a Message[]', input)
   let value: unknown = input
-  for (const key of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined
+  for (const key of issue.path)
+    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined
   const path = issue.path.map(String).join('.')
   throw invalidOption(path ? `input.${path}` : 'input', `a well-formed Message (${issue.message})`, value)
 }

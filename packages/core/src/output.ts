@@ -18,7 +18,11 @@ export class OutputGate {
     this.schema = compileSchema(input)
     if (this.schema.json.type !== 'object') {
       // Every API with native structured output wants an object at the root; one rule for all.
-      throw invalidOption('output', 'a schema of a JSON object (wrap an array or a scalar in an object)', this.schema.json.type ?? 'a schema without type object')
+      throw invalidOption(
+        'output',
+        'a schema of a JSON object (wrap an array or a scalar in an object)',
+        this.schema.json.type ?? 'a schema without type object',
+      )
     }
     this.spec = { name: 'output', schema: this.schema.json }
     this.retriesLeft = retries
@@ -51,12 +55,17 @@ export class OutputGate {
       this.retriesLeft--
       return { kind: 'retry', message: issuesMessage(checked.issues) }
     }
-    const error = new NestorError('invalid_output', `the final answer does not match the output schema: ${checked.issues.join('; ')}`, { issues: checked.issues, text })
+    const error = new NestorError(
+      'invalid_output',
+      `the final answer does not match the output schema: ${checked.issues.join('; ')}`,
+      { issues: checked.issues, text },
+    )
     return { kind: 'fail', error }
   }
 }
 
-export type Verdict = { kind: 'ok'; value: unknown } | { kind: 'retry'; message: UserMessage } | { kind: 'fail'; error: NestorError }
+export type Verdict =
+  { kind: 'ok'; value: unknown } | { kind: 'retry'; message: UserMessage } | { kind: 'fail'; error: NestorError }
 
 function parseAnswer(text: string): { ok: true; value: unknown } | { ok: false; issues: string[] } {
   // Models told the schema in their instructions sometimes fence the JSON: accept that.
@@ -65,7 +74,14 @@ function parseAnswer(text: string): { ok: true; value: unknown } | { ok: false; 
     return { ok: true, value: JSON.parse(fenced ? fenced[1]! : text) as unknown }
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
-    return { ok: false, issues: [text.trim() === '' ? '(root): the answer is empty, expected JSON' : `(root): the answer is not valid JSON (${why})`] }
+    return {
+      ok: false,
+      issues: [
+        text.trim() === ''
+          ? '(root): the answer is empty, expected JSON'
+          : `(root): the answer is not valid JSON (${why})`,
+      ],
+    }
   }
 }
 
@@ -79,4 +95,7 @@ function issuesMessage(issues: string[]): UserMessage {
 
 /** A refusal ends an exec as `refusal`, whether or not it asked for typed output. */
 export const refusalError = (message: AssistantMessage, text: string): NestorError =>
-  new NestorError('refusal', `the model refused to answer: ${message.refusal || 'no reason given'}`, { provider: message.provider, text })
+  new NestorError('refusal', `the model refused to answer: ${message.refusal || 'no reason given'}`, {
+    provider: message.provider,
+    text,
+  })

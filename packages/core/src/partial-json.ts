@@ -45,7 +45,7 @@ class PrefixParser {
       this.skipSpace()
       const c = this.text[this.at]
       if (c === undefined) return out
-      if (c === '}') return this.at++, out
+      if (c === '}') return (this.at++, out)
       if (c === ',') {
         this.at++
         continue
@@ -69,7 +69,7 @@ class PrefixParser {
       this.skipSpace()
       const c = this.text[this.at]
       if (c === undefined) return out
-      if (c === ']') return this.at++, out
+      if (c === ']') return (this.at++, out)
       if (c === ',') {
         this.at++
         continue

@@ -27,7 +27,13 @@ const isPlain = (value: object): boolean => {
   return proto === Object.prototype || proto === null
 }
 
-function walk(value: unknown, secrets: readonly string[], memo: Map<object, unknown>, always: boolean, sealed?: WeakSet<object>): unknown {
+function walk(
+  value: unknown,
+  secrets: readonly string[],
+  memo: Map<object, unknown>,
+  always: boolean,
+  sealed?: WeakSet<object>,
+): unknown {
   if (typeof value === 'string') return redactString(value, secrets)
   if (typeof value !== 'object' || value === null || sealed?.has(value)) return value
   const known = memo.get(value)
@@ -73,7 +79,12 @@ function walk(value: unknown, secrets: readonly string[], memo: Map<object, unkn
  * other own field. A getter that throws or a frozen error is skipped, never a crash: redaction
  * runs on the way out of a failure and must not replace it with another.
  */
-function redactError(error: Error, secrets: readonly string[], memo: Map<object, unknown>, sealed?: WeakSet<object>): void {
+function redactError(
+  error: Error,
+  secrets: readonly string[],
+  memo: Map<object, unknown>,
+  sealed?: WeakSet<object>,
+): void {
   for (const key of new Set([...Object.getOwnPropertyNames(error), 'message', 'stack', 'cause'])) {
     let item: unknown
     try {
@@ -82,17 +93,30 @@ function redactError(error: Error, secrets: readonly string[], memo: Map<object,
       continue
     }
     // `errors` of an AggregateError is a live array: its entries are redacted where they stand.
-    const next = Array.isArray(item) && key === 'errors' ? redactEach(item, secrets, memo, sealed) : walk(item, secrets, memo, false, sealed)
+    const next =
+      Array.isArray(item) && key === 'errors'
+        ? redactEach(item, secrets, memo, sealed)
+        : walk(item, secrets, memo, false, sealed)
     if (next === item) continue
     try {
-      Object.defineProperty(error, key, { value: next, writable: true, configurable: true, enumerable: Object.prototype.propertyIsEnumerable.call(error, key) })
+      Object.defineProperty(error, key, {
+        value: next,
+        writable: true,
+        configurable: true,
+        enumerable: Object.prototype.propertyIsEnumerable.call(error, key),
+      })
     } catch {
       // A frozen or non-configurable field cannot be rewritten; nothing else can be done here.
     }
   }
 }
 
-function redactEach(items: unknown[], secrets: readonly string[], memo: Map<object, unknown>, sealed?: WeakSet<object>): unknown[] {
+function redactEach(
+  items: unknown[],
+  secrets: readonly string[],
+  memo: Map<object, unknown>,
+  sealed?: WeakSet<object>,
+): unknown[] {
   for (let i = 0; i < items.length; i++) {
     const next = walk(items[i], secrets, memo, false, sealed)
     if (next !== items[i]) {

@@ -35,7 +35,9 @@ const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
 /** Applies allow/deny globs. A name must match some allow pattern (if any) and no deny pattern. */
 export function filterTools(tools: Tool[], allow?: string[], deny?: string[]): Tool[] {
   return tools.filter(
-    (t) => (!allow || allow.some((p) => globMatch(p, t.spec.name))) && !(deny && deny.some((p) => globMatch(p, t.spec.name))),
+    (t) =>
+      (!allow || allow.some((p) => globMatch(p, t.spec.name))) &&
+      !(deny && deny.some((p) => globMatch(p, t.spec.name))),
   )
 }
 

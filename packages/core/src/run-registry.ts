@@ -227,7 +227,8 @@ export class AttachedRun implements AsyncIterable<AgentEvent> {
 
 /** `runtime.attach`: undefined for an exec id this runtime does not (or no longer) keep. */
 export function attachTo(registry: RunRegistry, execId: string, from: number | 'latest'): AttachedRun | undefined {
-  if (from !== 'latest' && (!Number.isInteger(from) || from < 0)) throw invalidOption('after', "a position (an integer >= 0) or 'latest'", from)
+  if (from !== 'latest' && (!Number.isInteger(from) || from < 0))
+    throw invalidOption('after', "a position (an integer >= 0) or 'latest'", from)
   const run = registry.get(execId)
   if (!run) return undefined
   const after = from === 'latest' ? run.end : from

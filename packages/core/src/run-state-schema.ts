@@ -1,12 +1,5 @@
 import { z } from 'zod/v4'
-import type {
-  ApprovalRequest,
-  Message,
-  ReceiptStatus,
-  ToolChoice,
-  ToolReceipt,
-  Usage,
-} from './types.js'
+import type { ApprovalRequest, Message, ReceiptStatus, ToolChoice, ToolReceipt, Usage } from './types.js'
 
 // The one definition of a paused exec as stored data. The RunState type, the checks `resume`
 // runs on a state it is given, and ExecResult's state fields all derive from these schemas, so a
@@ -20,7 +13,13 @@ const json = z.json()
 const record: z.ZodType<Record<string, unknown>> = z.record(z.string(), json)
 const count = z.number().int().nonnegative()
 
-const usage: z.ZodType<Usage> = z.object({ input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number(), total: z.number() })
+const usage: z.ZodType<Usage> = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  total: z.number(),
+})
 
 const text = z.looseObject({ type: z.literal('text'), text: z.string() })
 // Media by value (base64 `data`) or by reference (`url`), as the message types allow.
@@ -70,14 +69,28 @@ const toolResultMessage = z.looseObject({
   // For events and UIs only (never sent to a model), so anything goes; a state holds its JSON form.
   details: z.unknown().optional(),
 })
-export const messageSchema: z.ZodType<Message> = z.discriminatedUnion('role', [userMessage, assistantMessage, toolResultMessage])
+export const messageSchema: z.ZodType<Message> = z.discriminatedUnion('role', [
+  userMessage,
+  assistantMessage,
+  toolResultMessage,
+])
 
 const toolChoice: z.ZodType<ToolChoice> = z.union([
   z.enum(['auto', 'required', 'none']),
   z.object({ type: z.literal('function'), name: z.string() }),
 ])
 
-const receiptStatus: z.ZodType<ReceiptStatus> = z.enum(['ok', 'tool_error', 'timeout', 'unknown_tool', 'invalid_arguments', 'duplicate_call', 'rejected', 'skipped', 'aborted'])
+const receiptStatus: z.ZodType<ReceiptStatus> = z.enum([
+  'ok',
+  'tool_error',
+  'timeout',
+  'unknown_tool',
+  'invalid_arguments',
+  'duplicate_call',
+  'rejected',
+  'skipped',
+  'aborted',
+])
 const receipt: z.ZodType<ToolReceipt> = z.object({
   toolCallId: z.string(),
   toolName: z.string(),
@@ -130,7 +143,10 @@ export const runStateSchema = z.object({
   /** Ids of the paused message's calls still without a result, in the model's order. */
   remaining: z.array(z.string()),
   /** Decisions already taken for calls in `remaining` (partial decisions). */
-  decisions: z.record(z.string(), z.object({ approved: z.boolean(), args: record.optional(), reason: z.string().optional() })),
+  decisions: z.record(
+    z.string(),
+    z.object({ approved: z.boolean(), args: record.optional(), reason: z.string().optional() }),
+  ),
   receipts: z.array(receipt),
   /** Tree-wide counters, so budgets continue across the pause. */
   tree: z.object({ iterations: count, tokens: z.number().nonnegative(), elapsedMs: z.number().nonnegative() }),

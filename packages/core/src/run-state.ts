@@ -62,7 +62,10 @@ const invalid = (why: string) => new NestorError('invalid_state', `invalid RunSt
  * Throws `invalid_state`, never anything else. Returns a deep copy: the caller's object is never
  * touched, however the resumed exec goes on.
  */
-export function verifyState(value: unknown, secret: string | undefined): { state: RunState; message: AssistantMessage } {
+export function verifyState(
+  value: unknown,
+  secret: string | undefined,
+): { state: RunState; message: AssistantMessage } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('expected an object')
   const version = (value as { version?: unknown }).version
   if (version !== RUN_STATE_VERSION) {
@@ -76,15 +79,18 @@ export function verifyState(value: unknown, secret: string | undefined): { state
     // Over the value as given, not the parsed copy: an added field is tampering too.
     const expected = Buffer.from(hmac(value as RunState, secret), 'hex')
     const got = Buffer.from(signature, 'hex')
-    if (got.length !== expected.length || !timingSafeEqual(got, expected)) throw invalid('signature does not match: the state was tampered with or signed with another secret')
+    if (got.length !== expected.length || !timingSafeEqual(got, expected))
+      throw invalid('signature does not match: the state was tampered with or signed with another secret')
   }
   const state = copyOf(parsed.data)
-  if (state.startIndex > state.history.length) throw invalid(`field startIndex: ${state.startIndex} is past the end of history (${state.history.length} messages)`)
+  if (state.startIndex > state.history.length)
+    throw invalid(`field startIndex: ${state.startIndex} is past the end of history (${state.history.length} messages)`)
   const index = lastAssistantIndex(state.history)
   if (index < 0) throw invalid('history holds no assistant message to continue from')
   const message = state.history[index] as AssistantMessage
   const ids = new Set(message.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : [])))
-  for (const id of state.remaining) if (!ids.has(id)) throw invalid(`remaining call ${id} is not in the paused assistant message`)
+  for (const id of state.remaining)
+    if (!ids.has(id)) throw invalid(`remaining call ${id} is not in the paused assistant message`)
   return { state, message }
 }
 
@@ -127,7 +133,14 @@ function lastAssistantIndex(history: Message[]): number {
 export function decisionsFromState(state: RunState): Map<string, PriorDecision> {
   const map = new Map<string, PriorDecision>()
   for (const [id, d] of Object.entries(state.decisions ?? {})) {
-    map.set(id, d.approved ? (d.args ? { approved: true, args: d.args } : { approved: true }) : { approved: false, reason: d.reason ?? 'rejected' })
+    map.set(
+      id,
+      d.approved
+        ? d.args
+          ? { approved: true, args: d.args }
+          : { approved: true }
+        : { approved: false, reason: d.reason ?? 'rejected' },
+    )
   }
   return map
 }

@@ -91,15 +91,25 @@ export class Runtime {
    * Opens a streaming tool loop. Invalid options throw `invalid_options` here, synchronously,
    * before any request. Everything after that is reported through the run, never thrown.
    */
-  exec<S extends OutputSchema | undefined = undefined>(input: ExecInput, options: ExecOptions<S> = {}): ExecRun<OutputOf<S>> {
+  exec<S extends OutputSchema | undefined = undefined>(
+    input: ExecInput,
+    options: ExecOptions<S> = {},
+  ): ExecRun<OutputOf<S>> {
     validateExecOptions(options)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
-    const output = options.output === undefined ? undefined : new OutputGate(options.output as SchemaInput, options.outputRetries ?? 2)
+    const output =
+      options.output === undefined
+        ? undefined
+        : new OutputGate(options.output as SchemaInput, options.outputRetries ?? 2)
     const frame = currentFrame()
     const tools = this.resolveTools(options, frame)
     const choice = options.toolChoice
     if (typeof choice === 'object' && !tools.has(choice.name)) {
-      throw invalidOption('toolChoice', `the name of one of this exec's tools (${[...tools.keys()].join(', ') || 'none'})`, choice.name)
+      throw invalidOption(
+        'toolChoice',
+        `the name of one of this exec's tools (${[...tools.keys()].join(', ') || 'none'})`,
+        choice.name,
+      )
     }
     const messages = toMessages(input)
     if (messages.length === 0 && (options.history ?? []).length === 0) {
@@ -109,7 +119,15 @@ export class Runtime {
     const ctx = this.createContext(frame, tools, options, [...(options.history ?? [])], (options.history ?? []).length)
     watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
     if (output) ctx.output = output
-    if (ctx.depth > ctx.tree.maxDepth) return this.start(ctx, { input: messages }, new NestorError('max_depth', `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`)) as ExecRun<OutputOf<S>>
+    if (ctx.depth > ctx.tree.maxDepth)
+      return this.start(
+        ctx,
+        { input: messages },
+        new NestorError(
+          'max_depth',
+          `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
+        ),
+      ) as ExecRun<OutputOf<S>>
     return this.start(ctx, { input: messages }) as ExecRun<OutputOf<S>>
   }
 
@@ -118,28 +136,38 @@ export class Runtime {
    * the approved calls (edited ones validated again), answers rejected ones, and goes on with the
    * same counters. Tools are matched by name from `options.tools` or this runtime's registry.
    */
-  resume(state: RunState, decisions: ResumeDecisions = {}, options: Pick<ExecOptions, 'tools' | 'signal'> = {}): ExecRun {
+  resume(
+    state: RunState,
+    decisions: ResumeDecisions = {},
+    options: Pick<ExecOptions, 'tools' | 'signal'> = {},
+  ): ExecRun {
     const { state: checked } = verifyState(state, this.options.stateSecret)
-    const available = indexTools(options.tools ? normalizeTools(options.tools) : (this.options.registry ?? globalRegistry).list())
+    const available = indexTools(
+      options.tools ? normalizeTools(options.tools) : (this.options.registry ?? globalRegistry).list(),
+    )
     const tools = new Map<string, Tool>()
     for (const name of checked.toolNames) {
       const tool = available.get(name)
-      if (!tool) throw new NestorError('invalid_state', `invalid RunState: it names tool ${name}, which this runtime lacks`)
+      if (!tool)
+        throw new NestorError('invalid_state', `invalid RunState: it names tool ${name}, which this runtime lacks`)
       tools.set(name, tool)
     }
     const prior = decisionsFromState(checked)
     const known = new Set(checked.remaining)
     const decided = new Set<string>()
     const decide = (id: string, decision: PriorDecision) => {
-      if (!known.has(id)) throw new NestorError('invalid_state', `invalid decision: tool call ${id} is not waiting in this state`)
+      if (!known.has(id))
+        throw new NestorError('invalid_state', `invalid decision: tool call ${id} is not waiting in this state`)
       // Approve and reject (or two edits) for one call is ambiguous: refuse rather than guess.
-      if (decided.has(id)) throw new NestorError('invalid_state', `invalid decision: tool call ${id} is decided more than once`)
+      if (decided.has(id))
+        throw new NestorError('invalid_state', `invalid decision: tool call ${id} is decided more than once`)
       decided.add(id)
       prior.set(id, decision)
     }
     for (const id of decisions.approve ?? []) decide(id, { approved: true })
     for (const { toolCallId, args } of decisions.edit ?? []) decide(toolCallId, { approved: true, args })
-    for (const { toolCallId, reason } of decisions.reject ?? []) decide(toolCallId, { approved: false, reason: reason ?? 'rejected' })
+    for (const { toolCallId, reason } of decisions.reject ?? [])
+      decide(toolCallId, { approved: false, reason: reason ?? 'rejected' })
 
     const execOptions: ExecOptions = { model: checked.model }
     if (checked.system !== undefined) execOptions.system = checked.system
@@ -157,7 +185,8 @@ export class Runtime {
     ctx.succeeded = new Map(checked.succeeded)
     ctx.streaks = new Map(checked.streaks)
     ctx.decisions = prior
-    for (const m of history) if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') ctx.toolCallIds.add(c.id)
+    for (const m of history)
+      if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') ctx.toolCallIds.add(c.id)
     if (ctx.depth === 0) {
       ctx.tree.iterations = checked.tree.iterations
       ctx.tree.tokens = checked.tree.tokens
@@ -181,13 +210,19 @@ export class Runtime {
   }
 
   /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
-  runBatch(calls: BatchCall[], options: { stopOnError?: boolean; tools?: ToolInput[]; signal?: AbortSignal } = {}): Promise<BatchResult> {
+  runBatch(
+    calls: BatchCall[],
+    options: { stopOnError?: boolean; tools?: ToolInput[]; signal?: AbortSignal } = {},
+  ): Promise<BatchResult> {
     const ctx = this.batchContext(options.tools, options.signal)
     return settleBatch(ctx, () => runBatch(ctx, calls, options))
   }
 
   /** Lanes run concurrently up to `maxConcurrency`, calls inside a lane one after the other. */
-  runParallelBatch(lanes: BatchLane[], options: { maxConcurrency: number; tools?: ToolInput[]; signal?: AbortSignal }): Promise<ParallelBatchResult> {
+  runParallelBatch(
+    lanes: BatchLane[],
+    options: { maxConcurrency: number; tools?: ToolInput[]; signal?: AbortSignal },
+  ): Promise<ParallelBatchResult> {
     const ctx = this.batchContext(options?.tools, options?.signal)
     return settleBatch(ctx, () => runParallelBatch(ctx, lanes, options))
   }
@@ -237,13 +272,17 @@ export class Runtime {
     if (parent && !tree.approve && this.options.approve) tree.approve = this.options.approve
     // A child also applies its ancestors' secrets: its events flow into their streams.
     const inherited = parent ? (secretsOf.get(parent) ?? []) : []
-    const secrets = [...new Set([...inherited, ...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])])].filter((s) => s.length >= 4)
+    const secrets = [
+      ...new Set([...inherited, ...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])]),
+    ].filter((s) => s.length >= 4)
     // Events are redacted snapshots: a live object could gain a secret after it was redacted.
     const redact = eventRedactor(secrets)
     redact.seal(history)
     const log = new EventLog<AgentEvent>()
     const listeners = this.listeners
-    const settings = options.providerOptions ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } } : this.settings
+    const settings = options.providerOptions
+      ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } }
+      : this.settings
     const controller = internalController()
     const ctx: ExecContext = {
       execId,
@@ -311,7 +350,8 @@ export class Runtime {
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
       .then((result) => {
-        if (result.pending && this.options.stateSecret) result.pending.state = signState(result.pending.state, this.options.stateSecret)
+        if (result.pending && this.options.stateSecret)
+          result.pending.state = signState(result.pending.state, this.options.stateSecret)
         if (ctx.parent) ctx.parent.totalUsage = addInto(ctx.parent.totalUsage, result.totalUsage)
         return result
       })
@@ -346,7 +386,13 @@ function toMessages(input: ExecInput): Message[] {
 }
 
 function addInto(a: ExecResult['usage'], b: ExecResult['usage']) {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite, total: a.total + b.total }
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    total: a.total + b.total,
+  }
 }
 
 /** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
@@ -384,8 +430,15 @@ function unlinkAbort(controller: AbortController): void {
 }
 
 /** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
-export function exec<S extends OutputSchema | undefined = undefined>(input: ExecInput, options: ExecOptions<S> = {}): ExecRun<OutputOf<S>> {
+export function exec<S extends OutputSchema | undefined = undefined>(
+  input: ExecInput,
+  options: ExecOptions<S> = {},
+): ExecRun<OutputOf<S>> {
   const frame = currentFrame()
-  if (!frame) throw new NestorError('no_runtime', 'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body')
+  if (!frame)
+    throw new NestorError(
+      'no_runtime',
+      'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body',
+    )
   return (frame.ctx.runtime as Runtime).exec(input, options)
 }

@@ -6,8 +6,14 @@ import { NestorError } from './errors.js'
 import type { JSONSchema, Validation } from './types.js'
 
 /** What `defineTool({ parameters })` accepts: a zod v4 schema, a zod v3 schema, or raw JSON Schema. */
-export type ZodV4Like = { _zod: { def: unknown }; safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown } }
-export type ZodV3Like = { _def: unknown; safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown } }
+export type ZodV4Like = {
+  _zod: { def: unknown }
+  safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown }
+}
+export type ZodV3Like = {
+  _def: unknown
+  safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown }
+}
 export type SchemaInput = ZodV4Like | ZodV3Like | JSONSchema
 
 /** Infers the parsed type of a zod v4/v3 schema; raw JSON Schema gives a plain record. */
@@ -19,7 +25,11 @@ export type InferArgs<S> = S extends { _zod: { output: infer O } }
 
 export const isZodV4 = (s: unknown): s is ZodV4Like => typeof s === 'object' && s !== null && '_zod' in s
 export const isZodV3 = (s: unknown): s is ZodV3Like =>
-  typeof s === 'object' && s !== null && '_def' in s && !('_zod' in s) && typeof (s as ZodV3Like).safeParse === 'function'
+  typeof s === 'object' &&
+  s !== null &&
+  '_def' in s &&
+  !('_zod' in s) &&
+  typeof (s as ZodV3Like).safeParse === 'function'
 
 /**
  * A schema normalised for both audiences: the JSON Schema the model sees and a validator the loop
@@ -61,7 +71,19 @@ export function compileSchema(input: SchemaInput): CompiledSchema {
 }
 
 /** zod types that become `{}` in JSON Schema: a model cannot produce them, a validator cannot check them. */
-export const NOT_JSON = new Set(['date', 'bigint', 'map', 'set', 'function', 'symbol', 'promise', 'nan', 'undefined', 'void', 'custom'])
+export const NOT_JSON = new Set([
+  'date',
+  'bigint',
+  'map',
+  'set',
+  'function',
+  'symbol',
+  'promise',
+  'nan',
+  'undefined',
+  'void',
+  'custom',
+])
 
 /** A JSON Schema location (`properties.a.items`) as a field path a developer recognises (`a[]`). */
 export function jsonPathToField(path: readonly (string | number)[]): string {
@@ -115,7 +137,11 @@ function compileJsonSchema(schema: JSONSchema): ValidateFunction {
     try {
       fn = validator.compile(rest)
     } catch (error) {
-      throw new NestorError('invalid_options', `invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new NestorError(
+        'invalid_options',
+        `invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      )
     }
     compiled.set(schema, fn)
   }
@@ -125,7 +151,10 @@ function compileJsonSchema(schema: JSONSchema): ValidateFunction {
 function formatAjv(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
     const where = e.instancePath || '(root)'
-    const extra = e.keyword === 'additionalProperties' ? ` '${String((e.params as { additionalProperty?: string }).additionalProperty)}'` : ''
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` '${String((e.params as { additionalProperty?: string }).additionalProperty)}'`
+        : ''
     return `${where}: ${e.message ?? e.keyword}${extra}`
   })
 }

@@ -11,7 +11,10 @@ export type PendingClaim = Promise<NestorError | undefined>
 const claimed = new Set<string>()
 
 const spent = (stateId: string) =>
-  new NestorError('invalid_state', `invalid RunState: already resumed (state ${stateId}); a paused state runs its approved calls once`)
+  new NestorError(
+    'invalid_state',
+    `invalid RunState: already resumed (state ${stateId}); a paused state runs its approved calls once`,
+  )
 
 const hookFailed = (error: unknown) =>
   new NestorError('hook_error', `the claimState hook failed: ${messageOf(error)}`, { cause: error })
@@ -36,7 +39,12 @@ export function claimState(hook: ClaimState | undefined, stateId: string): Pendi
   if (answer === false) throw spent(stateId)
   if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function') {
     return Promise.resolve(answer).then(
-      (ok) => (ok === true ? undefined : ok === false ? spent(stateId) : hookFailed(new TypeError('claimState must resolve to a boolean'))),
+      (ok) =>
+        ok === true
+          ? undefined
+          : ok === false
+            ? spent(stateId)
+            : hookFailed(new TypeError('claimState must resolve to a boolean')),
       hookFailed,
     )
   }

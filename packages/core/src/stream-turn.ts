@@ -38,7 +38,10 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
       case 'toolcall_start':
         names.set(event.id, event.name)
         deltas.releaseAll()
-        emit(ctx, { type: 'message_delta', delta: { kind: 'toolCall', id: event.id, name: event.name, argumentsDelta: '' } })
+        emit(ctx, {
+          type: 'message_delta',
+          delta: { kind: 'toolCall', id: event.id, name: event.name, argumentsDelta: '' },
+        })
         return false
       case 'toolcall_delta':
         deltas.push(event.id, event.delta, names.get(event.id) ?? '')
@@ -71,26 +74,33 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
     // An abort settles the turn at once, whether or not the provider honours its signal.
     await untilAbort(work, signal, () => new NestorError('aborted', 'aborted', { provider: provider.name }))
     if (outcome) return outcome
-    throw new NestorError('provider_error', `provider ${provider.name} ended its stream without a final message`, { provider: provider.name })
+    throw new NestorError('provider_error', `provider ${provider.name} ended its stream without a final message`, {
+      provider: provider.name,
+    })
   } catch (thrown) {
     if (outcome) return outcome
     gaveUp = true
     deltas.releaseAll()
     const aborted = ctx.controller.signal.aborted
     // A copy: the provider may still hold (and change) the message it was building.
-    const partial: AssistantMessage = message ? { ...message, content: message.content.map((block) => ({ ...block })) } : {
-      role: 'assistant',
-      content: [],
-      stopReason: 'error',
-      usage: emptyUsage(),
-      provider: ctx.provider.name,
-      model: request.model,
-    }
+    const partial: AssistantMessage = message
+      ? { ...message, content: message.content.map((block) => ({ ...block })) }
+      : {
+          role: 'assistant',
+          content: [],
+          stopReason: 'error',
+          usage: emptyUsage(),
+          provider: ctx.provider.name,
+          model: request.model,
+        }
     partial.stopReason = aborted ? 'aborted' : 'error'
     partial.errorMessage = aborted ? 'aborted' : messageOf(thrown)
     const error = NestorError.isInstance(thrown)
       ? thrown
-      : new NestorError(aborted ? 'aborted' : 'provider_error', partial.errorMessage, { provider: ctx.provider.name, cause: thrown })
+      : new NestorError(aborted ? 'aborted' : 'provider_error', partial.errorMessage, {
+          provider: ctx.provider.name,
+          cause: thrown,
+        })
     if (!message) emit(ctx, { type: 'message_start', message: partial })
     return finish(ctx, partial, error)
   }

@@ -30,7 +30,9 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   ): Promise<CallOutcome> => {
     // An abort does not wait for a hook: the result as it stands is the call's result.
     const after = ctx.settings.hooks.afterToolCall
-    const replaced = after ? await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result))) : undefined
+    const replaced = after
+      ? await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result)))
+      : undefined
     const final = replaced ?? result
     const receipt = makeReceipt({
       toolCallId: call.id,
@@ -45,18 +47,29 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     })
     return { kind: 'result', result: final, receipt, tripped: track(ctx, signature, status) }
   }
-  const fail = (status: ReceiptStatus, text: string, attempts = 0) => done(status, errorResult(call.id, call.name, text), { attempts })
+  const fail = (status: ReceiptStatus, text: string, attempts = 0) =>
+    done(status, errorResult(call.id, call.name, text), { attempts })
 
   const before = ctx.settings.hooks.beforeToolCall
-  const hook = before ? await hookUntilAbort(ctx, () => callHook('beforeToolCall', () => before(call, { execId: ctx.execId, depth: ctx.depth, iteration }))) : undefined
+  const hook = before
+    ? await hookUntilAbort(ctx, () =>
+        callHook('beforeToolCall', () => before(call, { execId: ctx.execId, depth: ctx.depth, iteration })),
+      )
+    : undefined
   if (ctx.controller.signal.aborted) return fail('aborted', 'aborted')
   if (hook && hook.block) return fail('rejected', `blocked: ${hook.reason}`)
   if (!tool) {
     const names = [...ctx.tools.keys()]
-    return fail('unknown_tool', `unknown tool "${call.name}". Available tools: ${names.length ? names.join(', ') : '(none)'}`)
+    return fail(
+      'unknown_tool',
+      `unknown tool "${call.name}". Available tools: ${names.length ? names.join(', ') : '(none)'}`,
+    )
   }
   if (call.invalidArguments !== undefined) {
-    return fail('invalid_arguments', `invalid arguments for ${call.name}: not a JSON object: ${call.invalidArguments.slice(0, 200)}`)
+    return fail(
+      'invalid_arguments',
+      `invalid arguments for ${call.name}: not a JSON object: ${call.invalidArguments.slice(0, 200)}`,
+    )
   }
 
   const prior = ctx.decisions.get(call.id)
@@ -65,18 +78,32 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     signature = callSignature(call.name, args)
   }
   const checked = tool.validate ? tool.validate(args) : { ok: true as const, value: args }
-  if (!checked.ok) return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${checked.issues.join('\n- ')}`)
+  if (!checked.ok)
+    return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${checked.issues.join('\n- ')}`)
   const parsed = checked.value as Record<string, unknown>
 
   const earlier = ctx.succeeded.get(signature)
   if (earlier !== undefined && ctx.settings.duplicateCalls === 'reject') {
-    return fail('duplicate_call', `duplicate call: ${call.name} already ran with these arguments (call ${earlier}); use its result above`)
+    return fail(
+      'duplicate_call',
+      `duplicate call: ${call.name} already ran with these arguments (call ${earlier}); use its result above`,
+    )
   }
 
   const toolCtx = approvalContext(ctx, call)
   const decision = prior ?? (await decideApproval(ctx, tool, call, parsed, toolCtx))
   if (decision === 'pause') {
-    return { kind: 'pause', request: { toolCallId: call.id, toolName: call.name, args: parsed, execId: ctx.execId, depth: ctx.depth, path: ctx.path } }
+    return {
+      kind: 'pause',
+      request: {
+        toolCallId: call.id,
+        toolName: call.name,
+        args: parsed,
+        execId: ctx.execId,
+        depth: ctx.depth,
+        path: ctx.path,
+      },
+    }
   }
   // An abort while a decision was awaited: the call is not run.
   if (decision && ctx.controller.signal.aborted) return fail('aborted', 'aborted')
@@ -84,7 +111,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   let runArgs = parsed
   if (decision?.approved && decision.args && decision !== prior) {
     const again = tool.validate ? tool.validate(decision.args) : { ok: true as const, value: decision.args }
-    if (!again.ok) return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${again.issues.join('\n- ')}`)
+    if (!again.ok)
+      return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${again.issues.join('\n- ')}`)
     runArgs = again.value as Record<string, unknown>
     signature = callSignature(call.name, runArgs)
   }
@@ -95,17 +123,29 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     if (hit) return succeed(ctx, call, signature, done, hit, { attempts: 0, cached: true })
   }
   const outcome = await runTool(ctx, tool, runArgs, call)
-  if (outcome.status !== 'ok') return fail(outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
+  if (outcome.status !== 'ok')
+    return fail(outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
   if (tool.validateOutput) {
     const gate = tool.validateOutput(outcome.value)
-    if (!gate.ok) return fail('tool_error', `result of ${call.name} failed its output schema:\n- ${gate.issues.join('\n- ')}`, outcome.attempts)
+    if (!gate.ok)
+      return fail(
+        'tool_error',
+        `result of ${call.name} failed its output schema:\n- ${gate.issues.join('\n- ')}`,
+        outcome.attempts,
+      )
   }
-  if (cacheKey !== undefined) ctx.cache.set(cacheKey, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
+  if (cacheKey !== undefined)
+    ctx.cache.set(cacheKey, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
   return succeed(ctx, call, signature, done, outcome.output, { attempts: outcome.attempts, cached: false })
 }
 
 /** The signature, within the tool's scope when it has one (a NUL cannot occur in canonical JSON). */
-function cacheKeyOf(ctx: ExecContext, cacheable: true | CacheOptions, signature: string, args: Record<string, unknown>): string {
+function cacheKeyOf(
+  ctx: ExecContext,
+  cacheable: true | CacheOptions,
+  signature: string,
+  args: Record<string, unknown>,
+): string {
   if (cacheable === true || !cacheable.scope) return signature
   const scope = cacheable.scope(args, { execId: ctx.execId, rootExecId: ctx.path[0] ?? ctx.execId, depth: ctx.depth })
   return `${String(scope)}\u0000${signature}`
@@ -115,12 +155,22 @@ function succeed(
   ctx: ExecContext,
   call: ToolCall,
   signature: string,
-  done: (status: ReceiptStatus, result: ToolResultMessage, extra: { attempts?: number; cached?: boolean }) => Promise<CallOutcome>,
+  done: (
+    status: ReceiptStatus,
+    result: ToolResultMessage,
+    extra: { attempts?: number; cached?: boolean },
+  ) => Promise<CallOutcome>,
   output: { content: ToolResultMessage['content']; details?: unknown },
   extra: { attempts: number; cached: boolean },
 ): Promise<CallOutcome> {
   if (!ctx.succeeded.has(signature)) ctx.succeeded.set(signature, call.id)
-  const result: ToolResultMessage = { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: output.content, isError: false }
+  const result: ToolResultMessage = {
+    role: 'toolResult',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: output.content,
+    isError: false,
+  }
   if (output.details !== undefined) result.details = output.details
   return done('ok', result, extra)
 }

@@ -1,5 +1,5 @@
 import { NestorError } from './errors.js'
-import { NOT_JSON, compileSchema, isZodV3, type CompiledSchema, type SchemaInput } from './schema.js'
+import { compileSchema, isZodV3, type CompiledSchema, type SchemaInput } from './schema.js'
 
 /**
  * Compiles a tool's parameters and refuses, at definition, what no model could fill in: a root
@@ -18,18 +18,36 @@ export function compileParameters(toolName: string, input: SchemaInput): Compile
   }
   const type = compiled.json.type
   if (type !== undefined && type !== 'object') {
-    throw new NestorError('invalid_options', `invalid parameters of tool ${toolName}: the root must be an object schema (z.object({...})), got type ${JSON.stringify(type)}`)
+    throw new NestorError(
+      'invalid_options',
+      `invalid parameters of tool ${toolName}: the root must be an object schema (z.object({...})), got type ${JSON.stringify(type)}`,
+    )
   }
-  if (type === undefined && (compiled.json.anyOf || compiled.json.oneOf || compiled.json.allOf) && !compiled.json.properties) {
-    throw new NestorError('invalid_options', `invalid parameters of tool ${toolName}: the root must be an object schema (z.object({...})), got a union`)
+  if (
+    type === undefined &&
+    (compiled.json.anyOf || compiled.json.oneOf || compiled.json.allOf) &&
+    !compiled.json.properties
+  ) {
+    throw new NestorError(
+      'invalid_options',
+      `invalid parameters of tool ${toolName}: the root must be an object schema (z.object({...})), got a union`,
+    )
   }
   return compiled
 }
 
 type V3Def = { typeName?: string; [key: string]: unknown }
 const V3_NOT_JSON: Record<string, string> = {
-  ZodDate: 'date', ZodBigInt: 'bigint', ZodMap: 'map', ZodSet: 'set', ZodFunction: 'function', ZodSymbol: 'symbol',
-  ZodPromise: 'promise', ZodNaN: 'nan', ZodUndefined: 'undefined', ZodVoid: 'void',
+  ZodDate: 'date',
+  ZodBigInt: 'bigint',
+  ZodMap: 'map',
+  ZodSet: 'set',
+  ZodFunction: 'function',
+  ZodSymbol: 'symbol',
+  ZodPromise: 'promise',
+  ZodNaN: 'nan',
+  ZodUndefined: 'undefined',
+  ZodVoid: 'void',
 }
 
 /** The same check for zod v3 schemas, by walking their definitions (lazy schemas are not entered). */
@@ -38,7 +56,8 @@ function v3Unrepresentable(def: V3Def | undefined, path: string, seen = new Set<
   seen.add(def)
   const bad = def.typeName ? V3_NOT_JSON[def.typeName] : undefined
   if (bad) return [`${path || '(root)'}: ${bad}`]
-  const child = (schema: unknown, at: string) => v3Unrepresentable((schema as { _def?: V3Def } | undefined)?._def, at, seen)
+  const child = (schema: unknown, at: string) =>
+    v3Unrepresentable((schema as { _def?: V3Def } | undefined)?._def, at, seen)
   const field = (key: string) => (path ? `${path}.${key}` : key)
   switch (def.typeName) {
     case 'ZodObject': {

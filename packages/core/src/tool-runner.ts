@@ -21,7 +21,12 @@ export type RunOutcome =
  * nested exec() finds its parent. A body that ignores its signal is not awaited past an abort or a
  * timeout: the call gets its result and the body's late outcome is dropped (never unhandled).
  */
-export async function runTool(ctx: ExecContext, tool: Tool, args: Record<string, unknown>, call: ToolCall): Promise<RunOutcome> {
+export async function runTool(
+  ctx: ExecContext,
+  tool: Tool,
+  args: Record<string, unknown>,
+  call: ToolCall,
+): Promise<RunOutcome> {
   const attemptsAllowed = 1 + Math.max(0, tool.retries ?? 0)
   const timeoutMs = tool.timeoutMs ?? ctx.settings.toolTimeoutMs
   let last: RunOutcome = { status: 'tool_error', message: 'not run', attempts: 0 }
@@ -61,7 +66,11 @@ async function attemptOnce(
     timer = setTimeout(() => {
       timedOut = true
       controller.abort(new NestorError('aborted', `tool ${tool.spec.name} timed out after ${timeoutMs} ms`))
-      settle?.({ status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt })
+      settle?.({
+        status: 'timeout',
+        message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`,
+        attempts: attempt,
+      })
     }, timeoutMs)
   }
   const toolCtx: ToolContext = {
@@ -73,17 +82,23 @@ async function attemptOnce(
       if (!finished) emitUpdate(ctx, call.id, partial)
     },
   }
-  const body = runInFrame({ ctx, runningTool: tool.spec.name, toolCallId: call.id, signal: controller.signal }, () => tool.execute(args, toolCtx)).then(
-      (value): RunOutcome => outputOf(tool, value, attempt),
-      (error: unknown): RunOutcome =>
-        timedOut
-          ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
-          : controller.signal.aborted
-            ? { status: 'aborted', message: 'aborted', attempts: attempt }
-            : { status: 'tool_error', message: ctx.redact(messageOf(error)), attempts: attempt },
-    )
+  const body = runInFrame({ ctx, runningTool: tool.spec.name, toolCallId: call.id, signal: controller.signal }, () =>
+    tool.execute(args, toolCtx),
+  ).then(
+    (value): RunOutcome => outputOf(tool, value, attempt),
+    (error: unknown): RunOutcome =>
+      timedOut
+        ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
+        : controller.signal.aborted
+          ? { status: 'aborted', message: 'aborted', attempts: attempt }
+          : { status: 'tool_error', message: ctx.redact(messageOf(error)), attempts: attempt },
+  )
   // A throw inside the handlers above (never expected) still ends this call, not the exec.
-  const guarded = body.catch((error: unknown): RunOutcome => ({ status: 'tool_error', message: ctx.redact(messageOf(error)), attempts: attempt }))
+  const guarded = body.catch((error: unknown): RunOutcome => ({
+    status: 'tool_error',
+    message: ctx.redact(messageOf(error)),
+    attempts: attempt,
+  }))
   try {
     return await Promise.race([guarded, stopped])
   } finally {
@@ -105,7 +120,11 @@ function outputOf(tool: Tool, value: unknown, attempt: number): RunOutcome {
     if (output.details !== undefined) JSON.stringify(output.details)
     return { status: 'ok', output, value: gateValue(value), attempts: attempt }
   } catch (error) {
-    return { status: 'tool_error', message: `tool ${tool.spec.name} returned a value that cannot be serialised as JSON: ${messageOf(error)}`, attempts: attempt }
+    return {
+      status: 'tool_error',
+      message: `tool ${tool.spec.name} returned a value that cannot be serialised as JSON: ${messageOf(error)}`,
+      attempts: attempt,
+    }
   }
 }
 
@@ -114,7 +133,8 @@ function outputOf(tool: Tool, value: unknown, attempt: number): RunOutcome {
  * is, a `{ content, details }` envelope by its `details` (the content is already model-ready text).
  */
 function gateValue(value: unknown): unknown {
-  if (value && typeof value === 'object' && Array.isArray((value as ToolOutput).content)) return (value as ToolOutput).details
+  if (value && typeof value === 'object' && Array.isArray((value as ToolOutput).content))
+    return (value as ToolOutput).details
   return value
 }
 

@@ -30,7 +30,10 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
 /** The one tool-name rule, for every way a tool is made (defineTool, `{ spec, execute }`, agents). */
 function checkToolName(name: unknown): void {
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-    throw new NestorError('invalid_options', `invalid tool name ${JSON.stringify(name)}: use 1-64 of a-z A-Z 0-9 _ - . : starting with a letter or _`)
+    throw new NestorError(
+      'invalid_options',
+      `invalid tool name ${JSON.stringify(name)}: use 1-64 of a-z A-Z 0-9 _ - . : starting with a letter or _`,
+    )
   }
 }
 
@@ -58,7 +61,11 @@ function checkCacheable<A>(name: string, value: boolean | CacheOptions<A>): bool
     value !== null &&
     (value.ttlMs === undefined || (typeof value.ttlMs === 'number' && value.ttlMs > 0)) &&
     (value.scope === undefined || typeof value.scope === 'function')
-  if (!ok) throw new NestorError('invalid_options', `invalid option cacheable of tool ${name}: expected true, false or { ttlMs?: a number > 0, scope?: (args) => string }`)
+  if (!ok)
+    throw new NestorError(
+      'invalid_options',
+      `invalid option cacheable of tool ${name}: expected true, false or { ttlMs?: a number > 0, scope?: (args) => string }`,
+    )
   return value
 }
 
@@ -86,11 +93,17 @@ const normalized = new WeakSet<Tool>()
 function normalizeOne(input: Tool): Tool {
   if (normalized.has(input)) return input
   if (typeof input === 'function') {
-    throw new NestorError('invalid_options', `invalid option tools: function ${(input as { name?: string }).name || '(anonymous)'} is not a tool; a function is accepted only as a @tool-decorated method reference`)
+    throw new NestorError(
+      'invalid_options',
+      `invalid option tools: function ${(input as { name?: string }).name || '(anonymous)'} is not a tool; a function is accepted only as a @tool-decorated method reference`,
+    )
   }
   const spec = input?.spec
   if (!spec || typeof spec.name !== 'string' || typeof input.execute !== 'function') {
-    throw new NestorError('invalid_options', 'invalid option tools: each tool needs .spec { name, description, parameters } and .execute')
+    throw new NestorError(
+      'invalid_options',
+      'invalid option tools: each tool needs .spec { name, description, parameters } and .execute',
+    )
   }
   checkToolName(spec.name)
   if (input.validate) {

@@ -296,9 +296,7 @@ export type ApprovalRequest = {
   path: string[]
 }
 export type ApprovalDecision =
-  | { approved: true; args?: Record<string, unknown> }
-  | { approved: false; reason?: string }
-  | boolean
+  { approved: true; args?: Record<string, unknown> } | { approved: false; reason?: string } | boolean
 
 export type ResumeDecisions = {
   approve?: string[]
@@ -430,7 +428,12 @@ export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?:
 export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
 export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }
 /** `error` is set when a hook or a bug stopped the batch; `results` holds what ran before. */
-export type BatchResult = { batchId: string; results: BatchCallResult[]; receipts: ToolReceipt[]; error?: NestorErrorLike }
+export type BatchResult = {
+  batchId: string
+  results: BatchCallResult[]
+  receipts: ToolReceipt[]
+  error?: NestorErrorLike
+}
 export type ParallelBatchResult = {
   batchId: string
   lanes: { itemKey: string; results: BatchCallResult[] }[]
@@ -441,14 +444,20 @@ export type ParallelBatchResult = {
 // ─── Events ──────────────────────────────────────────────────────────────────
 
 export type MessageDelta =
-  | { kind: 'text' | 'thinking'; text: string }
-  | { kind: 'toolCall'; id: string; name: string; argumentsDelta: string }
+  { kind: 'text' | 'thinking'; text: string } | { kind: 'toolCall'; id: string; name: string; argumentsDelta: string }
 
 /**
  * Fields on every event. `seq` is total within one exec; `depth` 0 is the root. A nested exec's
  * events carry `parentExecId` and `parentToolCallId`: the exec and the tool call whose body opened it.
  */
-export type EventBase = { execId: string; parentExecId?: string; parentToolCallId?: string; depth: number; seq: number; timestamp: number }
+export type EventBase = {
+  execId: string
+  parentExecId?: string
+  parentToolCallId?: string
+  depth: number
+  seq: number
+  timestamp: number
+}
 
 type EventBody =
   | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }

@@ -14,7 +14,8 @@ export const isClient = (spec: McpServerSpec): spec is Client =>
  */
 export function serverLabel(spec: McpServerSpec): string {
   if (isClient(spec)) return spec.getServerVersion()?.name ?? 'MCP client'
-  if ('command' in spec) return [spec.command, ...(spec.args ?? []).slice(0, 1)].map((a) => a.split(/[\\/]/).pop()).join(' ')
+  if ('command' in spec)
+    return [spec.command, ...(spec.args ?? []).slice(0, 1)].map((a) => a.split(/[\\/]/).pop()).join(' ')
   const url = new URL(String(spec.url))
   return `${url.protocol}//${url.host}${url.pathname}`
 }
@@ -89,7 +90,9 @@ export class McpConnection {
     this.onOpen(client, this.#opened++ > 0)
   }
 
-  async #connect(transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport): Promise<Client> {
+  async #connect(
+    transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport,
+  ): Promise<Client> {
     const client = new Client(this.info, { capabilities: {} })
     try {
       await client.connect(transport)

@@ -24,11 +24,17 @@ export class McpToolError extends Error {
 export function toToolOutput(result: CallToolResult): ToolOutput {
   const content = (result.content ?? []).flatMap(toParts)
   if (result.isError) {
-    const text = content.filter((p): p is TextContent => p.type === 'text').map((p) => p.text).join('\n')
+    const text = content
+      .filter((p): p is TextContent => p.type === 'text')
+      .map((p) => p.text)
+      .join('\n')
     throw new McpToolError(text || 'the MCP tool reported an error', result)
   }
   if (content.length === 0) {
-    content.push({ type: 'text', text: result.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent) })
+    content.push({
+      type: 'text',
+      text: result.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent),
+    })
   }
   return result.structuredContent === undefined ? { content } : { content, details: result.structuredContent }
 }
@@ -42,11 +48,17 @@ function toParts(item: McpContent): Part[] {
     case 'audio':
       return [{ type: 'text', text: `[audio ${item.mimeType}, not shown]` }]
     case 'resource_link':
-      return [{ type: 'text', text: `[resource ${item.uri}${item.name ? ` "${item.name}"` : ''}${item.description ? `: ${item.description}` : ''}]` }]
+      return [
+        {
+          type: 'text',
+          text: `[resource ${item.uri}${item.name ? ` "${item.name}"` : ''}${item.description ? `: ${item.description}` : ''}]`,
+        },
+      ]
     case 'resource': {
       const r = item.resource
       if ('text' in r && typeof r.text === 'string') return [{ type: 'text', text: `[resource ${r.uri}]\n${r.text}` }]
-      if ('blob' in r && r.mimeType?.startsWith('image/')) return [{ type: 'image', data: r.blob, mimeType: r.mimeType }]
+      if ('blob' in r && r.mimeType?.startsWith('image/'))
+        return [{ type: 'image', data: r.blob, mimeType: r.mimeType }]
       return [{ type: 'text', text: `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, binary, not shown]` }]
     }
     default:
@@ -61,8 +73,21 @@ function toParts(item: McpContent): Part[] {
 export function toMcpContent(parts: ToolResultMessage['content']): McpContent[] {
   return parts.map((part): McpContent => {
     if (part.type === 'text') return { type: 'text', text: part.text }
-    if (part.url !== undefined) return { type: 'resource_link', uri: part.url, name: part.type === 'file' ? (part.name ?? part.url) : part.url, ...(part.mimeType ? { mimeType: part.mimeType } : {}) }
+    if (part.url !== undefined)
+      return {
+        type: 'resource_link',
+        uri: part.url,
+        name: part.type === 'file' ? (part.name ?? part.url) : part.url,
+        ...(part.mimeType ? { mimeType: part.mimeType } : {}),
+      }
     if (part.type === 'image') return { type: 'image', data: part.data, mimeType: part.mimeType }
-    return { type: 'resource', resource: { uri: `nestor:file/${encodeURIComponent(part.name ?? 'file')}`, mimeType: part.mimeType, blob: part.data } }
+    return {
+      type: 'resource',
+      resource: {
+        uri: `nestor:file/${encodeURIComponent(part.name ?? 'file')}`,
+        mimeType: part.mimeType,
+        blob: part.data,
+      },
+    }
   })
 }

@@ -3,4 +3,11 @@ export { McpToolError, toToolOutput as mcpResultToToolOutput } from './content.j
 export { serveMcp } from './serve.js'
 export type { McpAgentEntry, McpServing, ServeMcpOptions, ServeMcpTransport } from './serve.js'
 export type { HttpTransportOptions } from './serve-http.js'
-export type { McpHttpServer, McpServerSpec, McpStdioServer, McpToolDefinition, McpTools, McpToolsOptions } from './types.js'
+export type {
+  McpHttpServer,
+  McpServerSpec,
+  McpStdioServer,
+  McpToolDefinition,
+  McpTools,
+  McpToolsOptions,
+} from './types.js'

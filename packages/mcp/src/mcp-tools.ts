@@ -26,7 +26,11 @@ export async function mcpTools(server: McpServerSpec, options: McpToolsOptions =
     await list.load(await connection.get())
   } catch (error) {
     await connection.close().catch(() => undefined)
-    throw new NestorError('invalid_options', `invalid option server: could not list the tools of MCP server ${connection.label}: ${messageOf(error)}`, { cause: error })
+    throw new NestorError(
+      'invalid_options',
+      `invalid option server: could not list the tools of MCP server ${connection.label}: ${messageOf(error)}`,
+      { cause: error },
+    )
   }
   const tools = list
   return {
@@ -42,23 +46,35 @@ export async function mcpTools(server: McpServerSpec, options: McpToolsOptions =
 
 function checkOptions(server: McpServerSpec, options: McpToolsOptions): void {
   // Only shapes are echoed back: a server spec may hold secrets (env, headers, a token in the URL).
-  if (!server || typeof server !== 'object') throw invalidOption('server', '{ command }, { url } or a connected Client', typeof server)
+  if (!server || typeof server !== 'object')
+    throw invalidOption('server', '{ command }, { url } or a connected Client', typeof server)
   if (!isClient(server)) {
     if ('command' in server) {
-      if (typeof server.command !== 'string' || server.command === '') throw invalidOption('server.command', 'a non-empty string', server.command)
-      if (server.args !== undefined && !(Array.isArray(server.args) && server.args.every((a) => typeof a === 'string'))) {
+      if (typeof server.command !== 'string' || server.command === '')
+        throw invalidOption('server.command', 'a non-empty string', server.command)
+      if (
+        server.args !== undefined &&
+        !(Array.isArray(server.args) && server.args.every((a) => typeof a === 'string'))
+      ) {
         throw invalidOption('server.args', 'an array of strings', server.args)
       }
     } else if ('url' in server) {
-      if (!URL.canParse(String(server.url))) throw invalidOption('server.url', 'an absolute http(s) URL', typeof server.url)
+      if (!URL.canParse(String(server.url)))
+        throw invalidOption('server.url', 'an absolute http(s) URL', typeof server.url)
     } else {
-      throw invalidOption('server', '{ command }, { url } or a connected Client', `an object with keys ${Object.keys(server).join(', ')}`)
+      throw invalidOption(
+        'server',
+        '{ command }, { url } or a connected Client',
+        `an object with keys ${Object.keys(server).join(', ')}`,
+      )
     }
   }
-  if (options.prefix !== undefined && typeof options.prefix !== 'string') throw invalidOption('prefix', 'a string', options.prefix)
+  if (options.prefix !== undefined && typeof options.prefix !== 'string')
+    throw invalidOption('prefix', 'a string', options.prefix)
   for (const key of ['include', 'exclude'] as const) {
     const v = options[key]
-    if (v !== undefined && !(Array.isArray(v) && v.every((n) => typeof n === 'string'))) throw invalidOption(key, 'an array of tool names', v)
+    if (v !== undefined && !(Array.isArray(v) && v.every((n) => typeof n === 'string')))
+      throw invalidOption(key, 'an array of tool names', v)
   }
   if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === 'number' && options.timeoutMs > 0)) {
     throw invalidOption('timeoutMs', 'a positive number', options.timeoutMs)

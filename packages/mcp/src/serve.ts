@@ -1,7 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js'
 import { type AgentEvent, type Runtime, type Tool, type ToolInput } from '@nestor/core'
 import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
 import { toMcpContent } from './content.js'
@@ -76,14 +82,21 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
     let progress = 0
     const report = (message: string) => {
       if (token === undefined) return
-      extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } }).catch(() => undefined)
+      extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: ++progress, message },
+        })
+        .catch(() => undefined)
     }
     // The execs of this call: the batch's, then every exec opened under it.
     const tree = new Set<string>()
     const off = options.runtime.on('*', (event: AgentEvent) => {
-      if (event.type === 'agent_start' && event.parentExecId !== undefined && tree.has(event.parentExecId)) tree.add(event.execId)
+      if (event.type === 'agent_start' && event.parentExecId !== undefined && tree.has(event.parentExecId))
+        tree.add(event.execId)
       else if (!tree.has(event.execId)) return
-      if (event.type === 'tool_update') report(typeof event.update === 'string' ? event.update : JSON.stringify(event.update))
+      if (event.type === 'tool_update')
+        report(typeof event.update === 'string' ? event.update : JSON.stringify(event.update))
       else if (event.type === 'tool_start' && event.depth > 0) report(`calling ${event.toolName}`)
     })
     const traced: Tool = {
@@ -94,7 +107,10 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
       },
     }
     try {
-      const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], { tools: [traced], signal: extra.signal })
+      const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], {
+        tools: [traced],
+        signal: extra.signal,
+      })
       const result = batch.results[0]!.result
       return { content: toMcpContent(result.content), isError: result.isError }
     } catch (error) {

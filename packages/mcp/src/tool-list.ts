@@ -78,7 +78,8 @@ export class McpToolList implements LiveToolList {
       parameters: parameters as JSONSchema,
       ...(approval !== undefined && { needsApproval: approval }),
       ...(timeoutMs !== undefined && { timeoutMs }),
-      execute: (args: Record<string, unknown>, ctx: ToolContext) => callTool(connection, def.name, args, ctx, timeoutMs),
+      execute: (args: Record<string, unknown>, ctx: ToolContext) =>
+        callTool(connection, def.name, args, ctx, timeoutMs),
     }) as Tool
     Object.defineProperty(tool, liveToolList, { value: this, enumerable: true })
     return tool
@@ -106,15 +107,31 @@ function needsApproval(option: McpToolsOptions['needsApproval'], def: McpToolDef
  * One `tools/call`. The tool's signal goes to the SDK, which sends `notifications/cancelled` when
  * it aborts (exec abort or timeout); progress notifications become `ctx.update()`.
  */
-async function callTool(connection: McpConnection, name: string, args: Record<string, unknown>, ctx: ToolContext, timeoutMs: number | undefined) {
+async function callTool(
+  connection: McpConnection,
+  name: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  timeoutMs: number | undefined,
+) {
   const client = await connection.get().catch((error: unknown) => {
-    throw NestorError.isInstance(error) ? error : new Error(`could not connect to MCP server ${connection.label} for ${name} (${messageOf(error)}); the next call tries again`, { cause: error })
+    throw NestorError.isInstance(error)
+      ? error
+      : new Error(
+          `could not connect to MCP server ${connection.label} for ${name} (${messageOf(error)}); the next call tries again`,
+          { cause: error },
+        )
   })
   let result
   try {
     result = await client.callTool({ name, arguments: args }, undefined, {
       signal: ctx.signal,
-      onprogress: (p) => ctx.update({ progress: p.progress, ...(p.total !== undefined && { total: p.total }), ...(p.message !== undefined && { message: p.message }) }),
+      onprogress: (p) =>
+        ctx.update({
+          progress: p.progress,
+          ...(p.total !== undefined && { total: p.total }),
+          ...(p.message !== undefined && { message: p.message }),
+        }),
       resetTimeoutOnProgress: true,
       // Nestor's own timeout answers the call; the SDK's only backs it up.
       ...(timeoutMs !== undefined && Number.isFinite(timeoutMs) && { timeout: timeoutMs + 1000 }),
@@ -122,12 +139,18 @@ async function callTool(connection: McpConnection, name: string, args: Record<st
   } catch (error) {
     if (ctx.signal.aborted) throw error
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      throw new Error(`MCP server ${connection.label} closed the connection during ${name}; the next call connects again`)
+      throw new Error(
+        `MCP server ${connection.label} closed the connection during ${name}; the next call connects again`,
+        { cause: error },
+      )
     }
     if (!(error instanceof McpError) && connection.discard(client)) {
       // Not an answer from the server but a transport failure (HTTP error, expired session):
       // this session is dropped so the next call opens a new one.
-      throw new Error(`MCP server ${connection.label} could not be reached during ${name} (${messageOf(error)}); the next call connects again`)
+      throw new Error(
+        `MCP server ${connection.label} could not be reached during ${name} (${messageOf(error)}); the next call connects again`,
+        { cause: error },
+      )
     }
     throw error
   }

@@ -36,16 +36,31 @@ export function toolResultText(result: ToolResultMessage): string {
 
 function toConvention(message: Message): ConventionMessage {
   if (message.role === 'toolResult') {
-    return { role: 'tool', parts: [{ type: 'tool_call_response', id: message.toolCallId, response: toolResultText(message) }] }
+    return {
+      role: 'tool',
+      parts: [{ type: 'tool_call_response', id: message.toolCallId, response: toolResultText(message) }],
+    }
   }
-  if (typeof message.content === 'string') return { role: message.role, parts: [{ type: 'text', content: message.content }] }
+  if (typeof message.content === 'string')
+    return { role: message.role, parts: [{ type: 'text', content: message.content }] }
   const parts: Part[] = []
   for (const block of message.content) {
     if (block.type === 'text') parts.push({ type: 'text', content: block.text })
     else if (block.type === 'thinking') parts.push({ type: 'reasoning', content: block.thinking })
     // Media are named, never inlined: a span attribute is no place for base64 payloads.
-    else if (block.type === 'image') parts.push(block.url ? { type: 'uri', modality: 'image', uri: block.url, ...(block.mimeType ? { mime_type: block.mimeType } : {}) } : { type: 'blob', modality: 'image', mime_type: block.mimeType })
-    else if (block.type === 'file') parts.push({ type: 'file', mime_type: block.mimeType, ...(block.name ? { name: block.name } : {}), ...(block.url ? { uri: block.url } : {}) })
+    else if (block.type === 'image')
+      parts.push(
+        block.url
+          ? { type: 'uri', modality: 'image', uri: block.url, ...(block.mimeType ? { mime_type: block.mimeType } : {}) }
+          : { type: 'blob', modality: 'image', mime_type: block.mimeType },
+      )
+    else if (block.type === 'file')
+      parts.push({
+        type: 'file',
+        mime_type: block.mimeType,
+        ...(block.name ? { name: block.name } : {}),
+        ...(block.url ? { uri: block.url } : {}),
+      })
     else parts.push({ type: 'tool_call', id: block.id, name: block.name, arguments: block.arguments })
   }
   return { role: message.role, parts }

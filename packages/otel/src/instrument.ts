@@ -75,12 +75,19 @@ class ExecSpans {
           [conv.ATTR_NESTOR_EXEC_ID]: e.execId,
           [conv.ATTR_NESTOR_DEPTH]: e.depth,
           ...(e.parentExecId !== undefined && { [conv.ATTR_NESTOR_PARENT_EXEC_ID]: e.parentExecId }),
-          ...(this.captureContent && e.input.length > 0 && { [conv.ATTR_GEN_AI_INPUT_MESSAGES]: messagesJson(e.input) }),
+          ...(this.captureContent &&
+            e.input.length > 0 && { [conv.ATTR_GEN_AI_INPUT_MESSAGES]: messagesJson(e.input) }),
         },
       },
       parent,
     )
-    const exec: OpenExec = { span, ctx: trace.setSpan(parent, span), chat: undefined, tools: new Map(), modelSeen: false }
+    const exec: OpenExec = {
+      span,
+      ctx: trace.setSpan(parent, span),
+      chat: undefined,
+      tools: new Map(),
+      modelSeen: false,
+    }
     this.open.set(e.execId, exec)
     anyRuntime.set(e.execId, exec)
   }
@@ -91,7 +98,8 @@ class ExecSpans {
    * `exec()`, so this is the caller's context.
    */
   private parentOf(e: EventOf<'agent_start'>): Context {
-    const parent = e.parentExecId !== undefined ? (this.open.get(e.parentExecId) ?? anyRuntime.get(e.parentExecId)) : undefined
+    const parent =
+      e.parentExecId !== undefined ? (this.open.get(e.parentExecId) ?? anyRuntime.get(e.parentExecId)) : undefined
     if (!parent) return context.active()
     const tool = e.parentToolCallId !== undefined ? parent.tools.get(e.parentToolCallId) : undefined
     // The tool's context is built only here: most tool bodies open no exec.
@@ -107,7 +115,10 @@ class ExecSpans {
       conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
       {
         kind: SpanKind.CLIENT,
-        attributes: { [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT, [conv.ATTR_NESTOR_ITERATION]: e.iteration },
+        attributes: {
+          [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
+          [conv.ATTR_NESTOR_ITERATION]: e.iteration,
+        },
       },
       exec.ctx,
     )
@@ -118,7 +129,10 @@ class ExecSpans {
     if (message.role !== 'assistant') return
     const exec = this.open.get(e.execId)
     if (!exec?.chat) return
-    const model = { [conv.ATTR_GEN_AI_PROVIDER_NAME]: providerName(message.provider), [conv.ATTR_GEN_AI_REQUEST_MODEL]: message.model }
+    const model = {
+      [conv.ATTR_GEN_AI_PROVIDER_NAME]: providerName(message.provider),
+      [conv.ATTR_GEN_AI_REQUEST_MODEL]: message.model,
+    }
     exec.chat.updateName(`${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`)
     exec.chat.setAttributes(model)
     if (!exec.modelSeen) {
@@ -209,7 +223,10 @@ class ExecSpans {
     const exec = this.open.get(e.execId)
     if (!exec) return
     for (const approval of e.approvals) {
-      exec.span.addEvent('nestor.approval_required', { [conv.ATTR_GEN_AI_TOOL_CALL_ID]: approval.toolCallId, [conv.ATTR_GEN_AI_TOOL_NAME]: approval.toolName })
+      exec.span.addEvent('nestor.approval_required', {
+        [conv.ATTR_GEN_AI_TOOL_CALL_ID]: approval.toolCallId,
+        [conv.ATTR_GEN_AI_TOOL_NAME]: approval.toolName,
+      })
     }
   }
 
@@ -233,7 +250,10 @@ class ExecSpans {
       [conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: result.usage.output,
     })
     if (this.captureContent && result.status === 'completed') {
-      span.setAttribute(conv.ATTR_GEN_AI_OUTPUT_MESSAGES, JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: result.text }] }]))
+      span.setAttribute(
+        conv.ATTR_GEN_AI_OUTPUT_MESSAGES,
+        JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: result.text }] }]),
+      )
     }
     if (type !== undefined) {
       span.setAttribute(conv.ATTR_ERROR_TYPE, type)

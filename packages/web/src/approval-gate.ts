@@ -24,7 +24,9 @@ export class ApprovalGate {
 
   /** The calls of one root exec waiting for a decision. */
   pending(rootExecId: string): ApprovalRequest[] {
-    return [...this.waiting.values()].filter((w) => (w.request.path[0] ?? w.request.execId) === rootExecId).map((w) => w.request)
+    return [...this.waiting.values()]
+      .filter((w) => (w.request.path[0] ?? w.request.execId) === rootExecId)
+      .map((w) => w.request)
   }
 
   /** Answers a waiting call; false when no such call waits (unknown, or already decided). */

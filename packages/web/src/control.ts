@@ -19,7 +19,8 @@ export async function handleControl(
 ): Promise<Response> {
   const { runtime, execId, action } = target
   if (request.method !== 'POST') return errorResponse(405, 'method_not_allowed', `use POST for ${action}`)
-  if (!(CONTROL_ACTIONS as readonly string[]).includes(action)) return errorResponse(404, 'unknown_action', `unknown action ${action}; one of ${CONTROL_ACTIONS.join(', ')}`)
+  if (!(CONTROL_ACTIONS as readonly string[]).includes(action))
+    return errorResponse(404, 'unknown_action', `unknown action ${action}; one of ${CONTROL_ACTIONS.join(', ')}`)
   const body = await jsonBody(request)
   if (body instanceof Response) return body
   const run = runtime.attach(execId, { after: 'latest' })
@@ -27,29 +28,39 @@ export async function handleControl(
   if (!run.live) return errorResponse(409, 'exec_ended', `run ${execId} has ended; start a new one`)
 
   if (action === 'steer' || action === 'followUp') {
-    if (typeof body.message !== 'string' || body.message.trim() === '') return errorResponse(400, 'bad_request', `${action} needs { "message": a non-empty string }`)
+    if (typeof body.message !== 'string' || body.message.trim() === '')
+      return errorResponse(400, 'bad_request', `${action} needs { "message": a non-empty string }`)
     if (action === 'steer') run.steer(body.message)
     else run.followUp(body.message)
     return accepted()
   }
   if (action === 'abort') {
-    if (body.reason !== undefined && typeof body.reason !== 'string') return errorResponse(400, 'bad_request', 'abort takes { "reason"?: string }')
+    if (body.reason !== undefined && typeof body.reason !== 'string')
+      return errorResponse(400, 'bad_request', 'abort takes { "reason"?: string }')
     run.abort(body.reason ?? 'aborted over HTTP')
     return accepted()
   }
   if (!target.approvals) return errorResponse(404, 'no_approvals', 'this server decides no approvals over HTTP')
-  if (typeof body.toolCallId !== 'string' || body.toolCallId === '') return errorResponse(400, 'bad_request', `${action} needs { "toolCallId": string }`)
+  if (typeof body.toolCallId !== 'string' || body.toolCallId === '')
+    return errorResponse(400, 'bad_request', `${action} needs { "toolCallId": string }`)
   let decision: ApprovalDecision
   if (action === 'approve') decision = { approved: true }
   else if (action === 'reject') {
-    if (body.reason !== undefined && typeof body.reason !== 'string') return errorResponse(400, 'bad_request', 'reject takes { "toolCallId": string, "reason"?: string }')
+    if (body.reason !== undefined && typeof body.reason !== 'string')
+      return errorResponse(400, 'bad_request', 'reject takes { "toolCallId": string, "reason"?: string }')
     decision = { approved: false, reason: body.reason ?? 'rejected by the user' }
   } else {
     const args = body.args
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return errorResponse(400, 'bad_request', 'edit needs { "toolCallId": string, "args": object }')
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      return errorResponse(400, 'bad_request', 'edit needs { "toolCallId": string, "args": object }')
     decision = { approved: true, args: args as Record<string, unknown> }
   }
-  if (!target.approvals.decide(execId, body.toolCallId, decision)) return errorResponse(404, 'not_waiting', `tool call ${body.toolCallId} of run ${execId} is not waiting for a decision`)
+  if (!target.approvals.decide(execId, body.toolCallId, decision))
+    return errorResponse(
+      404,
+      'not_waiting',
+      `tool call ${body.toolCallId} of run ${execId} is not waiting for a decision`,
+    )
   return accepted()
 }
 

@@ -16,8 +16,13 @@ export async function jsonBody(request: Request): Promise<Record<string, unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
-    return errorResponse(400, 'bad_json', `the body is not JSON: ${error instanceof Error ? error.message : String(error)}`)
+    return errorResponse(
+      400,
+      'bad_json',
+      `the body is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return errorResponse(400, 'bad_request', 'the body must be a JSON object')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return errorResponse(400, 'bad_request', 'the body must be a JSON object')
   return value as Record<string, unknown>
 }

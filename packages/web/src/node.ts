@@ -73,7 +73,11 @@ export function toNodeListener(
       let size = 0
       for await (const chunk of req as AsyncIterable<Buffer>) {
         size += chunk.length
-        if (size > max) return sendWebResponse(Response.json({ error: { code: 'too_large', message: `request body over ${max} bytes` } }, { status: 413 }), res)
+        if (size > max)
+          return sendWebResponse(
+            Response.json({ error: { code: 'too_large', message: `request body over ${max} bytes` } }, { status: 413 }),
+            res,
+          )
         chunks.push(chunk)
       }
       const controller = new AbortController()
@@ -84,11 +88,17 @@ export function toNodeListener(
       const init: RequestInit = { method, headers, signal: controller.signal }
       if (method !== 'GET' && method !== 'HEAD' && size > 0) init.body = Buffer.concat(chunks)
       const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, init)
-      const response = (await handler(request)) ?? Response.json({ error: { code: 'not_found', message: `no route for ${method} ${req.url}` } }, { status: 404 })
+      const response =
+        (await handler(request)) ??
+        Response.json({ error: { code: 'not_found', message: `no route for ${method} ${req.url}` } }, { status: 404 })
       await sendWebResponse(response, res)
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } }))
+      res.end(
+        JSON.stringify({
+          error: { code: 'internal', message: error instanceof Error ? error.message : String(error) },
+        }),
+      )
     })
   }
 }

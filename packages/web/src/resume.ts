@@ -14,12 +14,22 @@ export function lastEventIdOf(request: Request): number | undefined {
 
 /** Attaches to an exec after a position, or the 400/404/410 Response that explains why not. */
 export function attachOrExplain(runtime: Runtime, execId: string, after: number | undefined): AttachedRun | Response {
-  if (after === undefined) return errorResponse(400, 'bad_last_event_id', 'Last-Event-ID (or lastEventId) must be a non-negative integer position')
+  if (after === undefined)
+    return errorResponse(
+      400,
+      'bad_last_event_id',
+      'Last-Event-ID (or lastEventId) must be a non-negative integer position',
+    )
   try {
-    return runtime.attach(execId, { after }) ?? errorResponse(404, 'unknown_exec', `no run ${execId} is kept by this server (unknown, or past its retention)`)
+    return (
+      runtime.attach(execId, { after }) ??
+      errorResponse(404, 'unknown_exec', `no run ${execId} is kept by this server (unknown, or past its retention)`)
+    )
   } catch (error) {
-    if (NestorError.isInstance(error) && error.code === 'events_expired') return errorResponse(410, 'events_expired', error.message)
-    if (NestorError.isInstance(error) && error.code === 'invalid_options') return errorResponse(400, 'bad_last_event_id', error.message)
+    if (NestorError.isInstance(error) && error.code === 'events_expired')
+      return errorResponse(410, 'events_expired', error.message)
+    if (NestorError.isInstance(error) && error.code === 'invalid_options')
+      return errorResponse(400, 'bad_last_event_id', error.message)
     throw error
   }
 }

@@ -29,12 +29,26 @@ export function runRoutes(options: RunRoutesOptions): (request: Request) => Prom
   return async (request) => {
     const path = new URL(request.url).pathname
     if (path !== prefix && !path.startsWith(`${prefix}/`)) return undefined
-    const [execId, action, ...rest] = path.slice(prefix.length + 1).split('/').map(decodeURIComponent)
+    const [execId, action, ...rest] = path
+      .slice(prefix.length + 1)
+      .split('/')
+      .map(decodeURIComponent)
     if (rest.length) return undefined
-    if (!execId) return request.method === 'POST' ? startRun(request, options) : errorResponse(405, 'method_not_allowed', `use POST ${prefix} to start a run`)
-    if (action === 'events') return request.method === 'GET' ? resumeResponse(options.runtime, execId, request, options.sse) : errorResponse(405, 'method_not_allowed', 'use GET for events')
+    if (!execId)
+      return request.method === 'POST'
+        ? startRun(request, options)
+        : errorResponse(405, 'method_not_allowed', `use POST ${prefix} to start a run`)
+    if (action === 'events')
+      return request.method === 'GET'
+        ? resumeResponse(options.runtime, execId, request, options.sse)
+        : errorResponse(405, 'method_not_allowed', 'use GET for events')
     if (action === undefined) return describeRun(options, execId)
-    return handleControl(request, { runtime: options.runtime, execId, action, ...(options.approvals && { approvals: options.approvals }) })
+    return handleControl(request, {
+      runtime: options.runtime,
+      execId,
+      action,
+      ...(options.approvals && { approvals: options.approvals }),
+    })
   }
 }
 
@@ -42,7 +56,8 @@ async function startRun(request: Request, options: RunRoutesOptions): Promise<Re
   if (!options.start) return errorResponse(404, 'no_start', 'this server does not start runs over HTTP')
   const body = await jsonBody(request)
   if (body instanceof Response) return body
-  if (typeof body.input !== 'string' || body.input.trim() === '') return errorResponse(400, 'bad_request', 'start a run with { "input": a non-empty string }')
+  if (typeof body.input !== 'string' || body.input.trim() === '')
+    return errorResponse(400, 'bad_request', 'start a run with { "input": a non-empty string }')
   const run = options.start(body.input, request)
   return Response.json({ execId: run.execId }, { status: 201 })
 }
@@ -51,5 +66,11 @@ async function describeRun(options: RunRoutesOptions, execId: string): Promise<R
   const run = options.runtime.attach(execId, { after: 'latest' })
   if (!run) return errorResponse(404, 'unknown_exec', `no run ${execId} is kept by this server`)
   const status = run.live ? undefined : (await run.result).status
-  return Response.json({ execId, live: run.live, position: run.position, ...(status && { status }), pending: options.approvals?.pending(execId) ?? [] })
+  return Response.json({
+    execId,
+    live: run.live,
+    position: run.position,
+    ...(status && { status }),
+    pending: options.approvals?.pending(execId) ?? [],
+  })
 }

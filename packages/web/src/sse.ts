@@ -55,7 +55,11 @@ export function toSSE(run: RunSource, options: SSEOptions = {}): ReadableStream<
         } catch (error) {
           stop()
           const code = (error as { code?: unknown }).code
-          controller.enqueue(encoder.encode(`event: stream_error\ndata: ${JSON.stringify({ code: typeof code === 'string' ? code : 'error', message: messageOf(error) })}\n\n`))
+          controller.enqueue(
+            encoder.encode(
+              `event: stream_error\ndata: ${JSON.stringify({ code: typeof code === 'string' ? code : 'error', message: messageOf(error) })}\n\n`,
+            ),
+          )
           controller.close()
           return
         }

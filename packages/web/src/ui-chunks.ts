@@ -35,14 +35,18 @@ export type UIChunk =
 
 const resultText = (result: ToolResultMessage) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
 const textOf = (message: AssistantMessage) => message.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
-const thinkingOf = (message: AssistantMessage) => message.content.map((c) => (c.type === 'thinking' ? c.thinking : '')).join('')
+const thinkingOf = (message: AssistantMessage) =>
+  message.content.map((c) => (c.type === 'thinking' ? c.thinking : '')).join('')
 
 /**
  * Turns Nestor events into UI chunks. The root exec's text, reasoning and tool calls become the
  * message's own parts; nested execs, approvals and receipts travel as `data-*` parts.
  */
 export class UIChunkMapper {
-  private open: { text?: string; reasoning?: string; streamedText: boolean; streamedReasoning: boolean } = { streamedText: false, streamedReasoning: false }
+  private open: { text?: string; reasoning?: string; streamedText: boolean; streamedReasoning: boolean } = {
+    streamedText: false,
+    streamedReasoning: false,
+  }
   private readonly startedInputs = new Set<string>()
   private readonly execs = new Map<string, ExecPartData>()
   private readonly approvals = new Map<string, ApprovalPartData>()
@@ -66,13 +70,20 @@ export class UIChunkMapper {
       case 'message_end':
         return event.message.role === 'assistant' ? this.endMessage(event.message as AssistantMessage) : []
       case 'tool_end':
-        return [...this.approvalOutcome(event.toolCallId, event.receipt), this.output(event.toolCallId, event.result, event.isError), { type: 'data-receipt', id: event.toolCallId, data: event.receipt }]
+        return [
+          ...this.approvalOutcome(event.toolCallId, event.receipt),
+          this.output(event.toolCallId, event.result, event.isError),
+          { type: 'data-receipt', id: event.toolCallId, data: event.receipt },
+        ]
       case 'approval_required':
         return this.approvalRequests(event.approvals)
       case 'agent_end': {
         const { status, error } = event.result
         const chunks: UIChunk[] = error ? [{ type: 'error', errorText: `${error.code}: ${error.message}` }] : []
-        chunks.push({ type: 'finish', finishReason: status === 'completed' ? 'stop' : status === 'failed' ? 'error' : 'other' })
+        chunks.push({
+          type: 'finish',
+          finishReason: status === 'completed' ? 'stop' : status === 'failed' ? 'error' : 'other',
+        })
         return chunks
       }
       default:
@@ -87,7 +98,8 @@ export class UIChunkMapper {
         this.startedInputs.add(delta.id)
         chunks.push({ type: 'tool-input-start', toolCallId: delta.id, toolName: delta.name })
       }
-      if (delta.argumentsDelta) chunks.push({ type: 'tool-input-delta', toolCallId: delta.id, inputTextDelta: delta.argumentsDelta })
+      if (delta.argumentsDelta)
+        chunks.push({ type: 'tool-input-delta', toolCallId: delta.id, inputTextDelta: delta.argumentsDelta })
       return chunks
     }
     const which = delta.kind === 'text' ? 'text' : 'reasoning'
@@ -113,12 +125,16 @@ export class UIChunkMapper {
     if (this.open.reasoning) chunks.push({ type: 'reasoning-end', id: this.open.reasoning })
     if (this.open.text) chunks.push({ type: 'text-end', id: this.open.text })
     this.open = { streamedText: false, streamedReasoning: false }
-    for (const c of message.content) if (c.type === 'toolCall') chunks.push({ type: 'tool-input-available', toolCallId: c.id, toolName: c.name, input: c.arguments })
+    for (const c of message.content)
+      if (c.type === 'toolCall')
+        chunks.push({ type: 'tool-input-available', toolCallId: c.id, toolName: c.name, input: c.arguments })
     return chunks
   }
 
   private output(toolCallId: string, result: ToolResultMessage, isError: boolean): UIChunk {
-    return isError ? { type: 'tool-output-error', toolCallId, errorText: resultText(result) } : { type: 'tool-output-available', toolCallId, output: resultText(result) }
+    return isError
+      ? { type: 'tool-output-error', toolCallId, errorText: resultText(result) }
+      : { type: 'tool-output-available', toolCallId, output: resultText(result) }
   }
 
   private approvalRequests(requests: ApprovalRequest[]): UIChunk[] {
@@ -133,26 +149,60 @@ export class UIChunkMapper {
     const pending = this.approvals.get(toolCallId)
     if (!pending) return []
     this.approvals.delete(toolCallId)
-    return [{ type: 'data-approval', id: toolCallId, data: { ...pending, status: receipt.status === 'rejected' ? 'rejected' : 'approved' } }]
+    return [
+      {
+        type: 'data-approval',
+        id: toolCallId,
+        data: { ...pending, status: receipt.status === 'rejected' ? 'rejected' : 'approved' },
+      },
+    ]
   }
 
   private nested(event: AgentEvent): UIChunk[] {
     if (event.type === 'approval_required') return this.approvalRequests(event.approvals)
     let exec = this.execs.get(event.execId)
     if (event.type === 'agent_start') {
-      exec = { execId: event.execId, depth: event.depth, status: 'running', tools: [], text: '', tokens: 0, ...(event.parentExecId && { parentExecId: event.parentExecId }) }
+      exec = {
+        execId: event.execId,
+        depth: event.depth,
+        status: 'running',
+        tools: [],
+        text: '',
+        tokens: 0,
+        ...(event.parentExecId && { parentExecId: event.parentExecId }),
+      }
       this.execs.set(event.execId, exec)
       return [{ type: 'data-exec', id: event.execId, data: exec }]
     }
     if (!exec) return []
     if (event.type === 'tool_end') {
-      exec = { ...exec, tools: [...exec.tools, { toolCallId: event.toolCallId, toolName: event.toolName, durationMs: event.durationMs, isError: event.isError }] }
+      exec = {
+        ...exec,
+        tools: [
+          ...exec.tools,
+          {
+            toolCallId: event.toolCallId,
+            toolName: event.toolName,
+            durationMs: event.durationMs,
+            isError: event.isError,
+          },
+        ],
+      }
       this.execs.set(event.execId, exec)
-      return [...this.approvalOutcome(event.toolCallId, event.receipt), { type: 'data-exec', id: event.execId, data: exec }, { type: 'data-receipt', id: event.toolCallId, data: event.receipt }]
+      return [
+        ...this.approvalOutcome(event.toolCallId, event.receipt),
+        { type: 'data-exec', id: event.execId, data: exec },
+        { type: 'data-receipt', id: event.toolCallId, data: event.receipt },
+      ]
     }
     if (event.type === 'agent_end') {
       this.execs.delete(event.execId)
-      const done: ExecPartData = { ...exec, status: event.result.status, text: event.result.text, tokens: event.result.totalUsage.total }
+      const done: ExecPartData = {
+        ...exec,
+        status: event.result.status,
+        text: event.result.text,
+        tokens: event.result.totalUsage.total,
+      }
       return [{ type: 'data-exec', id: event.execId, data: done }]
     }
     return []

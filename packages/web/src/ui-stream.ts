@@ -53,7 +53,10 @@ export function toUIMessageStream(run: RunSource, options: { abortOnCancel?: boo
 }
 
 /** A web Response speaking the UI message stream protocol (SSE `data:` frames, then `[DONE]`). */
-export function toUIMessageStreamResponse(run: RunSource, options: { abortOnCancel?: boolean; headers?: Record<string, string> } = {}): Response {
+export function toUIMessageStreamResponse(
+  run: RunSource,
+  options: { abortOnCancel?: boolean; headers?: Record<string, string> } = {},
+): Response {
   const encoder = new TextEncoder()
   const body = toUIMessageStream(run, options).pipeThrough(
     new TransformStream<UIChunk, Uint8Array>({

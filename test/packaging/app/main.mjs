@@ -38,7 +38,10 @@ const result = await run
 
 // The openai adapter loads its SDK on the first call; nothing listens on port 9, so the call fails
 // as a network error, classified with the SDK's own error classes.
-const offline = await new Runtime({ provider: openai({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0 }), model: 'gpt-test' }).exec('hi')
+const offline = await new Runtime({
+  provider: openai({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0 }),
+  model: 'gpt-test',
+}).exec('hi')
 
 console.log(
   JSON.stringify({
@@ -48,7 +51,9 @@ console.log(
     toolEnds,
     textDeltas,
     addParameters: add.spec.parameters,
-    rootExports: ['openai', 'anthropic', 'gemini', 'openaiCompatible', 'scripted', 'replay'].filter((n) => typeof providersRoot[n] === 'function'),
+    rootExports: ['openai', 'anthropic', 'gemini', 'openaiCompatible', 'scripted', 'replay'].filter(
+      (n) => typeof providersRoot[n] === 'function',
+    ),
     agentIsClass: typeof Agent === 'function',
     openaiError: { status: offline.status, code: offline.error?.code, message: offline.error?.message },
   }),

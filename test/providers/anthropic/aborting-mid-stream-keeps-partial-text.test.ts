@@ -16,7 +16,10 @@ describe('anthropic provider abort', () => {
     const controller = new AbortController()
     const events: ModelEvent[] = []
     const started = Date.now()
-    for await (const event of anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(request(), controller.signal)) {
+    for await (const event of anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(
+      request(),
+      controller.signal,
+    )) {
       events.push(event)
       if (event.type === 'text_delta') controller.abort()
     }
@@ -35,7 +38,11 @@ describe('anthropic provider abort', () => {
     const controller = new AbortController()
     controller.abort()
     const events: ModelEvent[] = []
-    for await (const event of anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(request(), controller.signal)) events.push(event)
+    for await (const event of anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(
+      request(),
+      controller.signal,
+    ))
+      events.push(event)
     expect(events.map((e) => e.type)).toEqual(['start', 'error'])
     expect(events.at(-1)).toMatchObject({ type: 'error', message: { stopReason: 'aborted' } })
   })

@@ -7,8 +7,21 @@ import { collect, scenario, weatherTool, type Body } from './support.js'
 
 const history: Message[] = [
   { role: 'user', content: 'First question' },
-  { role: 'assistant', content: [{ type: 'text', text: 'First answer' }], stopReason: 'stop', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, provider: 'anthropic', model: 'claude-sonnet-4-6' },
-  { role: 'user', content: [{ type: 'text', text: 'Second' }, { type: 'text', text: 'question' }] },
+  {
+    role: 'assistant',
+    content: [{ type: 'text', text: 'First answer' }],
+    stopReason: 'stop',
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    provider: 'anthropic',
+    model: 'claude-sonnet-4-6',
+  },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Second' },
+      { type: 'text', text: 'question' },
+    ],
+  },
 ]
 const timeTool = { name: 'get_time', description: 'Time', parameters: { type: 'object', properties: {} } }
 const marked = (value: unknown): number => (JSON.stringify(value).match(/"cache_control"/g) ?? []).length
@@ -22,7 +35,14 @@ describe('anthropic({ cacheControl }): prompt-cache breakpoints', () => {
 
   const send = async (cacheControl?: AnthropicCacheControl) => {
     server.enqueue({ body: scenario('text.sse') })
-    const { final } = await collect(anthropic({ apiKey: 'k', baseURL: server.url, cacheControl }).stream({ model: 'claude-sonnet-4-6', system: 'You are terse.', messages: history, tools: [weatherTool, timeTool] }))
+    const { final } = await collect(
+      anthropic({ apiKey: 'k', baseURL: server.url, cacheControl }).stream({
+        model: 'claude-sonnet-4-6',
+        system: 'You are terse.',
+        messages: history,
+        tools: [weatherTool, timeTool],
+      }),
+    )
     return { body: server.requests[0]?.json as Body, final }
   }
 
@@ -32,8 +52,13 @@ describe('anthropic({ cacheControl }): prompt-cache breakpoints', () => {
     expect(body.tools?.[0]).not.toHaveProperty('cache_control')
     expect(body.tools?.[1]).toMatchObject({ name: 'get_time', cache_control: { type: 'ephemeral' } })
     expect(body.messages[0]?.content).toEqual([{ type: 'text', text: 'First question' }])
-    expect(body.messages[1]?.content).toEqual([{ type: 'text', text: 'First answer', cache_control: { type: 'ephemeral' } }])
-    expect(body.messages[2]?.content).toEqual([{ type: 'text', text: 'Second' }, { type: 'text', text: 'question', cache_control: { type: 'ephemeral' } }])
+    expect(body.messages[1]?.content).toEqual([
+      { type: 'text', text: 'First answer', cache_control: { type: 'ephemeral' } },
+    ])
+    expect(body.messages[2]?.content).toEqual([
+      { type: 'text', text: 'Second' },
+      { type: 'text', text: 'question', cache_control: { type: 'ephemeral' } },
+    ])
     expect(marked(body)).toBe(4)
     expect(final.message.usage).toMatchObject({ input: 25, cacheRead: 100, cacheWrite: 50 })
   })
@@ -42,7 +67,9 @@ describe('anthropic({ cacheControl }): prompt-cache breakpoints', () => {
     const { body } = await send({ lastMessages: 4, ttl: '1h' })
     expect(marked(body)).toBe(4)
     expect(body.messages[0]?.content).toEqual([{ type: 'text', text: 'First question' }])
-    expect(body.system).toEqual([{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral', ttl: '1h' } }])
+    expect(body.system).toEqual([
+      { type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral', ttl: '1h' } },
+    ])
   })
 
   it('without system and tools breakpoints, all messages may be marked', async () => {
@@ -66,7 +93,11 @@ describe('anthropic({ cacheControl }): prompt-cache breakpoints', () => {
       }
       return 'no error'
     }
-    expect(code(() => anthropic({ apiKey: 'k', cacheControl: { lastMesages: 2 } as never }))).toMatch(/^invalid_options: .*cacheControl\.lastMesages/)
-    expect(code(() => anthropic({ apiKey: 'k', cacheControl: { lastMessages: 5 } }))).toMatch(/^invalid_options: .*cacheControl\.lastMessages/)
+    expect(code(() => anthropic({ apiKey: 'k', cacheControl: { lastMesages: 2 } as never }))).toMatch(
+      /^invalid_options: .*cacheControl\.lastMesages/,
+    )
+    expect(code(() => anthropic({ apiKey: 'k', cacheControl: { lastMessages: 5 } }))).toMatch(
+      /^invalid_options: .*cacheControl\.lastMessages/,
+    )
   })
 })

@@ -6,13 +6,25 @@ describe('anthropic capabilities', () => {
   const caps = (model: string) => provider.capabilities!(model)
 
   it('reports thinking for Claude 3.7 and every family from 4 on', async () => {
-    for (const model of ['claude-3-7-sonnet-20250219', 'claude-sonnet-4-6', 'claude-opus-4-1-20250805', 'claude-haiku-4-5', 'claude-opus-5', 'claude-sonnet-5-5']) {
+    for (const model of [
+      'claude-3-7-sonnet-20250219',
+      'claude-sonnet-4-6',
+      'claude-opus-4-1-20250805',
+      'claude-haiku-4-5',
+      'claude-opus-5',
+      'claude-sonnet-5-5',
+    ]) {
       expect(await caps(model), model).toEqual({ tools: true, thinking: true, contextWindow: 200_000 })
     }
   })
 
   it('reports no thinking for older models', async () => {
-    for (const model of ['claude-3-5-sonnet-20241022', 'claude-3-opus-20240229', 'claude-3-5-haiku-latest', 'claude-instant-1']) {
+    for (const model of [
+      'claude-3-5-sonnet-20241022',
+      'claude-3-opus-20240229',
+      'claude-3-5-haiku-latest',
+      'claude-instant-1',
+    ]) {
       expect(await caps(model), model).toEqual({ tools: true, thinking: false, contextWindow: 200_000 })
     }
   })

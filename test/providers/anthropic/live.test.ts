@@ -12,7 +12,11 @@ describe.skipIf(!live)('anthropic live', () => {
     const add = defineTool({
       name: 'add',
       description: 'Add two integers and return the sum',
-      parameters: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] },
+      parameters: {
+        type: 'object',
+        properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+        required: ['a', 'b'],
+      },
       execute: async (args) => {
         calls++
         const { a, b } = args as { a: number; b: number }
@@ -21,7 +25,10 @@ describe.skipIf(!live)('anthropic live', () => {
     })
     const provider = anthropic({ maxTokens: 512 })
     const runtime = new Runtime({ provider, model })
-    const result = await runtime.exec('Use the add tool to add 1234 and 4321, then reply with just the number.', { tools: [add], toolChoice: 'required' })
+    const result = await runtime.exec('Use the add tool to add 1234 and 4321, then reply with just the number.', {
+      tools: [add],
+      toolChoice: 'required',
+    })
     expect(result.status).toBe('completed')
     expect(calls).toBeGreaterThanOrEqual(1)
     expect(result.text).toContain('5555')

@@ -5,7 +5,13 @@ import { toAnthropicToolChoice } from '@nestor/providers/anthropic'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import { collect, request, scenario, weatherTool, type Body } from './support.js'
 
-const choices: (ToolChoice | undefined)[] = [undefined, 'auto', 'required', 'none', { type: 'function', name: 'get_weather' }]
+const choices: (ToolChoice | undefined)[] = [
+  undefined,
+  'auto',
+  'required',
+  'none',
+  { type: 'function', name: 'get_weather' },
+]
 const knobs: (boolean | undefined)[] = [undefined, true, false]
 
 /** The table the docs promise, written out independently of the implementation. */
@@ -24,13 +30,17 @@ describe('toAnthropicToolChoice', () => {
       const label = `${JSON.stringify(choice) ?? 'no choice'} with parallelToolCalls ${String(parallel)}`
       it(`maps ${label}`, () => {
         const want = expected(choice, parallel)
-        expect(toAnthropicToolChoice(choice, { parallelToolCalls: parallel })).toEqual(want === undefined ? {} : { tool_choice: want })
+        expect(toAnthropicToolChoice(choice, { parallelToolCalls: parallel })).toEqual(
+          want === undefined ? {} : { tool_choice: want },
+        )
       })
     }
   }
 
   it('never puts disable_parallel_tool_use on none', () => {
-    expect(toAnthropicToolChoice('none', { parallelToolCalls: false }).tool_choice).not.toHaveProperty('disable_parallel_tool_use')
+    expect(toAnthropicToolChoice('none', { parallelToolCalls: false }).tool_choice).not.toHaveProperty(
+      'disable_parallel_tool_use',
+    )
   })
 })
 
@@ -57,7 +67,11 @@ describe('anthropic provider request body for tool choice', () => {
           {
             name: 'get_weather',
             description: 'Forecast for a place',
-            input_schema: { type: 'object', properties: { location: { type: 'string' }, days: { type: 'integer' } }, required: ['location'] },
+            input_schema: {
+              type: 'object',
+              properties: { location: { type: 'string' }, days: { type: 'integer' } },
+              required: ['location'],
+            },
           },
         ])
         expect(body.tool_choice).toEqual(expected(choice, parallel))
@@ -67,7 +81,11 @@ describe('anthropic provider request body for tool choice', () => {
 
   it('omits tools and tool_choice when no tool is offered', async () => {
     server.requests.length = 0
-    await collect(anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(request({ toolChoice: 'required', parallelToolCalls: false })))
+    await collect(
+      anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(
+        request({ toolChoice: 'required', parallelToolCalls: false }),
+      ),
+    )
     const body = server.requests[0]!.json as Body
     expect(body).not.toHaveProperty('tools')
     expect(body).not.toHaveProperty('tool_choice')
@@ -75,8 +93,14 @@ describe('anthropic provider request body for tool choice', () => {
 
   it('forces input_schema.type to object and drops $schema', async () => {
     server.requests.length = 0
-    const tool = { name: 'noop', description: 'x', parameters: { $schema: 'http://json-schema.org/draft-07/schema#', properties: {} } }
+    const tool = {
+      name: 'noop',
+      description: 'x',
+      parameters: { $schema: 'http://json-schema.org/draft-07/schema#', properties: {} },
+    }
     await collect(anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(request({ tools: [tool] })))
-    expect((server.requests[0]!.json as Body).tools).toEqual([{ name: 'noop', description: 'x', input_schema: { type: 'object', properties: {} } }])
+    expect((server.requests[0]!.json as Body).tools).toEqual([
+      { name: 'noop', description: 'x', input_schema: { type: 'object', properties: {} } },
+    ])
   })
 })

@@ -16,7 +16,10 @@ describe('anthropic provider key redaction', () => {
     server.enqueue({
       status: 401,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${key}` } }),
+      body: JSON.stringify({
+        type: 'error',
+        error: { type: 'authentication_error', message: `invalid x-api-key: ${key}` },
+      }),
     })
     const provider = anthropic({ baseURL: server.url, apiKey: key })
     const { events, final } = await collect(provider.stream(request()))

@@ -16,13 +16,25 @@ type SdkBlock =
 type Entry = {
   file: string
   request: string | null
-  verified_sdk_result: { stop_reason?: string; content?: SdkBlock[]; usage?: { input_tokens: number; output_tokens: number }; throws?: string }
+  verified_sdk_result: {
+    stop_reason?: string
+    content?: SdkBlock[]
+    usage?: { input_tokens: number; output_tokens: number }
+    throws?: string
+  }
 }
 
 const entries = hasSharedWire
-  ? readSharedJson<{ fixtures: Entry[] }>('index.json').fixtures.filter((e) => e.file.startsWith('anthropic/') && e.file.endsWith('.sse'))
+  ? readSharedJson<{ fixtures: Entry[] }>('index.json').fixtures.filter(
+      (e) => e.file.startsWith('anthropic/') && e.file.endsWith('.sse'),
+    )
   : []
-const stopReasons: Record<string, string> = { end_turn: 'stop', tool_use: 'toolUse', max_tokens: 'length', stop_sequence: 'stop' }
+const stopReasons: Record<string, string> = {
+  end_turn: 'stop',
+  tool_use: 'toolUse',
+  max_tokens: 'length',
+  stop_sequence: 'stop',
+}
 
 describe.skipIf(!hasSharedWire)('anthropic provider on the recorded wire fixtures (../shared/fixtures/wire)', () => {
   let server: WireServer
@@ -32,7 +44,12 @@ describe.skipIf(!hasSharedWire)('anthropic provider on the recorded wire fixture
   })
   afterAll(() => server.close())
 
-  async function replay(file: string, model = 'claude-haiku-4-5', messages: Message[] = [{ role: 'user', content: 'hi' }], tools: ToolSpec[] = []) {
+  async function replay(
+    file: string,
+    model = 'claude-haiku-4-5',
+    messages: Message[] = [{ role: 'user', content: 'hi' }],
+    tools: ToolSpec[] = [],
+  ) {
     server.requests.length = 0
     server.enqueue({ body: readShared(file) })
     return collect(provider().stream({ model, messages, tools }))
@@ -80,17 +97,28 @@ describe.skipIf(!hasSharedWire)('anthropic provider on the recorded wire fixture
   }
 
   const recordedBody = (file: string) => readSharedJson<Body>(file)
-  const result = (id: string, text: string): Message => ({ role: 'toolResult', toolCallId: id, toolName: 'x', content: [{ type: 'text', text }], isError: false })
+  const result = (id: string, text: string): Message => ({
+    role: 'toolResult',
+    toolCallId: id,
+    toolName: 'x',
+    content: [{ type: 'text', text }],
+    isError: false,
+  })
 
   it('replays a streamed thinking + tool_use turn exactly as the recorded client did', async () => {
-    const prompt = 'Use the fixed_version tool. Then tell me the version and make one short joke about it. Think about it first.'
+    const prompt =
+      'Use the fixed_version tool. Then tell me the version and make one short joke about it. Think about it first.'
     const user: Message = { role: 'user', content: prompt }
     const first = await replay('anthropic/thinking.tool-use.claude-haiku-4-5.sse', 'claude-haiku-4-5', [user])
     const assistant: AssistantMessage = first.final.message
     const toolCall = assistant.content.find((c) => c.type === 'toolCall')
     expect(toolCall?.type).toBe('toolCall')
     if (toolCall?.type !== 'toolCall') return
-    await replay('anthropic/text.after-thinking-tool-result.claude-haiku-4-5.sse', 'claude-haiku-4-5', [user, assistant, result(toolCall.id, '0.32a0')])
+    await replay('anthropic/text.after-thinking-tool-result.claude-haiku-4-5.sse', 'claude-haiku-4-5', [
+      user,
+      assistant,
+      result(toolCall.id, '0.32a0'),
+    ])
     const ours = server.requests[0]!.json as Body
     const recorded = recordedBody('anthropic/text.after-thinking-tool-result.claude-haiku-4-5.request.json')
     expect(ours.messages).toEqual(recorded.messages)
@@ -101,7 +129,12 @@ describe.skipIf(!hasSharedWire)('anthropic provider on the recorded wire fixture
     const first = await replay('anthropic/tool-use.parallel.no-args.claude-haiku-4-5.sse', 'claude-haiku-4-5', [user])
     const calls = first.final.message.content.filter((c) => c.type === 'toolCall')
     expect(calls).toHaveLength(2)
-    const history: Message[] = [user, first.final.message, result(calls[0]!.id, 'Charles'), result(calls[1]!.id, 'Sammy')]
+    const history: Message[] = [
+      user,
+      first.final.message,
+      result(calls[0]!.id, 'Charles'),
+      result(calls[1]!.id, 'Sammy'),
+    ]
     await replay('anthropic/text.after-parallel-tool-results.claude-haiku-4-5.sse', 'claude-haiku-4-5', history)
     const ours = server.requests[0]!.json as Body
     const recorded = recordedBody('anthropic/text.after-parallel-tool-results.claude-haiku-4-5.request.json')

@@ -7,11 +7,13 @@ import { collect, request, scenario } from './support.js'
 
 const json = { 'content-type': 'application/json' }
 const errorBody = (type: string, message: string) => JSON.stringify({ type: 'error', error: { type, message } })
-const retries = (events: ModelEvent[]) => events.filter((e): e is Extract<ModelEvent, { type: 'retry' }> => e.type === 'retry')
+const retries = (events: ModelEvent[]) =>
+  events.filter((e): e is Extract<ModelEvent, { type: 'retry' }> => e.type === 'retry')
 
 describe('anthropic provider retries', () => {
   let server: WireServer
-  const provider = (extra: Parameters<typeof anthropic>[0] = {}) => anthropic({ baseURL: server.url, apiKey: 'sk-ant-test', ...extra })
+  const provider = (extra: Parameters<typeof anthropic>[0] = {}) =>
+    anthropic({ baseURL: server.url, apiKey: 'sk-ant-test', ...extra })
   beforeAll(async () => {
     server = await startWireServer()
   })
@@ -27,7 +29,11 @@ describe('anthropic provider retries', () => {
     )
     const { events, final } = await collect(provider().stream(request()))
     expect(retries(events)).toHaveLength(1)
-    expect(retries(events)[0]).toMatchObject({ attempt: 1, delayMs: 15, error: { code: 'provider_error', status: 529, retryable: true } })
+    expect(retries(events)[0]).toMatchObject({
+      attempt: 1,
+      delayMs: 15,
+      error: { code: 'provider_error', status: 529, retryable: true },
+    })
     expect(server.requests).toHaveLength(2)
     expect(final.type).toBe('done')
     expect(events.filter((e) => e.type === 'start')).toHaveLength(1)
@@ -46,13 +52,22 @@ describe('anthropic provider retries', () => {
   })
 
   it('gives up on a 500 after maxRetries + 1 requests with a retryable provider_error', async () => {
-    const failing = { status: 500, headers: { ...json, 'retry-after-ms': '1' }, body: errorBody('api_error', 'Internal server error') }
+    const failing = {
+      status: 500,
+      headers: { ...json, 'retry-after-ms': '1' },
+      body: errorBody('api_error', 'Internal server error'),
+    }
     server.enqueue(failing, failing, failing)
     const { events, final } = await collect(provider({ maxRetries: 2 }).stream(request()))
     expect(server.requests).toHaveLength(3)
     expect(retries(events)).toHaveLength(2)
     expect(final.type).toBe('error')
-    expect(final.type === 'error' && final.error).toMatchObject({ code: 'provider_error', status: 500, retryable: true, provider: 'anthropic' })
+    expect(final.type === 'error' && final.error).toMatchObject({
+      code: 'provider_error',
+      status: 500,
+      retryable: true,
+      provider: 'anthropic',
+    })
     expect(final.message.stopReason).toBe('error')
     server.requests.length = 0
     server.enqueue(failing)
@@ -65,20 +80,35 @@ describe('anthropic provider retries', () => {
   })
 
   it('fails a 400 at once with its status after one request', async () => {
-    server.enqueue({ status: 400, headers: json, body: errorBody('invalid_request_error', 'temperature is not supported') })
+    server.enqueue({
+      status: 400,
+      headers: json,
+      body: errorBody('invalid_request_error', 'temperature is not supported'),
+    })
     const { events, final } = await collect(provider().stream(request()))
     expect(server.requests).toHaveLength(1)
     expect(retries(events)).toHaveLength(0)
-    expect(final.type === 'error' && final.error).toMatchObject({ code: 'provider_error', status: 400, retryable: false })
+    expect(final.type === 'error' && final.error).toMatchObject({
+      code: 'provider_error',
+      status: 400,
+      retryable: false,
+    })
     expect(final.message.errorMessage).toContain('temperature is not supported')
   })
 
   it('retries a socket destroyed before the response and one destroyed mid-body before any content', async () => {
     // Without delays the server's buffered writes die with the socket: the client never sees headers.
-    server.enqueue({ body: scenario('text.sse'), destroyAfterBytes: 74 }, { body: scenario('text.sse'), destroyAfterBytes: 74, delayMs: 3 }, { body: scenario('text.sse') })
+    server.enqueue(
+      { body: scenario('text.sse'), destroyAfterBytes: 74 },
+      { body: scenario('text.sse'), destroyAfterBytes: 74, delayMs: 3 },
+      { body: scenario('text.sse') },
+    )
     const { events, final } = await collect(provider({ maxRetries: 2, maxRetryDelayMs: 5 }).stream(request()))
     expect(server.requests).toHaveLength(3)
-    expect(retries(events).map((r) => r.error.message)).toEqual(['connection error: Connection error.', 'connection lost: terminated'])
+    expect(retries(events).map((r) => r.error.message)).toEqual([
+      'connection error: Connection error.',
+      'connection lost: terminated',
+    ])
     expect(retries(events).every((r) => r.error.retryable === true)).toBe(true)
     expect(final.type).toBe('done')
     expect(final.message.content).toEqual([{ type: 'text', text: 'Bonjour, le monde — ça va ? 🦜' }])
@@ -97,7 +127,9 @@ describe('anthropic provider retries', () => {
   it('retries a stream that goes silent past streamIdleTimeoutMs', async () => {
     server.enqueue({ body: scenario('text.sse'), stallAfterBytes: 111 }, { body: scenario('text.sse') })
     const started = Date.now()
-    const { events, final } = await collect(provider({ streamIdleTimeoutMs: 60_000 }).stream(request({ streamIdleTimeoutMs: 150 })))
+    const { events, final } = await collect(
+      provider({ streamIdleTimeoutMs: 60_000 }).stream(request({ streamIdleTimeoutMs: 150 })),
+    )
     expect(Date.now() - started).toBeLessThan(10_000)
     expect(server.requests).toHaveLength(2)
     expect(retries(events)).toHaveLength(1)
@@ -117,7 +149,11 @@ describe('anthropic provider retries', () => {
 
   it('bypasses the retries of an injected SDK client, so each attempt is one request', async () => {
     const client = new Anthropic({ apiKey: 'sk-ant-injected-key', baseURL: server.url, maxRetries: 5 })
-    const failing = { status: 503, headers: { ...json, 'retry-after-ms': '1' }, body: errorBody('api_error', 'unavailable') }
+    const failing = {
+      status: 503,
+      headers: { ...json, 'retry-after-ms': '1' },
+      body: errorBody('api_error', 'unavailable'),
+    }
     server.enqueue(failing, failing)
     const provider = anthropic({ client, maxRetries: 1 })
     const { events, final } = await collect(provider.stream(request()))

@@ -7,7 +7,12 @@ import { scenario, type Body } from './support.js'
 const add = defineTool({
   name: 'add',
   description: 'Add two numbers',
-  parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  },
   execute: async (args) => {
     const { a, b } = args as { a: number; b: number }
     return String(a + b)
@@ -31,7 +36,11 @@ describe('Runtime over the anthropic provider and the wire', () => {
 
   it('runs two parallel calls, sends both results in one user message and returns the answer', async () => {
     server.enqueue({ body: scenario('parallel-tools.sse') }, { body: scenario('text.sse') })
-    const runtime = new Runtime({ provider: anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }), model: 'claude-haiku-4-5', system: 'Be exact.' })
+    const runtime = new Runtime({
+      provider: anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }),
+      model: 'claude-haiku-4-5',
+      system: 'Be exact.',
+    })
     const run = runtime.exec('What is 2 + 40, and what time is it?', { tools: [add, now], parallelToolCalls: false })
     const types: string[] = []
     for await (const event of run) types.push(event.type)
@@ -40,7 +49,11 @@ describe('Runtime over the anthropic provider and the wire', () => {
     expect(result.status).toBe('completed')
     expect(result.text).toBe('Bonjour, le monde — ça va ? 🦜')
     expect(result.history.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'assistant'])
-    expect(result.history[2]).toMatchObject({ toolCallId: 'toolu_nestor_add_01', isError: false, content: [{ type: 'text', text: '42' }] })
+    expect(result.history[2]).toMatchObject({
+      toolCallId: 'toolu_nestor_add_01',
+      isError: false,
+      content: [{ type: 'text', text: '42' }],
+    })
     expect(result.history[3]).toMatchObject({ toolCallId: 'toolu_nestor_clock_02', isError: true })
     expect(types.filter((t) => t === 'tool_end')).toHaveLength(2)
     expect(result.usage).toMatchObject({ input: 525, output: 113, cacheRead: 100, cacheWrite: 50 })
@@ -63,7 +76,11 @@ describe('Runtime over the anthropic provider and the wire', () => {
     expect(results.role).toBe('user')
     expect(results.content).toHaveLength(2)
     expect(results.content[0]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_nestor_add_01', content: '42' })
-    expect(results.content[1]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_nestor_clock_02', is_error: true })
+    expect(results.content[1]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'toolu_nestor_clock_02',
+      is_error: true,
+    })
     expect(String(results.content[1]!.content)).toContain('clock unavailable')
   })
 
@@ -80,7 +97,10 @@ describe('Runtime over the anthropic provider and the wire', () => {
       },
     })
     server.enqueue({ body: scenario('truncated-tool-input.sse') }, { body: scenario('text.sse') })
-    const runtime = new Runtime({ provider: anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }), model: 'claude-haiku-4-5' })
+    const runtime = new Runtime({
+      provider: anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }),
+      model: 'claude-haiku-4-5',
+    })
     const result = await runtime.exec('Write notes.txt', { tools: [write] })
     expect(ran).toBe(false)
     const answer = result.history.find((m) => m.role === 'toolResult')

@@ -23,10 +23,28 @@ const assistantTurn: AssistantMessage = {
 }
 
 const history: Message[] = [
-  { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo and Lima?' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Weather in Oslo and Lima?' },
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+    ],
+  },
   assistantTurn,
-  { role: 'toolResult', toolCallId: 'toolu_a', toolName: 'get_weather', content: [{ type: 'text', text: '3°C, snow' }], isError: false },
-  { role: 'toolResult', toolCallId: 'toolu_b', toolName: 'get_weather', content: [{ type: 'text', text: 'upstream timeout' }], isError: true },
+  {
+    role: 'toolResult',
+    toolCallId: 'toolu_a',
+    toolName: 'get_weather',
+    content: [{ type: 'text', text: '3°C, snow' }],
+    isError: false,
+  },
+  {
+    role: 'toolResult',
+    toolCallId: 'toolu_b',
+    toolName: 'get_weather',
+    content: [{ type: 'text', text: 'upstream timeout' }],
+    isError: true,
+  },
   { role: 'user', content: 'Also, be brief.' },
 ]
 
@@ -40,7 +58,9 @@ describe('anthropic provider request history', () => {
 
   async function send(messages: Message[], extra: Partial<Parameters<typeof request>[0]> = {}): Promise<Body> {
     server.requests.length = 0
-    const { final } = await collect(anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(request({ messages, ...extra })))
+    const { final } = await collect(
+      anthropic({ baseURL: server.url, apiKey: 'sk-ant-test' }).stream(request({ messages, ...extra })),
+    )
     expect(final.type).toBe('done')
     return server.requests[0]!.json as Body
   }
@@ -88,7 +108,16 @@ describe('anthropic provider request history', () => {
     const body = await send([
       { role: 'user', content: 'chart?' },
       { ...assistantTurn, content: [{ type: 'toolCall', id: 'toolu_c', name: 'chart', arguments: {} }] },
-      { role: 'toolResult', toolCallId: 'toolu_c', toolName: 'chart', content: [{ type: 'text', text: 'here' }, { type: 'image', data: 'AAAA', mimeType: 'image/jpeg' }], isError: false },
+      {
+        role: 'toolResult',
+        toolCallId: 'toolu_c',
+        toolName: 'chart',
+        content: [
+          { type: 'text', text: 'here' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/jpeg' },
+        ],
+        isError: false,
+      },
     ])
     expect(body.messages[2]!.content).toEqual([
       {
@@ -109,20 +138,53 @@ describe('anthropic provider request history', () => {
       model: 'gpt-x',
       stopReason: 'stop',
       usage,
-      content: [{ type: 'thinking', thinking: 'foreign reasoning', signature: 'not-anthropic' }, { type: 'text', text: 'Hello.' }],
+      content: [
+        { type: 'thinking', thinking: 'foreign reasoning', signature: 'not-anthropic' },
+        { type: 'text', text: 'Hello.' },
+      ],
     }
-    const unsigned: AssistantMessage = { ...foreign, provider: 'anthropic', content: [{ type: 'thinking', thinking: 'cut off' }, { type: 'text', text: 'More.' }] }
-    const body = await send([{ role: 'user', content: 'one' }, { role: 'user', content: 'two' }, foreign, unsigned, { role: 'user', content: 'three' }])
+    const unsigned: AssistantMessage = {
+      ...foreign,
+      provider: 'anthropic',
+      content: [
+        { type: 'thinking', thinking: 'cut off' },
+        { type: 'text', text: 'More.' },
+      ],
+    }
+    const body = await send([
+      { role: 'user', content: 'one' },
+      { role: 'user', content: 'two' },
+      foreign,
+      unsigned,
+      { role: 'user', content: 'three' },
+    ])
     expect(body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }, { type: 'text', text: 'More.' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Hello.' },
+          { type: 'text', text: 'More.' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'three' }] },
     ])
   })
 
   it('enables thinking with a budget and raises max_tokens above it', async () => {
     server.requests.length = 0
-    const provider = anthropic({ baseURL: server.url, apiKey: 'sk-ant-test', thinking: { budgetTokens: 2048 }, maxTokens: 1024 })
+    const provider = anthropic({
+      baseURL: server.url,
+      apiKey: 'sk-ant-test',
+      thinking: { budgetTokens: 2048 },
+      maxTokens: 1024,
+    })
     await collect(provider.stream(request()))
     const body = server.requests[0]!.json as Body
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 })

@@ -62,10 +62,16 @@ describe('anthropic provider on transcripts split at random byte boundaries', ()
       const reference = JSON.parse(JSON.stringify(await run(body, []))) as ModelEvent[]
       expect(reference.at(-1)?.type).toMatch(/done|error/)
       await fc.assert(
-        fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: body.length - 1 }), { maxLength: 48 }), async (offsets) => {
-          const events = await run(body, [...offsets].sort((a, b) => a - b))
-          expect(JSON.parse(JSON.stringify(events))).toEqual(reference)
-        }),
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: body.length - 1 }), { maxLength: 48 }),
+          async (offsets) => {
+            const events = await run(
+              body,
+              [...offsets].sort((a, b) => a - b),
+            )
+            expect(JSON.parse(JSON.stringify(events))).toEqual(reference)
+          },
+        ),
         { numRuns: 12 },
       )
     })

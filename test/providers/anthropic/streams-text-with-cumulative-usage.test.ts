@@ -50,7 +50,9 @@ describe('anthropic provider streaming plain text', () => {
     server.requests.length = 0
     server.enqueue({ body: scenario('text.sse') })
     const provider = anthropic({ baseURL: server.url, apiKey: 'sk-ant-test', maxTokens: 100 })
-    await collect(provider.stream(request({ options: { temperature: 0.2, topK: 5, stopSequences: ['END'], maxTokens: 256 } })))
+    await collect(
+      provider.stream(request({ options: { temperature: 0.2, topK: 5, stopSequences: ['END'], maxTokens: 256 } })),
+    )
     const body = server.requests[0]!.json as Body
     expect(body).toMatchObject({ temperature: 0.2, top_k: 5, stop_sequences: ['END'], max_tokens: 256 })
     expect(body).not.toHaveProperty('top_p')

@@ -18,14 +18,25 @@ describe('anthropic provider streaming tool calls', () => {
   it('assembles fragmented input_json_delta into parsed arguments after the text', async () => {
     server.enqueue({ body: scenario('text-then-tool.sse') })
     const { events, final } = await collect(provider().stream(request({ tools: [weatherTool] })))
-    expect(ofType(events, 'toolcall_start')).toEqual([{ type: 'toolcall_start', id: 'toolu_nestor_weather_01', name: 'get_weather' }])
-    expect(ofType(events, 'toolcall_delta').map((e) => e.delta).join('')).toBe('{"location": "Zürich, CH", "days": 3, "units": ["c"]}')
+    expect(ofType(events, 'toolcall_start')).toEqual([
+      { type: 'toolcall_start', id: 'toolu_nestor_weather_01', name: 'get_weather' },
+    ])
+    expect(
+      ofType(events, 'toolcall_delta')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe('{"location": "Zürich, CH", "days": 3, "units": ["c"]}')
     expect(ofType(events, 'toolcall_end')).toHaveLength(1)
     expect(final.type).toBe('done')
     expect(final.message.stopReason).toBe('toolUse')
     expect(final.message.content).toEqual([
       { type: 'text', text: 'Let me look up the forecast.' },
-      { type: 'toolCall', id: 'toolu_nestor_weather_01', name: 'get_weather', arguments: { location: 'Zürich, CH', days: 3, units: ['c'] } },
+      {
+        type: 'toolCall',
+        id: 'toolu_nestor_weather_01',
+        name: 'get_weather',
+        arguments: { location: 'Zürich, CH', days: 3, units: ['c'] },
+      },
     ])
     expect(final.message.usage).toMatchObject({ input: 310, output: 58, cacheRead: 0, cacheWrite: 0, total: 368 })
   })
@@ -38,14 +49,20 @@ describe('anthropic provider streaming tool calls', () => {
       { type: 'toolCall', id: 'toolu_nestor_clock_02', name: 'now', arguments: {} },
     ])
     expect(final.message.stopReason).toBe('toolUse')
-    expect(final.message.content.map((c) => (c.type === 'toolCall' ? c.id : c.type))).toEqual(['toolu_nestor_add_01', 'toolu_nestor_clock_02'])
+    expect(final.message.content.map((c) => (c.type === 'toolCall' ? c.id : c.type))).toEqual([
+      'toolu_nestor_add_01',
+      'toolu_nestor_clock_02',
+    ])
     expect(final.message.usage).toMatchObject({ input: 500, output: 71 })
   })
 
   it('keeps the thinking text and its full signature before the tool call', async () => {
     server.enqueue({ body: scenario('thinking-tool.sse') })
     const { events, final } = await collect(provider().stream(request()))
-    expect(ofType(events, 'thinking_delta').map((e) => e.delta)).toEqual(['The user wants the version. ', 'I should call the tool first.'])
+    expect(ofType(events, 'thinking_delta').map((e) => e.delta)).toEqual([
+      'The user wants the version. ',
+      'I should call the tool first.',
+    ])
     expect(final.message.content).toEqual([
       {
         type: 'thinking',
@@ -62,7 +79,12 @@ describe('anthropic provider streaming tool calls', () => {
     server.enqueue({ body: scenario('redacted-thinking-text.sse') })
     const { final } = await collect(provider().stream(request()))
     expect(final.message.content).toEqual([
-      { type: 'thinking', thinking: '', signature: 'RW5jcnlwdGVkT3BhcXVlUmVhc29uaW5nRm9yTmVzdG9yVGVzdHM=', redacted: true },
+      {
+        type: 'thinking',
+        thinking: '',
+        signature: 'RW5jcnlwdGVkT3BhcXVlUmVhc29uaW5nRm9yTmVzdG9yVGVzdHM=',
+        redacted: true,
+      },
       { type: 'thinking', thinking: 'Short answer is fine.', signature: 'U2Vjb25kQmxvY2tTaWduYXR1cmU=' },
       { type: 'text', text: 'Done.' },
     ])
@@ -88,7 +110,13 @@ describe('anthropic provider streaming tool calls', () => {
     expect(ofType(events, 'toolcall_end')).toHaveLength(0)
     expect(final.message.stopReason).toBe('length')
     expect(final.message.content).toEqual([
-      { type: 'toolCall', id: 'toolu_nestor_delete_01', name: 'delete_files', arguments: {}, invalidArguments: '{"glob": "*"}' },
+      {
+        type: 'toolCall',
+        id: 'toolu_nestor_delete_01',
+        name: 'delete_files',
+        arguments: {},
+        invalidArguments: '{"glob": "*"}',
+      },
     ])
   })
 
@@ -108,7 +136,11 @@ describe('anthropic provider streaming tool calls', () => {
     expect(final.type).toBe('error')
     expect(final.message.stopReason).toBe('error')
     expect(final.message.content).toEqual([{ type: 'text', text: "I can't help with that." }])
-    expect(final.type === 'error' && final.error).toMatchObject({ code: 'refusal', retryable: false, provider: 'anthropic' })
+    expect(final.type === 'error' && final.error).toMatchObject({
+      code: 'refusal',
+      retryable: false,
+      provider: 'anthropic',
+    })
     expect(final.message.refusal).toBe("I can't help with that.")
   })
 

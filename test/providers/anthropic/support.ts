@@ -7,11 +7,14 @@ export const scenario = (name: string): string =>
   readFileSync(new URL(`../wire/anthropic/${name}`, import.meta.url), 'utf8')
 
 /** Drains a provider stream; the last event is always the terminal one. */
-export async function collect(stream: AsyncIterable<ModelEvent>): Promise<{ events: ModelEvent[]; final: Extract<ModelEvent, { type: 'done' | 'error' }> }> {
+export async function collect(
+  stream: AsyncIterable<ModelEvent>,
+): Promise<{ events: ModelEvent[]; final: Extract<ModelEvent, { type: 'done' | 'error' }> }> {
   const events: ModelEvent[] = []
   for await (const event of stream) events.push(event)
   const final = events.at(-1)
-  if (!final || (final.type !== 'done' && final.type !== 'error')) throw new Error(`stream did not end with done/error: ${JSON.stringify(events.at(-1))}`)
+  if (!final || (final.type !== 'done' && final.type !== 'error'))
+    throw new Error(`stream did not end with done/error: ${JSON.stringify(events.at(-1))}`)
   return { events, final }
 }
 
@@ -20,7 +23,11 @@ export const finalMessage = (final: { message: AssistantMessage }): AssistantMes
 export const weatherTool: ToolSpec = {
   name: 'get_weather',
   description: 'Forecast for a place',
-  parameters: { type: 'object', properties: { location: { type: 'string' }, days: { type: 'integer' } }, required: ['location'] },
+  parameters: {
+    type: 'object',
+    properties: { location: { type: 'string' }, days: { type: 'integer' } },
+    required: ['location'],
+  },
 }
 
 export const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({

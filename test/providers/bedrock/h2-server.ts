@@ -30,7 +30,11 @@ export async function startH2Server(): Promise<H2Server> {
     }
     const headers = { ...req.headers, host: String(req.headers[':authority'] ?? req.headers.host ?? '') }
     requests.push({ method: req.method, url: req.url, headers, body, json })
-    const response = queue.shift() ?? { status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"no scripted response"}' }
+    const response = queue.shift() ?? {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: '{"message":"no scripted response"}',
+    }
     res.writeHead(response.status ?? 200, response.headers ?? {})
     const bytes = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body, 'utf8')
     const size = response.chunkSize ?? 37

@@ -17,17 +17,27 @@ const codec = new EventStreamCodec(
 )
 
 /** One ConverseStream output member, as the service frames it: `:event-type` names the member. */
-export type Frame = { event: string; body: Record<string, unknown> } | { exception: string; body: Record<string, unknown> }
+export type Frame =
+  { event: string; body: Record<string, unknown> } | { exception: string; body: Record<string, unknown> }
 
 /** AWS event-stream binary framing (prelude, headers, payload, CRCs) of the given members. */
 export function eventStream(frames: Frame[]): Buffer {
   const encoded = frames.map((frame) => {
     const headers: Record<string, { type: 'string'; value: string }> =
       'event' in frame
-        ? { ':message-type': { type: 'string' as const, value: 'event' }, ':event-type': { type: 'string' as const, value: frame.event } }
-        : { ':message-type': { type: 'string' as const, value: 'exception' }, ':exception-type': { type: 'string' as const, value: frame.exception } }
+        ? {
+            ':message-type': { type: 'string' as const, value: 'event' },
+            ':event-type': { type: 'string' as const, value: frame.event },
+          }
+        : {
+            ':message-type': { type: 'string' as const, value: 'exception' },
+            ':exception-type': { type: 'string' as const, value: frame.exception },
+          }
     const body = new Uint8Array(Buffer.from(JSON.stringify(frame.body), 'utf8'))
-    return codec.encode({ headers: { ...headers, ':content-type': { type: 'string', value: 'application/json' } }, body })
+    return codec.encode({
+      headers: { ...headers, ':content-type': { type: 'string', value: 'application/json' } },
+      body,
+    })
   })
   return Buffer.concat(encoded.map((bytes) => Buffer.from(bytes)))
 }
@@ -41,7 +51,10 @@ export const streamResponse = (frames: Frame[], extra: Partial<WireResponse> = {
 /** An HTTP-level error the way Converse returns one: JSON body, type in `x-amzn-errortype`. */
 export const errorResponse = (status: number, type: string, message: string): WireResponse => ({
   status,
-  headers: { 'content-type': 'application/json', 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/` },
+  headers: {
+    'content-type': 'application/json',
+    'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+  },
   body: JSON.stringify({ message }),
 })
 
@@ -50,13 +63,20 @@ export const text = (...parts: string[]): Frame[] => [
   ...parts.map((t): Frame => ({ event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { text: t } } })),
   { event: 'contentBlockStop', body: { contentBlockIndex: 0 } },
   { event: 'messageStop', body: { stopReason: 'end_turn' } },
-  { event: 'metadata', body: { usage: { inputTokens: 12, outputTokens: 5, totalTokens: 47, cacheReadInputTokens: 20, cacheWriteInputTokens: 10 }, metrics: { latencyMs: 120 } } },
+  {
+    event: 'metadata',
+    body: {
+      usage: { inputTokens: 12, outputTokens: 5, totalTokens: 47, cacheReadInputTokens: 20, cacheWriteInputTokens: 10 },
+      metrics: { latencyMs: 120 },
+    },
+  },
 ]
 
 class Sha256 {
   private readonly hash
   constructor(secret?: unknown) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', Buffer.from(secret as Uint8Array | string))
+    this.hash =
+      secret === undefined ? createHash('sha256') : createHmac('sha256', Buffer.from(secret as Uint8Array | string))
   }
   update(data: Uint8Array | string): void {
     this.hash.update(data)
@@ -83,10 +103,25 @@ export async function signatureIsValid(request: CapturedRequest, port: number): 
   const signingDate = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)))
   const headers: Record<string, string> = {}
   for (const name of signedHeaders) headers[name] = String(request.headers[name] ?? '')
-  const signer = new SignatureV4({ credentials, region, service: 'bedrock', sha256: Sha256 as never, uriEscapePath: true })
+  const signer = new SignatureV4({
+    credentials,
+    region,
+    service: 'bedrock',
+    sha256: Sha256 as never,
+    uriEscapePath: true,
+  })
   const [path, query = ''] = request.url.split('?')
   const signed = await signer.sign(
-    { method: request.method, protocol: 'http:', hostname: '127.0.0.1', port, path: path ?? '/', query: Object.fromEntries(new URLSearchParams(query)), headers, body: request.body },
+    {
+      method: request.method,
+      protocol: 'http:',
+      hostname: '127.0.0.1',
+      port,
+      path: path ?? '/',
+      query: Object.fromEntries(new URLSearchParams(query)),
+      headers,
+      body: request.body,
+    },
     { signingDate },
   )
   return signed.headers.authorization === auth
@@ -113,10 +148,13 @@ export function useBedrockWire(): { readonly server: H2Server } {
 export const provider = (server: H2Server, extra: Parameters<typeof bedrock>[0] = {}) =>
   bedrock({ region, credentials, endpoint: server.url, ...extra })
 
-export async function collect(stream: AsyncIterable<ModelEvent>): Promise<{ events: ModelEvent[]; last: Extract<ModelEvent, { type: 'done' | 'error' }> }> {
+export async function collect(
+  stream: AsyncIterable<ModelEvent>,
+): Promise<{ events: ModelEvent[]; last: Extract<ModelEvent, { type: 'done' | 'error' }> }> {
   const events: ModelEvent[] = []
   for await (const event of stream) events.push(event)
   const last = events.at(-1)
-  if (!last || (last.type !== 'done' && last.type !== 'error')) throw new Error(`stream did not end with done/error: ${last?.type}`)
+  if (!last || (last.type !== 'done' && last.type !== 'error'))
+    throw new Error(`stream did not end with done/error: ${last?.type}`)
   return { events, last }
 }

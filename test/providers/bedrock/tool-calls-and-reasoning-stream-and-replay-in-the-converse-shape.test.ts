@@ -13,9 +13,15 @@ const reasoningThenTool: Frame[] = [
   { event: 'messageStart', body: { role: 'assistant' } },
   { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { reasoningContent: { text: 'Need the ' } } } },
   { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { reasoningContent: { text: 'forecast.' } } } },
-  { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'sig-opaque-1' } } } },
+  {
+    event: 'contentBlockDelta',
+    body: { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'sig-opaque-1' } } },
+  },
   { event: 'contentBlockStop', body: { contentBlockIndex: 0 } },
-  { event: 'contentBlockStart', body: { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_A1', name: 'get_weather' } } } },
+  {
+    event: 'contentBlockStart',
+    body: { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_A1', name: 'get_weather' } } },
+  },
   { event: 'contentBlockDelta', body: { contentBlockIndex: 1, delta: { toolUse: { input: '{"loca' } } } },
   { event: 'contentBlockDelta', body: { contentBlockIndex: 1, delta: { toolUse: { input: 'tion":"Zürich"}' } } } },
   { event: 'contentBlockStop', body: { contentBlockIndex: 1 } },
@@ -28,27 +34,53 @@ describe('bedrock: tool calls and reasoning', () => {
 
   it('streams reasoning with its signature and a tool call split across deltas', async () => {
     wire.server.enqueue(streamResponse(reasoningThenTool, { chunkSize: 11 }))
-    const { events, last } = await collect(provider(wire.server).stream({ model: modelId, messages: [{ role: 'user', content: 'Weather?' }], tools: [weather], toolChoice: 'required' }))
+    const { events, last } = await collect(
+      provider(wire.server).stream({
+        model: modelId,
+        messages: [{ role: 'user', content: 'Weather?' }],
+        tools: [weather],
+        toolChoice: 'required',
+      }),
+    )
     expect(last.message.stopReason).toBe('toolUse')
     expect(last.message.content).toEqual([
       { type: 'thinking', thinking: 'Need the forecast.', signature: 'sig-opaque-1' },
       { type: 'toolCall', id: 'tooluse_A1', name: 'get_weather', arguments: { location: 'Zürich' } },
     ])
-    expect(events.map((e) => e.type)).toEqual(['start', 'thinking_delta', 'thinking_delta', 'toolcall_start', 'toolcall_delta', 'toolcall_delta', 'toolcall_end', 'done'])
+    expect(events.map((e) => e.type)).toEqual([
+      'start',
+      'thinking_delta',
+      'thinking_delta',
+      'toolcall_start',
+      'toolcall_delta',
+      'toolcall_delta',
+      'toolcall_end',
+      'done',
+    ])
     expect(wire.server.requests[0]?.json).toMatchObject({
       toolConfig: {
-        tools: [{ toolSpec: { name: 'get_weather', description: 'Forecast for a place', inputSchema: { json: weather.parameters } } }],
+        tools: [
+          {
+            toolSpec: {
+              name: 'get_weather',
+              description: 'Forecast for a place',
+              inputSchema: { json: weather.parameters },
+            },
+          },
+        ],
         toolChoice: { any: {} },
       },
     })
   })
 
   it('replays the reasoning, the call and both results as Converse blocks, keeping toolConfig for tool choice none', async () => {
-    wire.server.enqueue(streamResponse([
-      { event: 'messageStart', body: { role: 'assistant' } },
-      { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { text: 'Sunny.' } } },
-      { event: 'messageStop', body: { stopReason: 'end_turn' } },
-    ]))
+    wire.server.enqueue(
+      streamResponse([
+        { event: 'messageStart', body: { role: 'assistant' } },
+        { event: 'contentBlockDelta', body: { contentBlockIndex: 0, delta: { text: 'Sunny.' } } },
+        { event: 'messageStop', body: { stopReason: 'end_turn' } },
+      ]),
+    )
     const history: Message[] = [
       { role: 'user', content: 'Weather?' },
       {
@@ -63,10 +95,18 @@ describe('bedrock: tool calls and reasoning', () => {
         provider: 'bedrock',
         model: modelId,
       },
-      { role: 'toolResult', toolCallId: 'tooluse_A1', toolName: 'get_weather', content: [{ type: 'text', text: 'sunny' }], isError: false },
+      {
+        role: 'toolResult',
+        toolCallId: 'tooluse_A1',
+        toolName: 'get_weather',
+        content: [{ type: 'text', text: 'sunny' }],
+        isError: false,
+      },
       { role: 'toolResult', toolCallId: 'tooluse_B2', toolName: 'get_weather', content: [], isError: true },
     ]
-    const { last } = await collect(provider(wire.server).stream({ model: modelId, messages: history, tools: [weather], toolChoice: 'none' }))
+    const { last } = await collect(
+      provider(wire.server).stream({ model: modelId, messages: history, tools: [weather], toolChoice: 'none' }),
+    )
     expect(last.message.content).toEqual([{ type: 'text', text: 'Sunny.' }])
     const sent = wire.server.requests[0]?.json as { messages: unknown[]; toolConfig: unknown }
     expect(sent.messages).toEqual([

@@ -11,7 +11,10 @@ describe('fallback: what does not move the chain on', () => {
   const chain = (options: Parameters<typeof fallback>[1] = {}) =>
     fallback(
       [
-        { provider: openai({ baseURL: `${wire.first.url}/v1`, apiKey: 'sk-first', maxRetries: 0 }), model: 'gpt-4o-mini' },
+        {
+          provider: openai({ baseURL: `${wire.first.url}/v1`, apiKey: 'sk-first', maxRetries: 0 }),
+          model: 'gpt-4o-mini',
+        },
         { provider: anthropic({ baseURL: wire.second.url, apiKey: 'sk-ant-second' }), model: 'claude-sonnet-4-6' },
       ],
       options,
@@ -29,7 +32,11 @@ describe('fallback: what does not move the chain on', () => {
   })
 
   it('a 400 is final by default, with the first provider’s own error', async () => {
-    wire.first.enqueue({ status: 400, headers: json, body: chat.errorBody('bad request', 'invalid_request_error', null) })
+    wire.first.enqueue({
+      status: 400,
+      headers: json,
+      body: chat.errorBody('bad request', 'invalid_request_error', null),
+    })
     const events = await collect(chain().stream(request))
     expect(events.map((e) => e.type)).toEqual(['start', 'error'])
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { status: 400, provider: 'openai', retryable: false } })
@@ -37,11 +44,18 @@ describe('fallback: what does not move the chain on', () => {
   })
 
   it("with on: 'any' a 400 moves on to the next provider", async () => {
-    wire.first.enqueue({ status: 400, headers: json, body: chat.errorBody('bad request', 'invalid_request_error', null) })
+    wire.first.enqueue({
+      status: 400,
+      headers: json,
+      body: chat.errorBody('bad request', 'invalid_request_error', null),
+    })
     wire.second.enqueue({ body: anthropicScenario('text.sse') })
     const events = await collect(chain({ on: 'any' }).stream(request))
     expect(events.map((e) => e.type).slice(0, 2)).toEqual(['retry', 'start'])
-    expect(events.at(-1)).toMatchObject({ type: 'done', message: { provider: 'anthropic', model: 'claude-sonnet-4-6' } })
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      message: { provider: 'anthropic', model: 'claude-sonnet-4-6' },
+    })
   })
 
   it('an unknown option or an empty chain fails invalid_options at once', () => {

@@ -7,7 +7,11 @@ import { anthropicScenario, unavailable, useTwoWires } from './support.js'
 const weather = defineTool({
   name: 'get_weather',
   description: 'Forecast for a place',
-  parameters: { type: 'object', properties: { location: { type: 'string' }, days: { type: 'integer' }, units: { type: 'array' } }, required: ['location'] },
+  parameters: {
+    type: 'object',
+    properties: { location: { type: 'string' }, days: { type: 'integer' }, units: { type: 'array' } },
+    required: ['location'],
+  },
   execute: async () => 'sunny',
 })
 

@@ -3,7 +3,8 @@ import type { ModelEvent } from '@nestor/core/provider-kit'
 import { afterEach, beforeEach } from 'vitest'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 
-export const anthropicScenario = (name: string): string => readFileSync(new URL(`../wire/anthropic/${name}`, import.meta.url), 'utf8')
+export const anthropicScenario = (name: string): string =>
+  readFileSync(new URL(`../wire/anthropic/${name}`, import.meta.url), 'utf8')
 
 export const json = { 'content-type': 'application/json' }
 export const unavailable = {

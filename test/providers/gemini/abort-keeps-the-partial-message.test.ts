@@ -12,7 +12,9 @@ describe('aborting a Gemini stream', () => {
 
   const slowText = (n: number) =>
     geminiSse([
-      ...Array.from({ length: n }, (_, i) => ({ candidates: [{ content: { role: 'model', parts: [{ text: `w${i} ` }] } }] })),
+      ...Array.from({ length: n }, (_, i) => ({
+        candidates: [{ content: { role: 'model', parts: [{ text: `w${i} ` }] } }],
+      })),
       { candidates: [{ content: { role: 'model', parts: [{ text: 'end' }] }, finishReason: 'STOP' }] },
     ])
 
@@ -21,7 +23,10 @@ describe('aborting a Gemini stream', () => {
     server.enqueue({ body: slowText(40), chunkSize: 80, delayMs: 30 })
     const controller = new AbortController()
     const events = []
-    for await (const event of gemini({ apiKey: 'test-key', baseURL: server.url }).stream(request({ maxRetries: 2 }), controller.signal)) {
+    for await (const event of gemini({ apiKey: 'test-key', baseURL: server.url }).stream(
+      request({ maxRetries: 2 }),
+      controller.signal,
+    )) {
       events.push(event)
       if (event.type === 'text_delta' && events.filter((e) => e.type === 'text_delta').length === 2) controller.abort()
     }
@@ -41,7 +46,11 @@ describe('aborting a Gemini stream', () => {
     controller.abort()
     const before = server.requests.length
     const events = []
-    for await (const event of gemini({ apiKey: 'test-key', baseURL: server.url }).stream(request({ maxRetries: 2 }), controller.signal)) events.push(event)
+    for await (const event of gemini({ apiKey: 'test-key', baseURL: server.url }).stream(
+      request({ maxRetries: 2 }),
+      controller.signal,
+    ))
+      events.push(event)
     expect(events.map((e) => e.type)).toEqual(['start', 'error'])
     expect(final(events).message.stopReason).toBe('aborted')
     // @google/generative-ai 0.24 ignores a signal that is aborted already; the adapter must not.
@@ -52,12 +61,22 @@ describe('aborting a Gemini stream', () => {
     server.enqueue({
       status: 429,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '20s' }] } }),
+      body: JSON.stringify({
+        error: {
+          code: 429,
+          message: 'quota',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '20s' }],
+        },
+      }),
     })
     const controller = new AbortController()
     const started = Date.now()
     const events = []
-    for await (const event of gemini({ apiKey: 'test-key', baseURL: server.url }).stream(request({ maxRetries: 2 }), controller.signal)) {
+    for await (const event of gemini({ apiKey: 'test-key', baseURL: server.url }).stream(
+      request({ maxRetries: 2 }),
+      controller.signal,
+    )) {
       events.push(event)
       if (event.type === 'retry') controller.abort()
     }

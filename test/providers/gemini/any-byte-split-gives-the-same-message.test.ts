@@ -33,7 +33,9 @@ describe('a Gemini transcript split at any byte boundaries', () => {
 
   const run = async (body: Buffer, cuts: number[]) => {
     server.serve(body, cuts)
-    return collect(gemini({ apiKey: 'test-key', baseURL: server.url }).stream(request({ model: 'gemini-3-pro-preview' })))
+    return collect(
+      gemini({ apiKey: 'test-key', baseURL: server.url }).stream(request({ model: 'gemini-3-pro-preview' })),
+    )
   }
 
   for (const name of transcripts) {

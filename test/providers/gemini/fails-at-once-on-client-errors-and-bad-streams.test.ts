@@ -10,16 +10,29 @@ describe('Gemini fails at once, as an error result, on what a retry cannot fix',
   })
   afterAll(() => server.close())
 
-  const stream = () => collect(gemini({ apiKey: 'test-key', baseURL: server.url, maxRetries: 3 }).stream({ ...request(), maxRetries: undefined as unknown as number }))
+  const stream = () =>
+    collect(
+      gemini({ apiKey: 'test-key', baseURL: server.url, maxRetries: 3 }).stream({
+        ...request(),
+        maxRetries: undefined as unknown as number,
+      }),
+    )
 
   it('gives provider_error status 400 after one request for INVALID_ARGUMENT', async () => {
     const before = server.requests.length
-    server.enqueue(googleError(400, 'INVALID_ARGUMENT', 'Function call is missing a thought_signature in functionCall parts.'))
+    server.enqueue(
+      googleError(400, 'INVALID_ARGUMENT', 'Function call is missing a thought_signature in functionCall parts.'),
+    )
     const events = await stream()
     expect(server.requests.length - before).toBe(1)
     expect(events.map((e) => e.type)).toEqual(['start', 'error'])
     const end = final(events)
-    expect(end.type === 'error' && end.error).toMatchObject({ code: 'provider_error', status: 400, retryable: false, provider: 'gemini' })
+    expect(end.type === 'error' && end.error).toMatchObject({
+      code: 'provider_error',
+      status: 400,
+      retryable: false,
+      provider: 'gemini',
+    })
     expect(end.message.stopReason).toBe('error')
     expect(end.message.errorMessage).toContain('missing a thought_signature')
   })
@@ -46,7 +59,9 @@ describe('Gemini fails at once, as an error result, on what a retry cannot fix',
   })
 
   it('ends a stream that stops without a finish reason as an error result that keeps the text', async () => {
-    server.enqueue({ body: geminiSse([{ candidates: [{ content: { role: 'model', parts: [{ text: 'Half an ans' }] } }] }]) })
+    server.enqueue({
+      body: geminiSse([{ candidates: [{ content: { role: 'model', parts: [{ text: 'Half an ans' }] } }] }]),
+    })
     const events = await stream()
     const end = final(events)
     expect(end.type).toBe('error')
@@ -56,7 +71,11 @@ describe('Gemini fails at once, as an error result, on what a retry cannot fix',
   })
 
   it('reports a blocked prompt (promptFeedback.blockReason) as an error result', async () => {
-    server.enqueue({ body: geminiSse([{ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }]) })
+    server.enqueue({
+      body: geminiSse([
+        { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } },
+      ]),
+    })
     const end = final(await stream())
     expect(end.type).toBe('error')
     expect(end.message.errorMessage).toMatch(/blocked the prompt.*SAFETY/)
@@ -64,7 +83,11 @@ describe('Gemini fails at once, as an error result, on what a retry cannot fix',
   })
 
   it('reports MALFORMED_FUNCTION_CALL as an error result', async () => {
-    server.enqueue({ body: geminiSse([{ candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'MALFORMED_FUNCTION_CALL' }] }]) })
+    server.enqueue({
+      body: geminiSse([
+        { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'MALFORMED_FUNCTION_CALL' }] },
+      ]),
+    })
     const end = final(await stream())
     expect(end.type).toBe('error')
     expect(end.message.errorMessage).toMatch(/MALFORMED_FUNCTION_CALL/)

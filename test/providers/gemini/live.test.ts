@@ -11,12 +11,20 @@ describe.skipIf(!live)('gemini live (NESTOR_LIVE_TESTS=1 and GEMINI_API_KEY)', (
   it('completes one tool round trip, replaying any thought signature', async () => {
     const provider = gemini()
     const messages: Message[] = [{ role: 'user', content: 'What is the weather in Paris? Use the tool.' }]
-    const first = final(await collect(provider.stream({ model, messages, tools: [weatherTool], toolChoice: 'required' })))
+    const first = final(
+      await collect(provider.stream({ model, messages, tools: [weatherTool], toolChoice: 'required' })),
+    )
     expect(first.type).toBe('done')
     const call = first.message.content.find((c) => c.type === 'toolCall')
     expect(call).toMatchObject({ name: 'get_weather', arguments: { city: expect.stringMatching(/paris/i) } })
     if (call?.type !== 'toolCall') return
-    messages.push(first.message, { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'Sunny, 21 C' }], isError: false })
+    messages.push(first.message, {
+      role: 'toolResult',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: [{ type: 'text', text: 'Sunny, 21 C' }],
+      isError: false,
+    })
     const second = final(await collect(provider.stream({ model, messages, tools: [weatherTool] })))
     expect(second.type).toBe('done')
     const answer = second.message as AssistantMessage

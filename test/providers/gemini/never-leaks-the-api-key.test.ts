@@ -23,14 +23,19 @@ describe('the Gemini API key stays out of events and errors', () => {
 
   it('redacts a key echoed in error bodies from every retry event and the final error', async () => {
     server.enqueue(
-      googleError(429, 'RESOURCE_EXHAUSTED', `Quota exceeded for key ${KEY}.`, [retryInfo('0.01s'), { '@type': 'type.googleapis.com/google.rpc.Help', note: KEY }]),
+      googleError(429, 'RESOURCE_EXHAUSTED', `Quota exceeded for key ${KEY}.`, [
+        retryInfo('0.01s'),
+        { '@type': 'type.googleapis.com/google.rpc.Help', note: KEY },
+      ]),
       googleError(400, 'INVALID_ARGUMENT', `API key not valid: ${KEY}`),
     )
     const events = await collect(gemini({ apiKey: KEY, baseURL: server.url }).stream(request({ maxRetries: 2 })))
     expect(events.some((e) => e.type === 'retry')).toBe(true)
     const end = final(events)
     expect(end.type).toBe('error')
-    const serialized = JSON.stringify(events, (_k, v: unknown) => (v instanceof Error ? { ...v, message: v.message, stack: v.stack } : v))
+    const serialized = JSON.stringify(events, (_k, v: unknown) =>
+      v instanceof Error ? { ...v, message: v.message, stack: v.stack } : v,
+    )
     expect(serialized).not.toContain(KEY)
     expect(serialized).toContain('[REDACTED]')
     expect(end.type === 'error' && end.error.message).toContain('API key not valid: [REDACTED]')

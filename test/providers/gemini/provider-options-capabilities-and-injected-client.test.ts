@@ -13,8 +13,16 @@ describe('gemini() options', () => {
 
   it('reports static capabilities: tools always, thinking from 2.5 on, a 1M context', async () => {
     const provider = gemini({ apiKey: 'k' })
-    expect(await provider.capabilities!('gemini-2.0-flash')).toEqual({ tools: true, thinking: false, contextWindow: 1_048_576 })
-    expect(await provider.capabilities!('gemini-2.5-pro')).toEqual({ tools: true, thinking: true, contextWindow: 1_048_576 })
+    expect(await provider.capabilities!('gemini-2.0-flash')).toEqual({
+      tools: true,
+      thinking: false,
+      contextWindow: 1_048_576,
+    })
+    expect(await provider.capabilities!('gemini-2.5-pro')).toEqual({
+      tools: true,
+      thinking: true,
+      contextWindow: 1_048_576,
+    })
     expect(await provider.capabilities!('gemini-3-flash-preview')).toMatchObject({ thinking: true })
   })
 
@@ -22,7 +30,15 @@ describe('gemini() options', () => {
     server.enqueue({ body: scenario('text.three-chunks.sse') })
     await collect(
       gemini({ apiKey: 'k-123456', baseURL: server.url }).stream(
-        request({ options: { maxTokens: 256, temperature: 0.2, includeThoughts: true, thinkingBudget: 1024, generationConfig: { responseModalities: ['TEXT'] } } }),
+        request({
+          options: {
+            maxTokens: 256,
+            temperature: 0.2,
+            includeThoughts: true,
+            thinkingBudget: 1024,
+            generationConfig: { responseModalities: ['TEXT'] },
+          },
+        }),
       ),
     )
     const body = server.requests.at(-1)!.json as Body
@@ -36,7 +52,9 @@ describe('gemini() options', () => {
 
   it('accepts a baseURL with a trailing slash and uses the model in the path', async () => {
     server.enqueue({ body: scenario('text.three-chunks.sse') })
-    const events = await collect(gemini({ apiKey: 'k-123456', baseURL: `${server.url}/` }).stream(request({ model: 'gemini-2.0-flash' })))
+    const events = await collect(
+      gemini({ apiKey: 'k-123456', baseURL: `${server.url}/` }).stream(request({ model: 'gemini-2.0-flash' })),
+    )
     expect(final(events).type).toBe('done')
     expect(server.requests.at(-1)!.url).toBe('/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse')
   })

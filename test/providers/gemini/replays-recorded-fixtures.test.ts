@@ -12,9 +12,21 @@ type Verified = {
   stream_thought_signature_lengths?: number[]
   aggregated_text?: string
   finish_reason?: string
-  usage?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; cachedContentTokenCount?: number; totalTokenCount?: number }
+  usage?: {
+    promptTokenCount?: number
+    candidatesTokenCount?: number
+    thoughtsTokenCount?: number
+    cachedContentTokenCount?: number
+    totalTokenCount?: number
+  }
 }
-type Entry = { file: string; status: number; content_type: string; request: string | null; verified_sdk_result?: Verified }
+type Entry = {
+  file: string
+  status: number
+  content_type: string
+  request: string | null
+  verified_sdk_result?: Verified
+}
 type RecordedPart = {
   text?: string
   thought?: boolean
@@ -27,11 +39,20 @@ type Recorded = {
   systemInstruction?: { parts: { text: string }[] }
   toolConfig?: { functionCallingConfig: { mode: string; allowedFunctionNames?: string[] } }
   generationConfig?: Record<string, unknown>
-  tools?: { functionDeclarations: { name: string; description?: string; parameters?: Record<string, unknown>; parameters_json_schema?: Record<string, unknown> }[] }[]
+  tools?: {
+    functionDeclarations: {
+      name: string
+      description?: string
+      parameters?: Record<string, unknown>
+      parameters_json_schema?: Record<string, unknown>
+    }[]
+  }[]
 }
 
 const entries = hasSharedWire
-  ? readSharedJson<{ fixtures: Entry[] }>('index.json').fixtures.filter((e) => e.file.startsWith('gemini/') && e.file.endsWith('.sse'))
+  ? readSharedJson<{ fixtures: Entry[] }>('index.json').fixtures.filter(
+      (e) => e.file.startsWith('gemini/') && e.file.endsWith('.sse'),
+    )
   : []
 
 // The recorded fixtures live in ../shared and are read in place. Without them (a bare checkout)
@@ -50,7 +71,11 @@ describe.skipIf(!hasSharedWire)('Gemini replays every recorded fixture through @
   for (const entry of entries) {
     it(`assembles ${entry.file} as the verified SDK result says, with distinct calls`, async () => {
       const verified = entry.verified_sdk_result!
-      server.enqueue({ status: entry.status, headers: { 'content-type': entry.content_type }, body: readShared(entry.file) })
+      server.enqueue({
+        status: entry.status,
+        headers: { 'content-type': entry.content_type },
+        body: readShared(entry.file),
+      })
       const events = await collect(gemini({ apiKey: 'test-key', baseURL: server.url }).stream(baseRequest()))
       const end = final(events)
       const message = end.message
@@ -67,7 +92,9 @@ describe.skipIf(!hasSharedWire)('Gemini replays every recorded fixture through @
       expect(new Set(calls.map((c) => c.id)).size).toBe(calls.length)
       expect(message.stopReason).toBe(calls.length > 0 ? 'toolUse' : 'stop')
       // The SDK's aggregated text mixes thought summaries in; ours keeps them apart, in order.
-      const visible = message.content.map((c) => (c.type === 'text' ? c.text : c.type === 'thinking' ? c.thinking : '')).join('')
+      const visible = message.content
+        .map((c) => (c.type === 'text' ? c.text : c.type === 'thinking' ? c.thinking : ''))
+        .join('')
       expect(visible).toBe(verified.aggregated_text ?? '')
       expect(signatureLengths(message).sort()).toEqual([...(verified.stream_thought_signature_lengths ?? [])].sort())
       if (verified.usage) {
@@ -93,7 +120,12 @@ describe.skipIf(!hasSharedWire)('Gemini replays every recorded fixture through @
         content.parts.forEach((part, j) => {
           const w = want[j]!
           if (w.text !== undefined) expect(part.text).toBe(w.text)
-          if (w.functionCall) expect(part.functionCall).toEqual({ name: w.functionCall.name, args: w.functionCall.args ?? {}, id: w.functionCall.id })
+          if (w.functionCall)
+            expect(part.functionCall).toEqual({
+              name: w.functionCall.name,
+              args: w.functionCall.args ?? {},
+              id: w.functionCall.id,
+            })
           // The exact signature string on the same part.
           expect(part.thoughtSignature).toBe(w.thoughtSignature)
           if (w.functionResponse) {
@@ -119,18 +151,26 @@ describe.skipIf(!hasSharedWire)('Gemini replays every recorded fixture through @
         // Never a keyword the `parameters` field rejects.
         expect(JSON.stringify(d)).not.toContain('additionalProperties')
       })
-      if (recorded.generationConfig?.thinkingConfig) expect(body.generationConfig?.thinkingConfig).toEqual(recorded.generationConfig.thinkingConfig)
-      if (recorded.generationConfig?.temperature !== undefined) expect(body.generationConfig?.temperature).toBe(recorded.generationConfig.temperature)
+      if (recorded.generationConfig?.thinkingConfig)
+        expect(body.generationConfig?.thinkingConfig).toEqual(recorded.generationConfig.thinkingConfig)
+      if (recorded.generationConfig?.temperature !== undefined)
+        expect(body.generationConfig?.temperature).toBe(recorded.generationConfig.temperature)
     })
   }
 })
 
-const baseRequest = (): ModelRequest => ({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }], tools: [], maxRetries: 0 })
+const baseRequest = (): ModelRequest => ({
+  model: 'gemini-2.0-flash',
+  messages: [{ role: 'user', content: 'Hi' }],
+  tools: [],
+  maxRetries: 0,
+})
 
 function signatureLengths(message: AssistantMessage): number[] {
   const out: number[] = []
   for (const c of message.content) {
-    if (c.type === 'toolCall' && typeof c.providerData?.thoughtSignature === 'string') out.push(c.providerData.thoughtSignature.length)
+    if (c.type === 'toolCall' && typeof c.providerData?.thoughtSignature === 'string')
+      out.push(c.providerData.thoughtSignature.length)
     if (c.type === 'thinking' && c.signature) out.push(c.signature.length)
   }
   const text = message.providerData?.geminiTextSignatures as Record<string, string> | undefined
@@ -138,7 +178,8 @@ function signatureLengths(message: AssistantMessage): number[] {
   return out
 }
 
-const kind = (p: Record<string, unknown>) => (p.functionCall ? 'functionCall' : p.functionResponse ? 'functionResponse' : p.inlineData ? 'inlineData' : 'text')
+const kind = (p: Record<string, unknown>) =>
+  p.functionCall ? 'functionCall' : p.functionResponse ? 'functionResponse' : p.inlineData ? 'inlineData' : 'text'
 
 /** The conversation a recorded request holds, as Nestor messages and options. */
 function requestFrom(recorded: Recorded): ModelRequest {
@@ -146,12 +187,21 @@ function requestFrom(recorded: Recorded): ModelRequest {
   for (const content of recorded.contents) {
     if (content.role === 'model') {
       const message: AssistantMessage = {
-        role: 'assistant', content: [], stopReason: 'toolUse', provider: 'gemini', model: 'recorded',
+        role: 'assistant',
+        content: [],
+        stopReason: 'toolUse',
+        provider: 'gemini',
+        model: 'recorded',
         usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
       }
       for (const part of content.parts) {
         if (part.functionCall) {
-          const call: ToolCall = { type: 'toolCall', id: part.functionCall.id ?? 'x', name: part.functionCall.name, arguments: part.functionCall.args ?? {} }
+          const call: ToolCall = {
+            type: 'toolCall',
+            id: part.functionCall.id ?? 'x',
+            name: part.functionCall.name,
+            arguments: part.functionCall.args ?? {},
+          }
           if (part.thoughtSignature) call.providerData = { thoughtSignature: part.thoughtSignature }
           message.content.push(call)
         } else if (part.text !== undefined) message.content.push({ type: 'text', text: part.text })
@@ -161,21 +211,37 @@ function requestFrom(recorded: Recorded): ModelRequest {
       for (const part of content.parts) {
         const fr = part.functionResponse!
         messages.push({
-          role: 'toolResult', toolCallId: fr.id ?? 'x', toolName: fr.name, isError: false,
+          role: 'toolResult',
+          toolCallId: fr.id ?? 'x',
+          toolName: fr.name,
+          isError: false,
           content: [{ type: 'text', text: String(Object.values(fr.response)[0]) }],
         })
       }
     } else {
-      messages.push({ role: 'user', content: content.parts.map((p) => ({ type: 'text' as const, text: p.text ?? '' })) })
+      messages.push({
+        role: 'user',
+        content: content.parts.map((p) => ({ type: 'text' as const, text: p.text ?? '' })),
+      })
     }
   }
   const tools: ToolSpec[] = (recorded.tools ?? []).flatMap((t) =>
-    t.functionDeclarations.map((d) => ({ name: d.name, description: d.description ?? '', parameters: d.parameters ?? d.parameters_json_schema ?? { type: 'object' } })),
+    t.functionDeclarations.map((d) => ({
+      name: d.name,
+      description: d.description ?? '',
+      parameters: d.parameters ?? d.parameters_json_schema ?? { type: 'object' },
+    })),
   )
   const config = recorded.toolConfig?.functionCallingConfig
   // Nestor's choice names at most one function; several allowed names map to plain "required".
   const toolChoice: ToolChoice | undefined = config
-    ? config.mode === 'ANY' ? (config.allowedFunctionNames?.length === 1 ? { type: 'function', name: config.allowedFunctionNames[0]! } : 'required') : config.mode === 'NONE' ? 'none' : 'auto'
+    ? config.mode === 'ANY'
+      ? config.allowedFunctionNames?.length === 1
+        ? { type: 'function', name: config.allowedFunctionNames[0]! }
+        : 'required'
+      : config.mode === 'NONE'
+        ? 'none'
+        : 'auto'
     : undefined
   const options: Record<string, unknown> = {}
   const thinking = recorded.generationConfig?.thinkingConfig as { includeThoughts?: boolean } | undefined

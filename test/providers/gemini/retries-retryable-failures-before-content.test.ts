@@ -19,10 +19,9 @@ describe('Gemini retries retryable failures itself (the SDK never does)', () => 
 
   it('waits the RetryInfo retryDelay of a 429 RESOURCE_EXHAUSTED, then succeeds', async () => {
     const before = server.requests.length
-    server.enqueue(
-      googleError(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota.', [retryInfo('0.01s')]),
-      { body: scenario('text.three-chunks.sse') },
-    )
+    server.enqueue(googleError(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota.', [retryInfo('0.01s')]), {
+      body: scenario('text.three-chunks.sse'),
+    })
     const events = await stream({}, { maxRetries: 2 })
     expect(server.requests.length - before).toBe(2)
     const [retry] = retries(events)
@@ -36,7 +35,9 @@ describe('Gemini retries retryable failures itself (the SDK never does)', () => 
   })
 
   it('caps a long server-requested delay at maxRetryDelayMs', async () => {
-    server.enqueue(googleError(429, 'RESOURCE_EXHAUSTED', 'quota', [retryInfo('26s')]), { body: scenario('text.three-chunks.sse') })
+    server.enqueue(googleError(429, 'RESOURCE_EXHAUSTED', 'quota', [retryInfo('26s')]), {
+      body: scenario('text.three-chunks.sse'),
+    })
     const events = await stream({ maxRetryDelayMs: 20 }, { maxRetries: 1 })
     expect(retries(events).map((r) => r.delayMs)).toEqual([20])
     expect(final(events).type).toBe('done')
@@ -44,7 +45,9 @@ describe('Gemini retries retryable failures itself (the SDK never does)', () => 
 
   it('retries a 503 UNAVAILABLE with backoff, then succeeds', async () => {
     const before = server.requests.length
-    server.enqueue(googleError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'), { body: scenario('text.three-chunks.sse') })
+    server.enqueue(googleError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'), {
+      body: scenario('text.three-chunks.sse'),
+    })
     const events = await stream({}, { maxRetries: 2 })
     expect(server.requests.length - before).toBe(2)
     expect(retries(events)).toHaveLength(1)
@@ -64,7 +67,10 @@ describe('Gemini retries retryable failures itself (the SDK never does)', () => 
   })
 
   it('retries a body cut off before the first complete event', async () => {
-    server.enqueue({ body: scenario('text.three-chunks.sse'), chunkSize: 10, destroyAfterBytes: 20 }, { body: scenario('text.three-chunks.sse') })
+    server.enqueue(
+      { body: scenario('text.three-chunks.sse'), chunkSize: 10, destroyAfterBytes: 20 },
+      { body: scenario('text.three-chunks.sse') },
+    )
     const events = await stream({}, { maxRetries: 1 })
     expect(retries(events)).toHaveLength(1)
     expect(assistantText(events)).toBe('The capital of France is Paris — ünïcödé ✓.')
@@ -72,7 +78,10 @@ describe('Gemini retries retryable failures itself (the SDK never does)', () => 
 
   it('retries a stream that stays silent past streamIdleTimeoutMs', async () => {
     const before = server.requests.length
-    server.enqueue({ body: scenario('text.three-chunks.sse'), chunkSize: 5, stallAfterBytes: 5 }, { body: scenario('text.three-chunks.sse') })
+    server.enqueue(
+      { body: scenario('text.three-chunks.sse'), chunkSize: 5, stallAfterBytes: 5 },
+      { body: scenario('text.three-chunks.sse') },
+    )
     const started = Date.now()
     const events = await stream({ streamIdleTimeoutMs: 10_000 }, { maxRetries: 1, streamIdleTimeoutMs: 150 })
     expect(Date.now() - started).toBeLessThan(5_000)
@@ -90,7 +99,10 @@ describe('Gemini retries retryable failures itself (the SDK never does)', () => 
       googleError(503, 'UNAVAILABLE', 'overloaded'),
     )
     const events = await collect(
-      gemini({ apiKey: 'test-key', baseURL: server.url, maxRetries: 2 }).stream({ ...request(), maxRetries: undefined as unknown as number }),
+      gemini({ apiKey: 'test-key', baseURL: server.url, maxRetries: 2 }).stream({
+        ...request(),
+        maxRetries: undefined as unknown as number,
+      }),
     )
     expect(server.requests.length - before).toBe(3)
     expect(retries(events).map((r) => r.error.status)).toEqual([500, 504])

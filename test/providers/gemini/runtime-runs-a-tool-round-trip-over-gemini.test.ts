@@ -25,8 +25,14 @@ describe('Runtime over the gemini provider and the wire', () => {
   afterAll(() => server.close())
 
   it('runs three parallel calls of one chunk, replays the signature, and returns the answer', async () => {
-    server.enqueue({ body: scenario('function-call.parallel-one-chunk.sse') }, { body: scenario('text.after-function-response.sse') })
-    const runtime = new Runtime({ provider: gemini({ baseURL: server.url, apiKey: 'test-key' }), model: 'gemini-3-flash-preview' })
+    server.enqueue(
+      { body: scenario('function-call.parallel-one-chunk.sse') },
+      { body: scenario('text.after-function-response.sse') },
+    )
+    const runtime = new Runtime({
+      provider: gemini({ baseURL: server.url, apiKey: 'test-key' }),
+      model: 'gemini-3-flash-preview',
+    })
     const run = runtime.exec('Weather in Paris and Tokyo, and the time in Tokyo?', { tools: [weather, time] })
     const types: string[] = []
     for await (const event of run) types.push(event.type)
@@ -35,7 +41,14 @@ describe('Runtime over the gemini provider and the wire', () => {
     expect(result.status).toBe('completed')
     expect(result.text).toBe('It is 18°C in Paris.')
     expect(result.iterationsUsed).toBe(2)
-    expect(result.history.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'toolResult', 'assistant'])
+    expect(result.history.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'toolResult',
+      'toolResult',
+      'toolResult',
+      'assistant',
+    ])
     expect(types.filter((t) => t === 'tool_end')).toHaveLength(3)
 
     const second = server.requests.at(-1)!.json as Body
@@ -43,8 +56,16 @@ describe('Runtime over the gemini provider and the wire', () => {
     const [, model, responses] = second.contents
     expect(model!.parts.map((p) => p.thoughtSignature)).toEqual(['SIG-parallel-first-QUJD', undefined, undefined])
     expect(responses!.parts.map((p) => p.functionResponse)).toEqual([
-      { name: 'get_weather', id: (model!.parts[0]!.functionCall as { id: string }).id, response: { result: '18°C in Paris' } },
-      { name: 'get_weather', id: (model!.parts[1]!.functionCall as { id: string }).id, response: { result: '18°C in Tokyo' } },
+      {
+        name: 'get_weather',
+        id: (model!.parts[0]!.functionCall as { id: string }).id,
+        response: { result: '18°C in Paris' },
+      },
+      {
+        name: 'get_weather',
+        id: (model!.parts[1]!.functionCall as { id: string }).id,
+        response: { result: '18°C in Tokyo' },
+      },
       { name: 'get_time', id: (model!.parts[2]!.functionCall as { id: string }).id, response: { result: '14:00' } },
     ])
     expect(result.usage.input).toBeGreaterThan(0)

@@ -5,7 +5,11 @@ import type { AddressInfo } from 'node:net'
  * A server that writes one SSE body cut at exact byte offsets, pausing between pieces so each
  * piece reaches the client as its own read. Used to prove parsing does not depend on boundaries.
  */
-export async function startSplitServer(): Promise<{ url: string; serve(body: Buffer, cuts: number[]): void; close(): Promise<void> }> {
+export async function startSplitServer(): Promise<{
+  url: string
+  serve(body: Buffer, cuts: number[]): void
+  close(): Promise<void>
+}> {
   const plans: { body: Buffer; cuts: number[] }[] = []
   const server: Server = createServer(async (req, res) => {
     for await (const _ of req) void _

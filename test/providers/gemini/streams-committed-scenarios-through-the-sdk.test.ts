@@ -3,7 +3,17 @@ import type { AssistantMessage, ToolCall } from '@nestor/core'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { STREAM_PATH, assistantText, collect, final, request, scenario, timeTool, weatherTool, type Body } from './support.js'
+import {
+  STREAM_PATH,
+  assistantText,
+  collect,
+  final,
+  request,
+  scenario,
+  timeTool,
+  weatherTool,
+  type Body,
+} from './support.js'
 
 describe('Gemini streams our committed SSE scenarios through @google/generative-ai', () => {
   let server: WireServer
@@ -39,7 +49,10 @@ describe('Gemini streams our committed SSE scenarios through @google/generative-
   })
 
   it('streams one functionCall as one complete call, keeping its thoughtSignature', async () => {
-    const { events, message, body } = await run('function-call.single.sse', { tools: [weatherTool], toolChoice: 'auto' })
+    const { events, message, body } = await run('function-call.single.sse', {
+      tools: [weatherTool],
+      toolChoice: 'auto',
+    })
     expect(events.map((e) => e.type)).toEqual(['start', 'toolcall_start', 'toolcall_delta', 'toolcall_end', 'done'])
     const delta = events.find((e) => e.type === 'toolcall_delta') as Extract<ModelEvent, { type: 'toolcall_delta' }>
     expect(JSON.parse(delta.delta)).toEqual({ city: 'Paris', unit: 'celsius' })
@@ -59,7 +72,10 @@ describe('Gemini streams our committed SSE scenarios through @google/generative-
             description: 'Current weather for a city',
             parameters: {
               type: 'object',
-              properties: { city: { type: 'string', description: 'City name' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+              properties: {
+                city: { type: 'string', description: 'City name' },
+                unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+              },
               required: ['city'],
             },
           },
@@ -92,7 +108,10 @@ describe('Gemini streams our committed SSE scenarios through @google/generative-
     expect(events.filter((e) => e.type === 'thinking_delta')).toHaveLength(2)
     expect(assistantText(events)).toBe('The answer is 4.')
     expect(message.content.map((c) => c.type)).toEqual(['thinking', 'text', 'text'])
-    expect(message.content[0]).toEqual({ type: 'thinking', thinking: '**Planning**\n\nI will answer briefly.**Checking**\n\nTwo plus two.' })
+    expect(message.content[0]).toEqual({
+      type: 'thinking',
+      thinking: '**Planning**\n\nI will answer briefly.**Checking**\n\nTwo plus two.',
+    })
     // The signed text part stays its own block, so replay puts the signature back on it.
     expect(message.content[1]).toEqual({ type: 'text', text: 'The answer ' })
     expect(message.providerData).toEqual({ geminiTextSignatures: { '1': 'SIG-text-RGVm' } })
@@ -113,14 +132,20 @@ describe('Gemini streams our committed SSE scenarios through @google/generative-
     expect(end.type).toBe('error')
     expect(message.stopReason).toBe('error')
     expect(message.errorMessage).toMatch(/finishReason SAFETY/)
-    expect(end.type === 'error' && end.error).toMatchObject({ code: 'provider_error', retryable: false, provider: 'gemini' })
+    expect(end.type === 'error' && end.error).toMatchObject({
+      code: 'provider_error',
+      retryable: false,
+      provider: 'gemini',
+    })
     expect(assistantText(events)).toBe('I can start to')
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(0)
   })
 
   it('names the provider as configured', async () => {
     server.enqueue({ body: scenario('text.three-chunks.sse') })
-    const events = await collect(gemini({ apiKey: 'k-123456', baseURL: server.url, name: 'vertex-ish' }).stream(request()))
+    const events = await collect(
+      gemini({ apiKey: 'k-123456', baseURL: server.url, name: 'vertex-ish' }).stream(request()),
+    )
     expect((final(events).message as AssistantMessage).provider).toBe('vertex-ish')
   })
 })

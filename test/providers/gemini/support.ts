@@ -33,7 +33,10 @@ export const weatherTool: ToolSpec = {
   parameters: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
-    properties: { city: { type: 'string', description: 'City name' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+    properties: {
+      city: { type: 'string', description: 'City name' },
+      unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+    },
     required: ['city'],
     additionalProperties: false,
   },
@@ -42,11 +45,22 @@ export const weatherTool: ToolSpec = {
 export const timeTool: ToolSpec = {
   name: 'get_time',
   description: 'Current time in a zone',
-  parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { zone: { type: 'string' } },
+    required: ['zone'],
+    additionalProperties: false,
+  },
 }
 
 export function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return { model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Hello' }], tools: [], maxRetries: 0, ...overrides }
+  return {
+    model: 'gemini-2.5-flash',
+    messages: [{ role: 'user', content: 'Hello' }],
+    tools: [],
+    maxRetries: 0,
+    ...overrides,
+  }
 }
 
 export const user = (text: string): Message => ({ role: 'user', content: text })
@@ -67,7 +81,12 @@ export type Body = {
 }
 
 /** A Google API error envelope, as the v1beta endpoint sends it. */
-export function googleError(code: number, status: string, message: string, details?: unknown[]): { status: number; headers: Record<string, string>; body: string } {
+export function googleError(
+  code: number,
+  status: string,
+  message: string,
+  details?: unknown[],
+): { status: number; headers: Record<string, string>; body: string } {
   return {
     status: code,
     headers: { 'content-type': 'application/json; charset=UTF-8' },

@@ -26,7 +26,9 @@ describe('toGeminiToolConfig', () => {
 
 describe('the request body carries the tool config', () => {
   let server: WireServer
-  const ok = geminiSse([{ candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] }])
+  const ok = geminiSse([
+    { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] },
+  ])
   beforeAll(async () => {
     server = await startWireServer()
   })
@@ -36,7 +38,13 @@ describe('the request body carries the tool config', () => {
     server.enqueue({ body: ok })
     const provider = gemini({ apiKey: 'test-key', baseURL: server.url })
     await collect(
-      provider.stream(request({ tools: [weatherTool, timeTool], toolChoice: { type: 'function', name: 'get_time' }, parallelToolCalls: false })),
+      provider.stream(
+        request({
+          tools: [weatherTool, timeTool],
+          toolChoice: { type: 'function', name: 'get_time' },
+          parallelToolCalls: false,
+        }),
+      ),
     )
     const body = server.requests.at(-1)!.json as Body & Record<string, unknown>
     expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_time'] } })

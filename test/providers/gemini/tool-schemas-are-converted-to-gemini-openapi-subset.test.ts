@@ -48,7 +48,21 @@ function keywords(schema: unknown, out = new Set<string>()): Set<string> {
   return out
 }
 
-const SUBSET = new Set(['type', 'format', 'description', 'nullable', 'enum', 'items', 'minItems', 'maxItems', 'properties', 'required', 'anyOf', 'minimum', 'maximum'])
+const SUBSET = new Set([
+  'type',
+  'format',
+  'description',
+  'nullable',
+  'enum',
+  'items',
+  'minItems',
+  'maxItems',
+  'properties',
+  'required',
+  'anyOf',
+  'minimum',
+  'maximum',
+])
 
 describe('tool schema conversion to the Gemini OpenAPI subset', () => {
   const converted = toGeminiParameters(zodSchema)!
@@ -56,7 +70,9 @@ describe('tool schema conversion to the Gemini OpenAPI subset', () => {
   it('keeps no keyword Gemini rejects anywhere in a zod-produced schema', () => {
     const used = keywords(converted)
     for (const key of used) expect(SUBSET.has(key), `keyword ${key}`).toBe(true)
-    expect(JSON.stringify(converted)).not.toMatch(/\$schema|\$ref|\$defs|additionalProperties|propertyNames|multipleOf|const|default|pattern/)
+    expect(JSON.stringify(converted)).not.toMatch(
+      /\$schema|\$ref|\$defs|additionalProperties|propertyNames|multipleOf|const|default|pattern/,
+    )
   })
 
   it('turns a type union with null into nullable', () => {
@@ -103,7 +119,15 @@ describe('tool schema conversion to the Gemini OpenAPI subset', () => {
       type: 'object',
       properties: {
         address: {
-          anyOf: [{ type: 'object', properties: { street: { type: 'string' } }, required: ['street'], additionalProperties: false }, { type: 'null' }],
+          anyOf: [
+            {
+              type: 'object',
+              properties: { street: { type: 'string' } },
+              required: ['street'],
+              additionalProperties: false,
+            },
+            { type: 'null' },
+          ],
           description: 'where',
         },
       },
@@ -144,7 +168,11 @@ describe('tool schema conversion to the Gemini OpenAPI subset', () => {
 
   it('omits parameters for a tool without arguments (Gemini rejects an empty OBJECT)', () => {
     const tools = toGeminiTools([
-      { name: 'ping', description: 'Ping', parameters: { type: 'object', properties: {}, additionalProperties: false } },
+      {
+        name: 'ping',
+        description: 'Ping',
+        parameters: { type: 'object', properties: {}, additionalProperties: false },
+      },
     ])
     expect(tools).toEqual([{ functionDeclarations: [{ name: 'ping', description: 'Ping' }] }])
   })

@@ -12,12 +12,43 @@ describe('an image or file a provider cannot take fails invalid_options before a
   })
   afterEach(() => server.close())
 
-  const cases: [string, () => Provider, Extract<import('@nestor/core').Message, { role: 'user' }>['content'], RegExp][] = [
-    ['openai chat, a PDF by URL', () => openai({ apiKey: 'k', baseURL: `${server.url}/v1` }), [{ type: 'text', text: 'Read' }, pdfUrl], /messages\[0\]\.content\[1\] is a file by URL \(application\/pdf\): Chat Completions takes files only by data/],
-    ['anthropic, a bmp image', () => anthropic({ apiKey: 'k', baseURL: server.url }), [{ ...image, mimeType: 'image/bmp' }], /messages\[0\]\.content\[0\] is an image by data \(image\/bmp\)/],
-    ['anthropic, a CSV file', () => anthropic({ apiKey: 'k', baseURL: server.url }), [{ type: 'file', data: 'YSxi', mimeType: 'text/csv' }], /messages\[0\]\.content\[0\] is a file by data \(text\/csv\)/],
-    ['gemini, an image URL without a mimeType', () => gemini({ apiKey: 'k', baseURL: server.url }), [imageUrl], /messages\[0\]\.content\[0\] is an image by URL: Gemini needs a mimeType/],
-    ['bedrock, an https image URL', () => bedrock({ region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, endpoint: server.url }), [image, imageUrl], /messages\[0\]\.content\[1\] is an image by URL: Bedrock takes media by data or by s3:\/\/ URL only/],
+  const cases: [
+    string,
+    () => Provider,
+    Extract<import('@nestor/core').Message, { role: 'user' }>['content'],
+    RegExp,
+  ][] = [
+    [
+      'openai chat, a PDF by URL',
+      () => openai({ apiKey: 'k', baseURL: `${server.url}/v1` }),
+      [{ type: 'text', text: 'Read' }, pdfUrl],
+      /messages\[0\]\.content\[1\] is a file by URL \(application\/pdf\): Chat Completions takes files only by data/,
+    ],
+    [
+      'anthropic, a bmp image',
+      () => anthropic({ apiKey: 'k', baseURL: server.url }),
+      [{ ...image, mimeType: 'image/bmp' }],
+      /messages\[0\]\.content\[0\] is an image by data \(image\/bmp\)/,
+    ],
+    [
+      'anthropic, a CSV file',
+      () => anthropic({ apiKey: 'k', baseURL: server.url }),
+      [{ type: 'file', data: 'YSxi', mimeType: 'text/csv' }],
+      /messages\[0\]\.content\[0\] is a file by data \(text\/csv\)/,
+    ],
+    [
+      'gemini, an image URL without a mimeType',
+      () => gemini({ apiKey: 'k', baseURL: server.url }),
+      [imageUrl],
+      /messages\[0\]\.content\[0\] is an image by URL: Gemini needs a mimeType/,
+    ],
+    [
+      'bedrock, an https image URL',
+      () =>
+        bedrock({ region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, endpoint: server.url }),
+      [image, imageUrl],
+      /messages\[0\]\.content\[1\] is an image by URL: Bedrock takes media by data or by s3:\/\/ URL only/,
+    ],
   ]
 
   for (const [label, make, content, message] of cases) {

@@ -24,7 +24,13 @@ describe('images and files reach each provider in its own shape', () => {
   it('anthropic: image/document blocks by base64 and URL, and an image inside tool_result', () =>
     withWire(async (server) => {
       server.enqueue({ body: scenario('anthropic', 'text.sse') })
-      const events = await collect(anthropic({ apiKey: 'k', baseURL: server.url }).stream({ model: 'claude-sonnet-4-6', messages: history([{ type: 'text', text: 'Look' }, image, imageUrl, pdf, pdfUrl]), tools: [plotTool] }))
+      const events = await collect(
+        anthropic({ apiKey: 'k', baseURL: server.url }).stream({
+          model: 'claude-sonnet-4-6',
+          messages: history([{ type: 'text', text: 'Look' }, image, imageUrl, pdf, pdfUrl]),
+          tools: [plotTool],
+        }),
+      )
       expect(events.at(-1)?.type).toBe('done')
       const messages = json(server).messages as { content: unknown[] }[]
       expect(messages[0]?.content).toEqual([
@@ -35,14 +41,27 @@ describe('images and files reach each provider in its own shape', () => {
         { type: 'document', source: { type: 'url', url: pdfUrl.url } },
       ])
       expect(messages[2]?.content).toEqual([
-        { type: 'tool_result', tool_use_id: 'call_1', content: [{ type: 'text', text: 'chart' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] },
+        {
+          type: 'tool_result',
+          tool_use_id: 'call_1',
+          content: [
+            { type: 'text', text: 'chart' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          ],
+        },
       ])
     }))
 
   it('openai chat: image_url and file parts; tool images follow the tool message as a user message', () =>
     withWire(async (server) => {
       server.enqueue({ body: chat.text() })
-      await collect(openai({ apiKey: 'k', baseURL: `${server.url}/v1` }).stream({ model: 'gpt-4o', messages: history([image, imageUrl, pdf]), tools: [plotTool] }))
+      await collect(
+        openai({ apiKey: 'k', baseURL: `${server.url}/v1` }).stream({
+          model: 'gpt-4o',
+          messages: history([image, imageUrl, pdf]),
+          tools: [plotTool],
+        }),
+      )
       const messages = json(server).messages as Record<string, unknown>[]
       expect(messages[0]?.content).toEqual([
         { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
@@ -51,14 +70,26 @@ describe('images and files reach each provider in its own shape', () => {
       ])
       expect(messages.slice(2)).toEqual([
         { role: 'tool', tool_call_id: 'call_1', content: 'chart' },
-        { role: 'user', content: [{ type: 'text', text: 'Images returned by tool plot:' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Images returned by tool plot:' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+          ],
+        },
       ])
     }))
 
   it('openai responses: input_image and input_file by data and URL, a file inside function_call_output', () =>
     withWire(async (server) => {
       server.enqueue({ body: responses.textAnswer() })
-      await collect(openai({ apiKey: 'k', baseURL: `${server.url}/v1`, api: 'responses' }).stream({ model: 'gpt-5-mini', messages: history([imageUrl, pdf, pdfUrl], [{ type: 'text', text: 'see file' }, pdf]), tools: [plotTool] }))
+      await collect(
+        openai({ apiKey: 'k', baseURL: `${server.url}/v1`, api: 'responses' }).stream({
+          model: 'gpt-5-mini',
+          messages: history([imageUrl, pdf, pdfUrl], [{ type: 'text', text: 'see file' }, pdf]),
+          tools: [plotTool],
+        }),
+      )
       const input = json(server).input as Record<string, unknown>[]
       expect(input[0]).toEqual({
         role: 'user',
@@ -71,16 +102,28 @@ describe('images and files reach each provider in its own shape', () => {
       expect(input.at(-1)).toEqual({
         type: 'function_call_output',
         call_id: 'call_1',
-        output: [{ type: 'input_text', text: 'see file' }, { type: 'input_file', file_data: `data:application/pdf;base64,${PDF}`, filename: 'report.pdf' }],
+        output: [
+          { type: 'input_text', text: 'see file' },
+          { type: 'input_file', file_data: `data:application/pdf;base64,${PDF}`, filename: 'report.pdf' },
+        ],
       })
     }))
 
   it('gemini: inlineData for data, fileData for URLs, images after the functionResponse', () =>
     withWire(async (server) => {
       server.enqueue({ body: scenario('gemini', 'text.three-chunks.sse') })
-      await collect(gemini({ apiKey: 'k', baseURL: server.url }).stream({ model: 'gemini-2.5-flash', messages: history([pdf, { ...imageUrl, mimeType: 'image/jpeg' }]), tools: [plotTool] }))
+      await collect(
+        gemini({ apiKey: 'k', baseURL: server.url }).stream({
+          model: 'gemini-2.5-flash',
+          messages: history([pdf, { ...imageUrl, mimeType: 'image/jpeg' }]),
+          tools: [plotTool],
+        }),
+      )
       const contents = json(server).contents as { parts: unknown[] }[]
-      expect(contents[0]?.parts).toEqual([{ inlineData: { mimeType: 'application/pdf', data: PDF } }, { fileData: { mimeType: 'image/jpeg', fileUri: imageUrl.url } }])
+      expect(contents[0]?.parts).toEqual([
+        { inlineData: { mimeType: 'application/pdf', data: PDF } },
+        { fileData: { mimeType: 'image/jpeg', fileUri: imageUrl.url } },
+      ])
       expect(contents[2]?.parts).toEqual([
         { functionResponse: { name: 'plot', id: 'call_1', response: { result: 'chart' } } },
         { inlineData: { mimeType: 'image/png', data: PNG } },
@@ -91,7 +134,13 @@ describe('images and files reach each provider in its own shape', () => {
     withWire(async (server) => {
       server.enqueue({ body: chat.text() })
       const model = createOpenAICompatible({ name: 'local', baseURL: `${server.url}/v1`, apiKey: 'k' }).chatModel('m')
-      await collect(aiSdk(model).stream({ model: 'x', messages: [{ role: 'user', content: [{ type: 'text', text: 'Look' }, image, imageUrl] }], tools: [] }))
+      await collect(
+        aiSdk(model).stream({
+          model: 'x',
+          messages: [{ role: 'user', content: [{ type: 'text', text: 'Look' }, image, imageUrl] }],
+          tools: [],
+        }),
+      )
       expect((json(server).messages as Record<string, unknown>[])[0]?.content).toEqual([
         { type: 'text', text: 'Look' },
         { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
@@ -104,8 +153,19 @@ describe('images and files reach Bedrock as bytes and S3 locations', () => {
   const wire = useBedrockWire()
   it('bedrock: image and document blocks (bytes base64 on the wire), s3 documents, images in toolResult', async () => {
     wire.server.enqueue(streamResponse(bedrockText('ok')))
-    const s3 = { type: 'file' as const, url: 's3://bucket/q3 report.pdf', mimeType: 'application/pdf', name: 'q3 report.pdf' }
-    const events = await collect(bedrockProvider(wire.server).stream({ model: 'anthropic.claude-sonnet-4-5-v1:0', messages: history([image, pdf, s3]), tools: [plotTool] }))
+    const s3 = {
+      type: 'file' as const,
+      url: 's3://bucket/q3 report.pdf',
+      mimeType: 'application/pdf',
+      name: 'q3 report.pdf',
+    }
+    const events = await collect(
+      bedrockProvider(wire.server).stream({
+        model: 'anthropic.claude-sonnet-4-5-v1:0',
+        messages: history([image, pdf, s3]),
+        tools: [plotTool],
+      }),
+    )
     expect(events.at(-1)?.type).toBe('done')
     const messages = (wire.server.requests[0]?.json as { messages: { content: unknown[] }[] }).messages
     expect(messages[0]?.content).toEqual([
@@ -113,6 +173,13 @@ describe('images and files reach Bedrock as bytes and S3 locations', () => {
       { document: { format: 'pdf', name: 'report', source: { bytes: PDF } } },
       { document: { format: 'pdf', name: 'q3 report', source: { s3Location: { uri: s3.url } } } },
     ])
-    expect(messages[2]?.content).toEqual([{ toolResult: { toolUseId: 'call_1', content: [{ text: 'chart' }, { image: { format: 'png', source: { bytes: PNG } } }] } }])
+    expect(messages[2]?.content).toEqual([
+      {
+        toolResult: {
+          toolUseId: 'call_1',
+          content: [{ text: 'chart' }, { image: { format: 'png', source: { bytes: PNG } } }],
+        },
+      },
+    ])
   })
 })

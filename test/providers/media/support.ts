@@ -10,7 +10,10 @@ export const pdf = { type: 'file' as const, data: PDF, mimeType: 'application/pd
 export const pdfUrl = { type: 'file' as const, url: 'https://example.test/paper.pdf', mimeType: 'application/pdf' }
 
 /** A user turn with the given parts, a call, and a tool result carrying text and an image. */
-export function history(parts: Extract<Message, { role: 'user' }>['content'], resultParts: Extract<Message, { role: 'toolResult' }>['content'] = [{ type: 'text', text: 'chart' }, image]): Message[] {
+export function history(
+  parts: Extract<Message, { role: 'user' }>['content'],
+  resultParts: Extract<Message, { role: 'toolResult' }>['content'] = [{ type: 'text', text: 'chart' }, image],
+): Message[] {
   return [
     { role: 'user', content: parts },
     {

@@ -21,7 +21,14 @@ const ours: Transcript[] = [
 const recorded: Transcript[] = hasSharedWire
   ? readSharedJson<{ fixtures: { file: string; status: number }[] }>('index.json')
       .fixtures.filter((f) => f.status === 200 && /^openai-(chat|responses)\/.*\.sse$/.test(f.file))
-      .map((f) => ({ name: f.file, api: f.file.startsWith('openai-chat') ? 'chat' : 'responses', body: readShared(f.file) }) as Transcript)
+      .map(
+        (f) =>
+          ({
+            name: f.file,
+            api: f.file.startsWith('openai-chat') ? 'chat' : 'responses',
+            body: readShared(f.file),
+          }) as Transcript,
+      )
   : []
 
 describe('openai: a stream split at any byte boundaries yields the same final message', () => {
@@ -32,7 +39,10 @@ describe('openai: a stream split at any byte boundaries yields the same final me
   afterAll(() => server.close())
 
   // The outcome a consumer sees: the final message, and the error text for a failed stream.
-  const run = async (t: Transcript, cuts: number[]): Promise<{ end: string; final: AssistantMessage; error?: string }> => {
+  const run = async (
+    t: Transcript,
+    cuts: number[],
+  ): Promise<{ end: string; final: AssistantMessage; error?: string }> => {
     server.serve(t.body, cuts)
     const provider = openai({ baseURL: `${server.url}/v1`, apiKey: 'sk-test', api: t.api, maxRetries: 0 })
     const { final, last } = await collect(provider.stream(request({ tools: [weatherTool, timeTool] })))
@@ -45,9 +55,12 @@ describe('openai: a stream split at any byte boundaries yields the same final me
       expect(whole.end).toBe(transcript.name.includes('error-in-stream') ? 'error' : 'done')
       const size = Buffer.byteLength(transcript.body)
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: size - 1 }), { minLength: 1, maxLength: 40 }), async (cuts) => {
-          expect(await run(transcript, cuts)).toEqual(whole)
-        }),
+        fc.asyncProperty(
+          fc.array(fc.integer({ min: 1, max: size - 1 }), { minLength: 1, maxLength: 40 }),
+          async (cuts) => {
+            expect(await run(transcript, cuts)).toEqual(whole)
+          },
+        ),
         { numRuns: 15 },
       )
     })

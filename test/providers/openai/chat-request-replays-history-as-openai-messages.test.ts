@@ -7,22 +7,49 @@ import { body, collect, request, useWire } from './support.js'
 const pixel = 'iVBORw0KGgo='
 
 const history: Message[] = [
-  { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', data: pixel, mimeType: 'image/png' }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Weather here?' },
+      { type: 'image', data: pixel, mimeType: 'image/png' },
+    ],
+  },
   {
     role: 'assistant',
     content: [
       { type: 'thinking', thinking: 'private reasoning' },
       { type: 'text', text: 'Let me check.' },
       { type: 'toolCall', id: 'call_a', name: 'get_weather', arguments: { city: 'Paris' } },
-      { type: 'toolCall', id: 'call_b', name: 'get_time', arguments: { zone: 'Europe/Paris' }, invalidArguments: '{"zone": "Eur' },
+      {
+        type: 'toolCall',
+        id: 'call_b',
+        name: 'get_time',
+        arguments: { zone: 'Europe/Paris' },
+        invalidArguments: '{"zone": "Eur',
+      },
     ],
     stopReason: 'toolUse',
     usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, total: 2 },
     provider: 'openai',
     model: 'gpt-4o-mini',
   },
-  { role: 'toolResult', toolCallId: 'call_a', toolName: 'get_weather', content: [{ type: 'text', text: 'sunny' }, { type: 'image', data: pixel, mimeType: 'image/png' }], isError: false },
-  { role: 'toolResult', toolCallId: 'call_b', toolName: 'get_time', content: [{ type: 'text', text: 'arguments were not valid JSON' }], isError: true },
+  {
+    role: 'toolResult',
+    toolCallId: 'call_a',
+    toolName: 'get_weather',
+    content: [
+      { type: 'text', text: 'sunny' },
+      { type: 'image', data: pixel, mimeType: 'image/png' },
+    ],
+    isError: false,
+  },
+  {
+    role: 'toolResult',
+    toolCallId: 'call_b',
+    toolName: 'get_time',
+    content: [{ type: 'text', text: 'arguments were not valid JSON' }],
+    isError: true,
+  },
   {
     role: 'assistant',
     content: [],
@@ -77,8 +104,17 @@ describe('openai chat: history goes back in the shape the API expects', () => {
     wire.server.enqueue({ body: chat.text() })
     const messages: Message[] = [
       { role: 'user', content: 'hi' },
-      { ...(history[1] as Extract<Message, { role: 'assistant' }>), content: [{ type: 'toolCall', id: 'call_x', name: 'get_weather', arguments: {} }] },
-      { role: 'toolResult', toolCallId: 'call_x', toolName: 'get_weather', content: [{ type: 'text', text: 'ok' }], isError: false },
+      {
+        ...(history[1] as Extract<Message, { role: 'assistant' }>),
+        content: [{ type: 'toolCall', id: 'call_x', name: 'get_weather', arguments: {} }],
+      },
+      {
+        role: 'toolResult',
+        toolCallId: 'call_x',
+        toolName: 'get_weather',
+        content: [{ type: 'text', text: 'ok' }],
+        isError: false,
+      },
     ]
     await collect(openai({ baseURL: wire.baseURL, apiKey: 'sk-test' }).stream(request({ messages })))
     expect((body(wire.server).messages as unknown[])[1]).toEqual({

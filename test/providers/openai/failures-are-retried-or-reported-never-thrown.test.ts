@@ -7,17 +7,27 @@ const json = { 'content-type': 'application/json' }
 
 describe('openai: failures are retried or end the stream as an error result', () => {
   const wire = useWire()
-  const provider = (extra: Parameters<typeof openai>[0] = {}) => openai({ baseURL: wire.baseURL, apiKey: 'sk-test', ...extra })
+  const provider = (extra: Parameters<typeof openai>[0] = {}) =>
+    openai({ baseURL: wire.baseURL, apiKey: 'sk-test', ...extra })
 
   it('retries a 429 after the retry-after-ms wait: one retry event, then done, two requests', async () => {
     wire.server.enqueue(
-      { status: 429, headers: { ...json, 'retry-after-ms': '10' }, body: chat.errorBody('Rate limit reached for requests', 'requests', 'rate_limit_exceeded') },
+      {
+        status: 429,
+        headers: { ...json, 'retry-after-ms': '10' },
+        body: chat.errorBody('Rate limit reached for requests', 'requests', 'rate_limit_exceeded'),
+      },
       { body: chat.text() },
     )
     const { events, last } = await collect(provider().stream(request()))
     const retries = events.filter((e) => e.type === 'retry')
     expect(retries).toHaveLength(1)
-    expect(retries[0]).toMatchObject({ type: 'retry', attempt: 1, delayMs: 10, error: { code: 'provider_error', status: 429, retryable: true } })
+    expect(retries[0]).toMatchObject({
+      type: 'retry',
+      attempt: 1,
+      delayMs: 10,
+      error: { code: 'provider_error', status: 429, retryable: true },
+    })
     expect(last.type).toBe('done')
     expect(wire.server.requests).toHaveLength(2)
     // The SDK's own retries are off: each HTTP attempt is one of ours.
@@ -25,7 +35,11 @@ describe('openai: failures are retried or end the stream as an error result', ()
   })
 
   it('retries a 500 twice with maxRetries 2 and then succeeds', async () => {
-    const fail = { status: 500, headers: { ...json, 'retry-after-ms': '1' }, body: chat.errorBody('The server had an error', 'server_error', null) }
+    const fail = {
+      status: 500,
+      headers: { ...json, 'retry-after-ms': '1' },
+      body: chat.errorBody('The server had an error', 'server_error', null),
+    }
     wire.server.enqueue(fail, fail, { body: chat.text() })
     const { events, final } = await collect(provider({ maxRetries: 2 }).stream(request()))
     expect(events.filter((e) => e.type === 'retry').map((e) => (e.type === 'retry' ? e.attempt : 0))).toEqual([1, 2])
@@ -34,7 +48,11 @@ describe('openai: failures are retried or end the stream as an error result', ()
   })
 
   it('gives up after the request-level maxRetries, which overrides the provider default', async () => {
-    const fail = { status: 503, headers: { ...json, 'retry-after-ms': '1' }, body: chat.errorBody('overloaded', 'server_error', null) }
+    const fail = {
+      status: 503,
+      headers: { ...json, 'retry-after-ms': '1' },
+      body: chat.errorBody('overloaded', 'server_error', null),
+    }
     wire.server.enqueue(fail, fail, fail)
     const { events, last } = await collect(provider({ maxRetries: 5 }).stream(request({ maxRetries: 1 })))
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(1)
@@ -43,10 +61,17 @@ describe('openai: failures are retried or end the stream as an error result', ()
   })
 
   it('fails a 400 at once with provider_error, status 400, not retryable, one request', async () => {
-    wire.server.enqueue({ status: 400, headers: json, body: chat.errorBody("Invalid 'tools[0].function.name'", 'invalid_request_error', 'invalid_value') })
+    wire.server.enqueue({
+      status: 400,
+      headers: json,
+      body: chat.errorBody("Invalid 'tools[0].function.name'", 'invalid_request_error', 'invalid_value'),
+    })
     const { events, last, final } = await collect(provider().stream(request()))
     expect(events.some((e) => e.type === 'retry')).toBe(false)
-    expect(last).toMatchObject({ type: 'error', error: { code: 'provider_error', status: 400, provider: 'openai', retryable: false } })
+    expect(last).toMatchObject({
+      type: 'error',
+      error: { code: 'provider_error', status: 400, provider: 'openai', retryable: false },
+    })
     expect(final.stopReason).toBe('error')
     expect(final.errorMessage).toContain("Invalid 'tools[0].function.name'")
     expect(wire.server.requests).toHaveLength(1)
@@ -54,7 +79,11 @@ describe('openai: failures are retried or end the stream as an error result', ()
 
   it('does not retry a 429 insufficient_quota: a retry cannot succeed', async () => {
     wire.server.enqueue(
-      { status: 429, headers: { ...json, 'retry-after-ms': '1' }, body: chat.errorBody('You exceeded your current quota', 'insufficient_quota', 'insufficient_quota') },
+      {
+        status: 429,
+        headers: { ...json, 'retry-after-ms': '1' },
+        body: chat.errorBody('You exceeded your current quota', 'insufficient_quota', 'insufficient_quota'),
+      },
       { body: chat.text() },
     )
     const { last } = await collect(provider().stream(request()))
@@ -100,7 +129,11 @@ describe('openai: failures are retried or end the stream as an error result', ()
     const stall = { body: chat.text(), stallAfterBytes: 37 }
     wire.server.enqueue(stall, stall)
     const started = Date.now()
-    const { events, last, final } = await collect(provider({ streamIdleTimeoutMs: 5_000, maxRetryDelayMs: 5 }).stream(request({ maxRetries: 1, streamIdleTimeoutMs: 100 })))
+    const { events, last, final } = await collect(
+      provider({ streamIdleTimeoutMs: 5_000, maxRetryDelayMs: 5 }).stream(
+        request({ maxRetries: 1, streamIdleTimeoutMs: 100 }),
+      ),
+    )
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(1)
     expect(last).toMatchObject({ type: 'error', error: { code: 'provider_error', retryable: true } })
     expect(final.errorMessage).toMatch(/idle/)
@@ -127,7 +160,9 @@ describe('openai: failures are retried or end the stream as an error result', ()
   })
 
   it('fails as an error result, not a throw, when the stream ends without a finish_reason', async () => {
-    wire.server.enqueue({ body: chat.text().split('"finish_reason":"stop"')[0]!.split('\n\n').slice(0, 3).join('\n\n') + '\n\n' })
+    wire.server.enqueue({
+      body: chat.text().split('"finish_reason":"stop"')[0]!.split('\n\n').slice(0, 3).join('\n\n') + '\n\n',
+    })
     const { last, final } = await collect(provider({ maxRetries: 0 }).stream(request()))
     expect(last.type).toBe('error')
     expect(final.errorMessage).toMatch(/finish_reason/)
@@ -138,7 +173,11 @@ describe('openai: failures are retried or end the stream as an error result', ()
     const echo = (status: number) => ({
       status,
       headers: { ...json, 'retry-after-ms': '1' },
-      body: chat.errorBody(`Incorrect API key provided: ${key}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key'),
+      body: chat.errorBody(
+        `Incorrect API key provided: ${key}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        'invalid_request_error',
+        'invalid_api_key',
+      ),
     })
     wire.server.enqueue(echo(500), echo(401))
     const p = openai({ baseURL: wire.baseURL, apiKey: key })
@@ -147,7 +186,9 @@ describe('openai: failures are retried or end the stream as an error result', ()
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(1)
     expect(last).toMatchObject({ type: 'error', error: { status: 401, retryable: false } })
     for (const event of events) {
-      const text = JSON.stringify(event) + (event.type === 'error' || event.type === 'retry' ? event.error.message + String(event.error.stack) : '')
+      const text =
+        JSON.stringify(event) +
+        (event.type === 'error' || event.type === 'retry' ? event.error.message + String(event.error.stack) : '')
       expect(text).not.toContain(key)
     }
     expect(last.type === 'error' && last.error.message).toContain('[REDACTED]')

@@ -17,7 +17,13 @@ describe.skipIf(!live)('openai live (NESTOR_LIVE_TESTS=1 and OPENAI_API_KEY)', (
       const call = first.final.content.find((c) => c.type === 'toolCall')
       expect(call).toMatchObject({ name: 'get_weather', arguments: { city: expect.stringMatching(/paris/i) } })
       if (call?.type !== 'toolCall') return
-      messages.push(first.final, { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'Sunny, 21 C' }], isError: false })
+      messages.push(first.final, {
+        role: 'toolResult',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: 'text', text: 'Sunny, 21 C' }],
+        isError: false,
+      })
       const second = await collect(provider.stream({ model, messages, tools: [weatherTool] }))
       expect(second.last.type).toBe('done')
       expect(second.final.content.some((c) => c.type === 'text' && /sunny|21/i.test(c.text))).toBe(true)

@@ -9,14 +9,22 @@ describe('openai provider options', () => {
 
   it('reports capabilities from a static table by model prefix', async () => {
     const provider = openai({ apiKey: 'sk-test' })
-    expect(await provider.capabilities?.('gpt-4o-mini')).toEqual({ tools: true, thinking: false, contextWindow: 128_000 })
+    expect(await provider.capabilities?.('gpt-4o-mini')).toEqual({
+      tools: true,
+      thinking: false,
+      contextWindow: 128_000,
+    })
     expect(await provider.capabilities?.('gpt-5-mini')).toEqual({ tools: true, thinking: true, contextWindow: 400_000 })
     expect(await provider.capabilities?.('o3-mini')).toMatchObject({ thinking: true })
     expect(await provider.capabilities?.('some-future-model')).toEqual({ tools: true, thinking: false })
   })
 
   it('uses an injected SDK client, with its retries overridden to zero, and hides its key', async () => {
-    wire.server.enqueue({ status: 503, headers: { 'content-type': 'application/json' }, body: chat.errorBody('busy', 'server_error', null) })
+    wire.server.enqueue({
+      status: 503,
+      headers: { 'content-type': 'application/json' },
+      body: chat.errorBody('busy', 'server_error', null),
+    })
     const client = new OpenAI({ apiKey: 'sk-injected-key-123', baseURL: wire.baseURL, maxRetries: 5 })
     const provider = openai({ client, name: 'my-openai', maxRetries: 0 })
     expect(provider.secrets?.()).toEqual(['sk-injected-key-123'])

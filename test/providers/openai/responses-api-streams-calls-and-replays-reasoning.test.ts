@@ -16,24 +16,51 @@ describe('openai responses api', () => {
     expect(events.filter((e) => e.type === 'thinking_delta').length).toBe(2)
     expect(final.content).toEqual([
       { type: 'thinking', thinking: 'Need the weather first.' },
-      { type: 'toolCall', id: 'call_nestor_1', name: 'get_weather', arguments: { city: 'Paris' }, providerData: { itemId: 'fc_nestor_1' } },
+      {
+        type: 'toolCall',
+        id: 'call_nestor_1',
+        name: 'get_weather',
+        arguments: { city: 'Paris' },
+        providerData: { itemId: 'fc_nestor_1' },
+      },
       { type: 'text', text: 'Checking.' },
     ])
     expect(final.stopReason).toBe('toolUse')
-    expect(final.providerData).toEqual({ openaiResponses: { responseId: 'resp_nestor_1', reasoning: [{ position: 0, item: responses.reasoningItem }] } })
+    expect(final.providerData).toEqual({
+      openaiResponses: { responseId: 'resp_nestor_1', reasoning: [{ position: 0, item: responses.reasoningItem }] },
+    })
     expect(final.usage).toEqual({ input: 200, output: 50, cacheRead: 100, cacheWrite: 0, total: 350 })
   })
 
   it('replays reasoning items in order before function_call items and answers with function_call_output', async () => {
     wire.server.enqueue({ body: responses.reasoningCallAndText() }, { body: responses.textAnswer() })
     const provider = openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses' })
-    const first = await collect(provider.stream(request({ model: 'gpt-5-mini', system: 'Be brief.', toolChoice: 'required', parallelToolCalls: false })))
+    const first = await collect(
+      provider.stream(
+        request({ model: 'gpt-5-mini', system: 'Be brief.', toolChoice: 'required', parallelToolCalls: false }),
+      ),
+    )
     const history: Message[] = [
       { role: 'user', content: 'What is the weather in Paris?' },
       first.final,
-      { role: 'toolResult', toolCallId: 'call_nestor_1', toolName: 'get_weather', content: [{ type: 'text', text: 'sunny' }], isError: false },
+      {
+        role: 'toolResult',
+        toolCallId: 'call_nestor_1',
+        toolName: 'get_weather',
+        content: [{ type: 'text', text: 'sunny' }],
+        isError: false,
+      },
     ]
-    const second = await collect(provider.stream(request({ model: 'gpt-5-mini', system: 'Be brief.', messages: history, toolChoice: { type: 'function', name: 'get_weather' } })))
+    const second = await collect(
+      provider.stream(
+        request({
+          model: 'gpt-5-mini',
+          system: 'Be brief.',
+          messages: history,
+          toolChoice: { type: 'function', name: 'get_weather' },
+        }),
+      ),
+    )
     expect(second.final.content).toEqual([{ type: 'text', text: 'It is sunny in Paris.' }])
     expect(second.final.stopReason).toBe('stop')
 
@@ -43,7 +70,15 @@ describe('openai responses api', () => {
       stream: true,
       tool_choice: 'required',
       parallel_tool_calls: false,
-      tools: [{ type: 'function', name: 'get_weather', description: weatherTool.description, parameters: weatherTool.parameters, strict: false }],
+      tools: [
+        {
+          type: 'function',
+          name: 'get_weather',
+          description: weatherTool.description,
+          parameters: weatherTool.parameters,
+          strict: false,
+        },
+      ],
       input: [{ role: 'user', content: 'What is the weather in Paris?' }],
     })
     const replay = body(wire.server, 1)
@@ -51,7 +86,13 @@ describe('openai responses api', () => {
     expect(replay.input).toEqual([
       { role: 'user', content: 'What is the weather in Paris?' },
       responses.reasoningItem,
-      { type: 'function_call', call_id: 'call_nestor_1', name: 'get_weather', arguments: '{"city":"Paris"}', id: 'fc_nestor_1' },
+      {
+        type: 'function_call',
+        call_id: 'call_nestor_1',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        id: 'fc_nestor_1',
+      },
       { role: 'assistant', content: 'Checking.' },
       { type: 'function_call_output', call_id: 'call_nestor_1', output: 'sunny' },
     ])
@@ -59,13 +100,23 @@ describe('openai responses api', () => {
 
   it('does not replay reasoning or item ids to a provider that did not produce them', async () => {
     wire.server.enqueue({ body: responses.reasoningCallAndText() }, { body: responses.textAnswer() })
-    const first = await collect(openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses', name: 'other' }).stream(request()))
+    const first = await collect(
+      openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses', name: 'other' }).stream(request()),
+    )
     const history: Message[] = [
       { role: 'user', content: 'hi' },
       first.final,
-      { role: 'toolResult', toolCallId: 'call_nestor_1', toolName: 'get_weather', content: [{ type: 'text', text: 'boom' }], isError: true },
+      {
+        role: 'toolResult',
+        toolCallId: 'call_nestor_1',
+        toolName: 'get_weather',
+        content: [{ type: 'text', text: 'boom' }],
+        isError: true,
+      },
     ]
-    await collect(openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses' }).stream(request({ messages: history })))
+    await collect(
+      openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses' }).stream(request({ messages: history })),
+    )
     expect(body(wire.server, 1).input).toEqual([
       { role: 'user', content: 'hi' },
       { type: 'function_call', call_id: 'call_nestor_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
@@ -77,19 +128,28 @@ describe('openai responses api', () => {
   it('maps max tokens and reasoning effort, and an incomplete response to stopReason length', async () => {
     wire.server.enqueue({ body: responses.incomplete() })
     const { final } = await collect(
-      openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses' }).stream(request({ tools: [], options: { maxTokens: 3, reasoningEffort: 'low', temperature: 1 } })),
+      openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses' }).stream(
+        request({ tools: [], options: { maxTokens: 3, reasoningEffort: 'low', temperature: 1 } }),
+      ),
     )
     expect(final.stopReason).toBe('length')
     expect(final.content).toEqual([{ type: 'text', text: 'Once upon' }])
     const sent = body(wire.server)
-    expect(sent).toMatchObject({ max_output_tokens: 3, temperature: 1, reasoning: { effort: 'low' }, include: ['reasoning.encrypted_content'] })
+    expect(sent).toMatchObject({
+      max_output_tokens: 3,
+      temperature: 1,
+      reasoning: { effort: 'low' },
+      include: ['reasoning.encrypted_content'],
+    })
     expect(sent).not.toHaveProperty('tools')
     expect(sent).not.toHaveProperty('parallel_tool_calls')
   })
 
   it('ends an in-stream error event as a non-retryable error result', async () => {
     wire.server.enqueue({ body: responses.inStreamError() })
-    const { events, last, final } = await collect(openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses' }).stream(request()))
+    const { events, last, final } = await collect(
+      openai({ baseURL: wire.baseURL, apiKey: 'sk-test', api: 'responses' }).stream(request()),
+    )
     expect(events.some((e) => e.type === 'retry')).toBe(false)
     expect(last.type).toBe('error')
     if (last.type !== 'error') return

@@ -6,7 +6,11 @@ import type { AddressInfo } from 'node:net'
  * piece to be flushed before the next, so the client really reads the pieces apart. Offsets may
  * fall inside a multi-byte UTF-8 character or an SSE line: that is the point.
  */
-export async function startSplitServer(): Promise<{ url: string; serve(body: string, cuts: number[]): void; close(): Promise<void> }> {
+export async function startSplitServer(): Promise<{
+  url: string
+  serve(body: string, cuts: number[]): void
+  close(): Promise<void>
+}> {
   let next: { bytes: Buffer; cuts: number[] } | undefined
   const server: Server = createServer(async (req, res) => {
     for await (const _ of req) void _

@@ -10,7 +10,8 @@ export async function collect(stream: AsyncIterable<ModelEvent>): Promise<Collec
   const events: ModelEvent[] = []
   for await (const event of stream) events.push(event)
   const last = events.at(-1)
-  if (!last || (last.type !== 'done' && last.type !== 'error')) throw new Error(`stream did not end with done/error: ${last?.type}`)
+  if (!last || (last.type !== 'done' && last.type !== 'error'))
+    throw new Error(`stream did not end with done/error: ${last?.type}`)
   return { events, final: last.message, last }
 }
 
@@ -26,7 +27,11 @@ export const weatherTool: ToolSpec = {
 export const timeTool: ToolSpec = {
   name: 'get_time',
   description: 'Current time in a zone',
-  parameters: { type: 'object', properties: { zone: { type: 'string' }, h24: { type: 'boolean' } }, required: ['zone'] },
+  parameters: {
+    type: 'object',
+    properties: { zone: { type: 'string' }, h24: { type: 'boolean' } },
+    required: ['zone'],
+  },
 }
 
 export const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
@@ -57,4 +62,5 @@ export function useWire(): { readonly server: WireServer; readonly baseURL: stri
   }
 }
 
-export const body = (server: WireServer, index = 0): Record<string, unknown> => server.requests[index]?.json as Record<string, unknown>
+export const body = (server: WireServer, index = 0): Record<string, unknown> =>
+  server.requests[index]?.json as Record<string, unknown>

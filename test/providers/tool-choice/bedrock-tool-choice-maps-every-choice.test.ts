@@ -8,7 +8,9 @@ describe('toBedrockToolChoice', () => {
   })
 
   it('maps a named function to { tool: { name } }', () => {
-    expect(toBedrockToolChoice({ type: 'function', name: 'get_weather' })).toEqual({ toolChoice: { tool: { name: 'get_weather' } } })
+    expect(toBedrockToolChoice({ type: 'function', name: 'get_weather' })).toEqual({
+      toolChoice: { tool: { name: 'get_weather' } },
+    })
   })
 
   it('emulates none by omitting the tools when the history has no tool blocks', () => {

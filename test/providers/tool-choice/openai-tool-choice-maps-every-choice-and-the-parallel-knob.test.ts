@@ -11,8 +11,14 @@ describe('toOpenAIToolChoice', () => {
     for (const parallelToolCalls of parallelKnob) {
       it(`maps auto, required and none to the same strings (parallel ${parallelToolCalls})`, () => {
         for (const choice of ['auto', 'required', 'none'] as const) {
-          expect(toOpenAIToolChoice(choice, { parallelToolCalls })).toEqual({ tool_choice: choice, ...parallelField(parallelToolCalls) })
-          expect(toOpenAIToolChoice(choice, { parallelToolCalls, api: 'chat' })).toEqual({ tool_choice: choice, ...parallelField(parallelToolCalls) })
+          expect(toOpenAIToolChoice(choice, { parallelToolCalls })).toEqual({
+            tool_choice: choice,
+            ...parallelField(parallelToolCalls),
+          })
+          expect(toOpenAIToolChoice(choice, { parallelToolCalls, api: 'chat' })).toEqual({
+            tool_choice: choice,
+            ...parallelField(parallelToolCalls),
+          })
         }
       })
 
@@ -29,7 +35,9 @@ describe('toOpenAIToolChoice', () => {
     }
 
     it('defaults to the chat shape without options', () => {
-      expect(toOpenAIToolChoice(named)).toEqual({ tool_choice: { type: 'function', function: { name: 'get_weather' } } })
+      expect(toOpenAIToolChoice(named)).toEqual({
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      })
       expect(toOpenAIToolChoice(undefined)).toEqual({})
     })
   })
@@ -38,7 +46,10 @@ describe('toOpenAIToolChoice', () => {
     for (const parallelToolCalls of parallelKnob) {
       it(`maps auto, required and none to the same strings (parallel ${parallelToolCalls})`, () => {
         for (const choice of ['auto', 'required', 'none'] as const) {
-          expect(toOpenAIToolChoice(choice, { parallelToolCalls, api: 'responses' })).toEqual({ tool_choice: choice, ...parallelField(parallelToolCalls) })
+          expect(toOpenAIToolChoice(choice, { parallelToolCalls, api: 'responses' })).toEqual({
+            tool_choice: choice,
+            ...parallelField(parallelToolCalls),
+          })
         }
       })
 
@@ -50,7 +61,9 @@ describe('toOpenAIToolChoice', () => {
       })
 
       it(`leaves tool_choice out when no choice is given (parallel ${parallelToolCalls})`, () => {
-        expect(toOpenAIToolChoice(undefined, { parallelToolCalls, api: 'responses' })).toEqual(parallelField(parallelToolCalls))
+        expect(toOpenAIToolChoice(undefined, { parallelToolCalls, api: 'responses' })).toEqual(
+          parallelField(parallelToolCalls),
+        )
       })
     }
   })

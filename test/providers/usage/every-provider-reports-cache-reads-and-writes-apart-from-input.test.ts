@@ -22,20 +22,41 @@ describe('usage keeps cached prompt tokens apart from input', () => {
 
   it('openai chat: prompt_tokens_details.cached_tokens → cacheRead', async () => {
     server.enqueue({ body: chat.singleToolCall() })
-    expect(await finalUsage(openai({ apiKey: 'k', baseURL: `${server.url}/v1` }).stream(request))).toEqual({ input: 16, output: 20, cacheRead: 64, cacheWrite: 0, total: 100 })
+    expect(await finalUsage(openai({ apiKey: 'k', baseURL: `${server.url}/v1` }).stream(request))).toEqual({
+      input: 16,
+      output: 20,
+      cacheRead: 64,
+      cacheWrite: 0,
+      total: 100,
+    })
   })
 
   it('openai responses: cached_tokens → cacheRead, cache_write_tokens → cacheWrite', async () => {
-    server.enqueue({ body: responses.textAnswer().replaceAll('"cached_tokens":100', '"cached_tokens":100,"cache_write_tokens":40') })
-    expect(await finalUsage(openai({ apiKey: 'k', baseURL: `${server.url}/v1`, api: 'responses' }).stream(request))).toEqual({ input: 160, output: 7, cacheRead: 100, cacheWrite: 40, total: 307 })
+    server.enqueue({
+      body: responses.textAnswer().replaceAll('"cached_tokens":100', '"cached_tokens":100,"cache_write_tokens":40'),
+    })
+    expect(
+      await finalUsage(openai({ apiKey: 'k', baseURL: `${server.url}/v1`, api: 'responses' }).stream(request)),
+    ).toEqual({ input: 160, output: 7, cacheRead: 100, cacheWrite: 40, total: 307 })
   })
 
   it('gemini: cachedContentTokenCount → cacheRead', async () => {
     const chunk = {
       candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: 1000, cachedContentTokenCount: 800, candidatesTokenCount: 3, totalTokenCount: 1003 },
+      usageMetadata: {
+        promptTokenCount: 1000,
+        cachedContentTokenCount: 800,
+        candidatesTokenCount: 3,
+        totalTokenCount: 1003,
+      },
     }
     server.enqueue({ body: `data: ${JSON.stringify(chunk)}\r\n\r\n` })
-    expect(await finalUsage(gemini({ apiKey: 'k', baseURL: server.url }).stream(request))).toEqual({ input: 200, output: 3, cacheRead: 800, cacheWrite: 0, total: 1003 })
+    expect(await finalUsage(gemini({ apiKey: 'k', baseURL: server.url }).stream(request))).toEqual({
+      input: 200,
+      output: 3,
+      cacheRead: 800,
+      cacheWrite: 0,
+      total: 1003,
+    })
   })
 })

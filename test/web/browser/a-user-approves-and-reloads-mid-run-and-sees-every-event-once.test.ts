@@ -23,7 +23,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', (
   beforeAll(async () => {
     app = createWebApp({ paceMs: 5, heartbeatMs: 2_000 })
     url = await listen(app, 0)
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    })
   }, 120_000)
 
   afterAll(async () => {
@@ -54,7 +58,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', (
     const restored = await seen(page)
     expect(restored.execId).toBe(before.execId)
     expect(await page.locator('details.exec[data-depth="2"]').count()).toBe(2)
-    const info = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as { live: boolean; pending: unknown[] }
+    const info = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as {
+      live: boolean
+      pending: unknown[]
+    }
     expect(info).toMatchObject({ live: true, pending: [expect.objectContaining({ toolName: 'save_brief' })] })
 
     await page.fill('#steer', 'keep it short')
@@ -66,7 +73,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', (
     await page.waitForFunction('window.__nestor.ended', undefined, WAIT)
 
     const after = await seen(page)
-    const server = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as { position: number; status: string }
+    const server = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as {
+      position: number
+      status: string
+    }
     expect(server.status).toBe('completed')
     // Every position from 1 to the server's last, in order, none twice, none missing.
     expect(after.positions).toEqual(Array.from({ length: server.position }, (_, i) => i + 1))

@@ -4,7 +4,15 @@ import type { ModelRequest } from '@nestor/core/provider-kit'
 import { invalidOption } from '@nestor/core/provider-kit'
 import { toAiSdkPrompt } from './convert-messages.js'
 
-const numeric = { maxTokens: 'maxOutputTokens', temperature: 'temperature', topP: 'topP', topK: 'topK', seed: 'seed', presencePenalty: 'presencePenalty', frequencyPenalty: 'frequencyPenalty' } as const
+const numeric = {
+  maxTokens: 'maxOutputTokens',
+  temperature: 'temperature',
+  topP: 'topP',
+  topK: 'topK',
+  seed: 'seed',
+  presencePenalty: 'presencePenalty',
+  frequencyPenalty: 'frequencyPenalty',
+} as const
 
 /**
  * ModelRequest → `LanguageModelV3CallOptions`. `request.options` keys: `maxTokens` (→
@@ -12,10 +20,20 @@ const numeric = { maxTokens: 'maxOutputTokens', temperature: 'temperature', topP
  * `frequencyPenalty`, `stopSequences`, `providerOptions` (passed to the model as is) and `headers`.
  * The V3 spec has no parallel-calls knob: `parallelToolCalls` must go through `providerOptions`.
  */
-export function buildCallOptions(request: ModelRequest, providerName: string, signal: AbortSignal): LanguageModelV3CallOptions {
+export function buildCallOptions(
+  request: ModelRequest,
+  providerName: string,
+  signal: AbortSignal,
+): LanguageModelV3CallOptions {
   const options = request.options ?? {}
-  const call: LanguageModelV3CallOptions = { prompt: toAiSdkPrompt(request.system, request.messages, providerName), abortSignal: signal }
-  for (const [key, target] of Object.entries(numeric) as [keyof typeof numeric, (typeof numeric)[keyof typeof numeric]][]) {
+  const call: LanguageModelV3CallOptions = {
+    prompt: toAiSdkPrompt(request.system, request.messages, providerName),
+    abortSignal: signal,
+  }
+  for (const [key, target] of Object.entries(numeric) as [
+    keyof typeof numeric,
+    (typeof numeric)[keyof typeof numeric],
+  ][]) {
     const value = options[key]
     if (value === undefined) continue
     if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidOption(key, 'a number', value)
@@ -23,16 +41,23 @@ export function buildCallOptions(request: ModelRequest, providerName: string, si
   }
   if (options.stopSequences !== undefined) {
     const stop = options.stopSequences
-    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string')) throw invalidOption('stopSequences', 'an array of strings', stop)
+    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string'))
+      throw invalidOption('stopSequences', 'an array of strings', stop)
     call.stopSequences = stop
   }
   if (options.providerOptions !== undefined) {
-    if (typeof options.providerOptions !== 'object' || options.providerOptions === null) throw invalidOption('providerOptions', 'an object', options.providerOptions)
+    if (typeof options.providerOptions !== 'object' || options.providerOptions === null)
+      throw invalidOption('providerOptions', 'an object', options.providerOptions)
     call.providerOptions = options.providerOptions as SharedV3ProviderOptions
   }
   if (options.headers !== undefined) call.headers = options.headers as Record<string, string>
   if (request.tools.length > 0) {
-    call.tools = request.tools.map((tool) => ({ type: 'function' as const, name: tool.name, description: tool.description, inputSchema: tool.parameters as never }))
+    call.tools = request.tools.map((tool) => ({
+      type: 'function' as const,
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.parameters as never,
+    }))
     const choice = toAiSdkToolChoice(request.toolChoice)
     if (choice) call.toolChoice = choice
   }

@@ -1,4 +1,9 @@
-import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput, SharedV3ProviderOptions } from '@ai-sdk/provider'
+import type {
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolResultOutput,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider'
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
 import { hasData, type MediaPart } from '../shared/media.js'
 
@@ -12,15 +17,25 @@ export const metadataKey = 'aiSdk'
  * metadata back as `providerOptions` (Anthropic signatures, Gemini thought signatures…);
  * reasoning from another provider is dropped, since no API can verify it.
  */
-export function toAiSdkPrompt(system: string | undefined, messages: readonly Message[], providerName: string): LanguageModelV3Prompt {
+export function toAiSdkPrompt(
+  system: string | undefined,
+  messages: readonly Message[],
+  providerName: string,
+): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = []
   if (system) prompt.push({ role: 'system', content: system })
   for (const message of messages) {
     if (message.role === 'user') {
-      const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content
+      const parts =
+        typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content
       prompt.push({ role: 'user', content: parts.map(userPart) })
     } else if (message.role === 'toolResult') {
-      const part = { type: 'tool-result' as const, toolCallId: message.toolCallId, toolName: message.toolName, output: toolOutput(message) }
+      const part = {
+        type: 'tool-result' as const,
+        toolCallId: message.toolCallId,
+        toolName: message.toolName,
+        output: toolOutput(message),
+      }
       const last = prompt.at(-1)
       if (last?.role === 'tool') last.content.push(part)
       else prompt.push({ role: 'tool', content: [part] })
@@ -34,7 +49,9 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
  * the ones its provider cannot take by reference, per its `supportedUrls`). An image by URL
  * without a mimeType gets `image/*`, the spec's wildcard.
  */
-function userPart(part: TextContent | ImageContent | FileContent): Extract<LanguageModelV3Message, { role: 'user' }>['content'][number] {
+function userPart(
+  part: TextContent | ImageContent | FileContent,
+): Extract<LanguageModelV3Message, { role: 'user' }>['content'][number] {
   if (part.type === 'text') return { type: 'text', text: part.text }
   const name = part.type === 'file' && part.name !== undefined ? { filename: part.name } : {}
   if (hasData(part)) return { type: 'file', mediaType: part.mimeType, data: part.data, ...name }
@@ -42,7 +59,13 @@ function userPart(part: TextContent | ImageContent | FileContent): Extract<Langu
 }
 
 function mediaOutput(part: MediaPart): Extract<LanguageModelV3ToolResultOutput, { type: 'content' }>['value'][number] {
-  if (hasData(part)) return { type: 'file-data', data: part.data, mediaType: part.mimeType, ...(part.type === 'file' && part.name !== undefined ? { filename: part.name } : {}) }
+  if (hasData(part))
+    return {
+      type: 'file-data',
+      data: part.data,
+      mediaType: part.mimeType,
+      ...(part.type === 'file' && part.name !== undefined ? { filename: part.name } : {}),
+    }
   return { type: 'file-url', url: part.url, ...(part.mimeType === undefined ? {} : { mediaType: part.mimeType }) }
 }
 
@@ -54,7 +77,9 @@ function toolOutput(message: ToolResultMessage): LanguageModelV3ToolResultOutput
   }
   return {
     type: 'content',
-    value: message.content.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text } : mediaOutput(part))),
+    value: message.content.map((part) =>
+      part.type === 'text' ? { type: 'text' as const, text: part.text } : mediaOutput(part),
+    ),
   }
 }
 
@@ -62,16 +87,26 @@ function assistantMessage(message: AssistantMessage, providerName: string): Lang
   const own = message.provider === providerName
   const content: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] = []
   let thinkingIndex = 0
-  const reasoningMetadata = own ? (message.providerData?.[metadataKey] as { reasoning?: (SharedV3ProviderOptions | undefined)[] } | undefined)?.reasoning : undefined
+  const reasoningMetadata = own
+    ? (message.providerData?.[metadataKey] as { reasoning?: (SharedV3ProviderOptions | undefined)[] } | undefined)
+        ?.reasoning
+    : undefined
   for (const part of message.content) {
     if (part.type === 'text') {
       if (part.text !== '') content.push({ type: 'text', text: part.text })
     } else if (part.type === 'thinking') {
       const metadata = reasoningMetadata?.[thinkingIndex++]
-      if (own) content.push({ type: 'reasoning', text: part.thinking, ...(metadata ? { providerOptions: metadata } : {}) })
+      if (own)
+        content.push({ type: 'reasoning', text: part.thinking, ...(metadata ? { providerOptions: metadata } : {}) })
     } else {
       const metadata = own ? (part.providerData?.[metadataKey] as SharedV3ProviderOptions | undefined) : undefined
-      content.push({ type: 'tool-call', toolCallId: part.id, toolName: part.name, input: part.arguments, ...(metadata ? { providerOptions: metadata } : {}) })
+      content.push({
+        type: 'tool-call',
+        toolCallId: part.id,
+        toolName: part.name,
+        input: part.arguments,
+        ...(metadata ? { providerOptions: metadata } : {}),
+      })
     }
   }
   return { role: 'assistant', content }

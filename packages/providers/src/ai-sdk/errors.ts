@@ -12,9 +12,18 @@ type ApiCallErrorLike = { statusCode?: number; isRetryable?: boolean; responseHe
  */
 export function classifyAiSdkError(error: unknown, provider: string): ClassifiedError {
   if (NestorError.isInstance(error)) {
-    return { error: error.provider ? error : new NestorError(error.code, error.message, { provider, ...(error.retryable === undefined ? {} : { retryable: error.retryable }), ...(error.status === undefined ? {} : { status: error.status }) }) }
+    return {
+      error: error.provider
+        ? error
+        : new NestorError(error.code, error.message, {
+            provider,
+            ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
+            ...(error.status === undefined ? {} : { status: error.status }),
+          }),
+    }
   }
-  if (error instanceof Error && error.name === 'AbortError') return { error: new NestorError('aborted', 'aborted', { provider }) }
+  if (error instanceof Error && error.name === 'AbortError')
+    return { error: new NestorError('aborted', 'aborted', { provider }) }
   const api = (typeof error === 'object' && error !== null ? error : {}) as ApiCallErrorLike
   const status = typeof api.statusCode === 'number' ? api.statusCode : undefined
   const network = isNetworkFailure(error)

@@ -31,7 +31,8 @@ export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provi
   if (!model || typeof model !== 'object' || typeof (model as { doStream?: unknown }).doStream !== 'function') {
     throw invalidOption('model', 'an AI SDK LanguageModelV3', model)
   }
-  if (model.specificationVersion !== 'v3') throw invalidOption('model.specificationVersion', "'v3' (AI SDK 6)", model.specificationVersion)
+  if (model.specificationVersion !== 'v3')
+    throw invalidOption('model.specificationVersion', "'v3' (AI SDK 6)", model.specificationVersion)
   const name = options.name ?? model.provider
   const secrets = (): string[] => options.secrets?.filter((s) => s !== '') ?? []
   const streams = retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
@@ -45,7 +46,13 @@ export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provi
         const classified = classifyAiSdkError(error, name)
         if (current?.hasContent && classified.error.retryable) {
           const { status, provider } = classified.error
-          return { error: new NestorError(classified.error.code, classified.error.message, { retryable: false, ...(status === undefined ? {} : { status }), ...(provider === undefined ? {} : { provider }) }) }
+          return {
+            error: new NestorError(classified.error.code, classified.error.message, {
+              retryable: false,
+              ...(status === undefined ? {} : { status }),
+              ...(provider === undefined ? {} : { provider }),
+            }),
+          }
         }
         return classified
       },
@@ -59,7 +66,12 @@ export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provi
     secrets,
   }
 
-  async function attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> {
+  async function attempt(
+    request: ModelRequest,
+    builder: AssistantBuilder,
+    signal: AbortSignal,
+    emit: (event: ModelEvent) => void,
+  ): Promise<void> {
     const call = buildCallOptions(request, name, signal)
     const result = await model.doStream(call)
     await readAiSdkStream(result.stream, builder, signal, emit)

@@ -6,7 +6,14 @@ import { parseArguments, type AssistantBuilder } from '../shared/assistant-build
 import { metadataKey } from './convert-messages.js'
 
 /** A call or result the provider ran itself (web search…): kept as data, never run by Nestor. */
-export type ProviderExecutedPart = { type: 'tool-call' | 'tool-result'; toolCallId: string; toolName: string; input?: string; result?: unknown; isError?: boolean }
+export type ProviderExecutedPart = {
+  type: 'tool-call' | 'tool-result'
+  toolCallId: string
+  toolName: string
+  input?: string
+  result?: unknown
+  isError?: boolean
+}
 
 /**
  * Reads a V3 stream into the builder. The reader is cancelled when `signal` aborts, since a model
@@ -54,7 +61,12 @@ export async function readAiSdkStream(
         }
         case 'tool-call': {
           if (part.providerExecuted || remoteCalls.has(part.toolCallId)) {
-            providerExecuted.push({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input })
+            providerExecuted.push({
+              type: 'tool-call',
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+            })
             break
           }
           const providerData = part.providerMetadata ? { [metadataKey]: part.providerMetadata } : undefined
@@ -67,13 +79,20 @@ export async function readAiSdkStream(
           const parsed = parseArguments(part.input)
           const end = builder.toolCallEnd(part.toolCallId, parsed.invalid === undefined ? parsed.value : undefined)
           if (end) {
-            if (providerData && end.type === 'toolcall_end') end.toolCall.providerData = { ...end.toolCall.providerData, ...providerData }
+            if (providerData && end.type === 'toolcall_end')
+              end.toolCall.providerData = { ...end.toolCall.providerData, ...providerData }
             emit(end)
           }
           break
         }
         case 'tool-result':
-          providerExecuted.push({ type: 'tool-result', toolCallId: part.toolCallId, toolName: part.toolName, result: part.result, ...(part.isError ? { isError: true } : {}) })
+          providerExecuted.push({
+            type: 'tool-result',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            result: part.result,
+            ...(part.isError ? { isError: true } : {}),
+          })
           break
         case 'error':
           throw part.error
@@ -96,11 +115,16 @@ export async function readAiSdkStream(
   }
 }
 
-function keepData(builder: AssistantBuilder, reasoning: (Record<string, unknown> | undefined)[], providerExecuted: ProviderExecutedPart[]): void {
+function keepData(
+  builder: AssistantBuilder,
+  reasoning: (Record<string, unknown> | undefined)[],
+  providerExecuted: ProviderExecutedPart[],
+): void {
   const data: Record<string, unknown> = {}
   if (reasoning.some((m) => m !== undefined)) data.reasoning = reasoning
   if (providerExecuted.length > 0) data.providerExecuted = providerExecuted
-  if (Object.keys(data).length > 0) builder.message.providerData = { ...builder.message.providerData, [metadataKey]: data }
+  if (Object.keys(data).length > 0)
+    builder.message.providerData = { ...builder.message.providerData, [metadataKey]: data }
 }
 
 /** V3 usage → Nestor's: `input` is the uncached part, cache reads and writes apart. */
@@ -115,6 +139,11 @@ function toStopReason(reason: LanguageModelV3FinishReason | string): StopReason 
   const unified = typeof reason === 'string' ? reason : reason.unified
   if (unified === 'length') return 'length'
   if (unified === 'tool-calls') return 'toolUse'
-  if (unified === 'error') throw new NestorError('provider_error', `the model finished with an error${typeof reason === 'object' && reason.raw ? ` (${reason.raw})` : ''}`, { retryable: false })
+  if (unified === 'error')
+    throw new NestorError(
+      'provider_error',
+      `the model finished with an error${typeof reason === 'object' && reason.raw ? ` (${reason.raw})` : ''}`,
+      { retryable: false },
+    )
   return 'stop'
 }

@@ -29,21 +29,31 @@ const keys = ['system', 'tools', 'lastMessages', 'ttl']
 export function resolveCacheControl(option: AnthropicCacheControl | undefined): Resolved | undefined {
   if (option === undefined || option === false) return undefined
   if (option === true) return { system: true, tools: true, lastMessages: 2 }
-  if (typeof option !== 'object' || option === null) throw invalidOption('cacheControl', 'a boolean or { system?, tools?, lastMessages?, ttl? }', option)
+  if (typeof option !== 'object' || option === null)
+    throw invalidOption('cacheControl', 'a boolean or { system?, tools?, lastMessages?, ttl? }', option)
   for (const key of Object.keys(option)) {
-    if (!keys.includes(key)) throw new NestorError('invalid_options', `invalid option cacheControl.${key}: unknown key (valid: ${keys.join(', ')})`)
+    if (!keys.includes(key))
+      throw new NestorError(
+        'invalid_options',
+        `invalid option cacheControl.${key}: unknown key (valid: ${keys.join(', ')})`,
+      )
   }
   const lastMessages = option.lastMessages ?? 2
   if (!Number.isInteger(lastMessages) || lastMessages < 0 || lastMessages > MAX_CACHE_BREAKPOINTS) {
     throw invalidOption('cacheControl.lastMessages', `an integer in 0..${MAX_CACHE_BREAKPOINTS}`, option.lastMessages)
   }
-  if (option.ttl !== undefined && option.ttl !== '5m' && option.ttl !== '1h') throw invalidOption('cacheControl.ttl', "'5m' or '1h'", option.ttl)
+  if (option.ttl !== undefined && option.ttl !== '5m' && option.ttl !== '1h')
+    throw invalidOption('cacheControl.ttl', "'5m' or '1h'", option.ttl)
   const resolved: Resolved = { system: option.system ?? true, tools: option.tools ?? true, lastMessages }
   if (option.ttl === '1h') resolved.ttl = '1h'
   return resolved
 }
 
-type Params = { system?: string | Anthropic.TextBlockParam[]; tools?: Anthropic.ToolUnion[]; messages: Anthropic.MessageParam[] }
+type Params = {
+  system?: string | Anthropic.TextBlockParam[]
+  tools?: Anthropic.ToolUnion[]
+  messages: Anthropic.MessageParam[]
+}
 
 /**
  * Places the breakpoints on a built request, in priority order system → tools → messages (newest
@@ -52,10 +62,13 @@ type Params = { system?: string | Anthropic.TextBlockParam[]; tools?: Anthropic.
  * Empty places (no system, no tools) leave their breakpoint to the messages.
  */
 export function applyCacheControl(params: Params, cache: Resolved): void {
-  const mark: Anthropic.CacheControlEphemeral = cache.ttl ? { type: 'ephemeral', ttl: cache.ttl } : { type: 'ephemeral' }
+  const mark: Anthropic.CacheControlEphemeral = cache.ttl
+    ? { type: 'ephemeral', ttl: cache.ttl }
+    : { type: 'ephemeral' }
   let left = MAX_CACHE_BREAKPOINTS
   if (cache.system && params.system) {
-    const blocks: Anthropic.TextBlockParam[] = typeof params.system === 'string' ? [{ type: 'text', text: params.system }] : params.system
+    const blocks: Anthropic.TextBlockParam[] =
+      typeof params.system === 'string' ? [{ type: 'text', text: params.system }] : params.system
     const last = blocks.at(-1)
     if (last) {
       last.cache_control = mark
@@ -71,7 +84,8 @@ export function applyCacheControl(params: Params, cache: Resolved): void {
   for (let i = params.messages.length - 1, placed = 0; i >= 0 && placed < count; i--) {
     const message = params.messages[i] as Anthropic.MessageParam
     if (typeof message.content === 'string') message.content = [{ type: 'text', text: message.content }]
-    const block = message.content.at(-1) as { type: string; cache_control?: Anthropic.CacheControlEphemeral } | undefined
+    const block = message.content.at(-1) as
+      { type: string; cache_control?: Anthropic.CacheControlEphemeral } | undefined
     // Thinking blocks cannot carry a breakpoint; such a message is skipped.
     if (!block || block.type === 'thinking' || block.type === 'redacted_thinking') continue
     block.cache_control = mark

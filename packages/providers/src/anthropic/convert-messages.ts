@@ -43,7 +43,8 @@ const imageTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'
  * block), plain text by data. The same kinds are accepted inside tool results.
  */
 const anthropicMedia: MediaRule = (part) => {
-  if (part.type === 'image') return hasData(part) && !imageTypes.has(part.mimeType) ? 'Anthropic takes jpeg, png, gif or webp images' : undefined
+  if (part.type === 'image')
+    return hasData(part) && !imageTypes.has(part.mimeType) ? 'Anthropic takes jpeg, png, gif or webp images' : undefined
   if (part.mimeType === 'application/pdf') return undefined
   if (part.mimeType === 'text/plain' && hasData(part)) return undefined
   return 'Anthropic takes PDF files (by data or URL) and plain text files by data'
@@ -60,11 +61,27 @@ function partBlock(part: TextContent | ImageContent | FileContent): PartBlock[] 
   if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }]
   if (part.type === 'image') {
     if (!hasData(part)) return [{ type: 'image', source: { type: 'url', url: part.url } }]
-    return [{ type: 'image', source: { type: 'base64', media_type: part.mimeType as Anthropic.Base64ImageSource['media_type'], data: part.data } }]
+    return [
+      {
+        type: 'image',
+        source: {
+          type: 'base64',
+          media_type: part.mimeType as Anthropic.Base64ImageSource['media_type'],
+          data: part.data,
+        },
+      },
+    ]
   }
   const title = part.name === undefined ? {} : { title: part.name }
   if (!hasData(part)) return [{ type: 'document', source: { type: 'url', url: part.url }, ...title }]
-  if (part.mimeType === 'text/plain') return [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(part.data, 'base64').toString('utf8') }, ...title }]
+  if (part.mimeType === 'text/plain')
+    return [
+      {
+        type: 'document',
+        source: { type: 'text', media_type: 'text/plain', data: Buffer.from(part.data, 'base64').toString('utf8') },
+        ...title,
+      },
+    ]
   return [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, ...title }]
 }
 

@@ -14,7 +14,11 @@ export type AnthropicTool = {
  * foreign draft URI only risks a 400.
  */
 export function toAnthropicTools(tools: readonly ToolSpec[]): AnthropicTool[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: toInputSchema(tool.parameters) }))
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: toInputSchema(tool.parameters),
+  }))
 }
 
 function toInputSchema(schema: JSONSchema): AnthropicTool['input_schema'] {

@@ -15,14 +15,18 @@ const retryableStreamTypes = new Set(['overloaded_error', 'api_error', 'rate_lim
 export function classifyAnthropicError(error: unknown, provider: string): ClassifiedError {
   if (NestorError.isInstance(error)) return { error }
   const sdk = loadedAnthropic()
-  if (sdk !== undefined && error instanceof sdk.APIUserAbortError) return { error: new NestorError('aborted', 'aborted', { provider }) }
+  if (sdk !== undefined && error instanceof sdk.APIUserAbortError)
+    return { error: new NestorError('aborted', 'aborted', { provider }) }
   if (sdk !== undefined && error instanceof sdk.APIConnectionError) {
-    return { error: new NestorError('provider_error', `connection error: ${error.message}`, { provider, retryable: true }) }
+    return {
+      error: new NestorError('provider_error', `connection error: ${error.message}`, { provider, retryable: true }),
+    }
   }
   if (sdk !== undefined && error instanceof sdk.APIError) {
     const status = typeof error.status === 'number' ? error.status : undefined
     const shouldRetry = error.headers?.get('x-should-retry')
-    let retryable = status === undefined ? retryableStreamTypes.has(String(error.type ?? '')) : isRetryableStatus(status)
+    let retryable =
+      status === undefined ? retryableStreamTypes.has(String(error.type ?? '')) : isRetryableStatus(status)
     // The server's own verdict wins, as it does in the SDK's retry loop.
     if (shouldRetry === 'true') retryable = true
     if (shouldRetry === 'false') retryable = false
@@ -34,7 +38,12 @@ export function classifyAnthropicError(error: unknown, provider: string): Classi
     return classified
   }
   if (error instanceof SyntaxError) {
-    return { error: new NestorError('provider_error', `malformed stream event from ${provider}: ${error.message}`, { provider, retryable: false }) }
+    return {
+      error: new NestorError('provider_error', `malformed stream event from ${provider}: ${error.message}`, {
+        provider,
+        retryable: false,
+      }),
+    }
   }
   // A body that dies mid-read surfaces from fetch as a bare TypeError ("terminated") or a socket
   // error with a code; those are network failures. Anything else is a bug and is not retried.

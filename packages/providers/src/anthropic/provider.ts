@@ -48,9 +48,19 @@ const anthropicShape = {
   maxTokens: option.positiveInt().optional(),
   thinking: z.strictObject({ budgetTokens: option.positiveInt() }).optional(),
   name: option.nonEmptyString().optional(),
-  logger: option.custom<ProviderLogger>('a logger { log(entry) }', (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function').optional(),
+  logger: option
+    .custom<ProviderLogger>(
+      'a logger { log(entry) }',
+      (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function',
+    )
+    .optional(),
   // Its fields are checked by resolveCacheControl, whose messages name the field that is wrong.
-  cacheControl: option.custom<AnthropicCacheControl>('true, false or { system, tools, lastMessages, ttl }', (v) => typeof v === 'boolean' || (typeof v === 'object' && v !== null)).optional(),
+  cacheControl: option
+    .custom<AnthropicCacheControl>(
+      'true, false or { system, tools, lastMessages, ttl }',
+      (v) => typeof v === 'boolean' || (typeof v === 'object' && v !== null),
+    )
+    .optional(),
 }
 const anthropicSchema = z.strictObject(anthropicShape)
 const anthropicKeysMatch: SameKeys<typeof anthropicShape, AnthropicOptions> = true
@@ -67,7 +77,11 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
   const name = options.name ?? 'anthropic'
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY
   const cacheControl = resolveCacheControl(options.cacheControl)
-  const defaults = { maxTokens: options.maxTokens ?? 4096, ...(options.thinking ? { thinking: options.thinking } : {}), ...(cacheControl ? { cacheControl } : {}) }
+  const defaults = {
+    maxTokens: options.maxTokens ?? 4096,
+    ...(options.thinking ? { thinking: options.thinking } : {}),
+    ...(cacheControl ? { cacheControl } : {}),
+  }
   let client = options.client
   // Built on first use, so a missing key is an `error` event of the first call, not a throw here.
   const getClient = async (): Promise<Anthropic> => {
@@ -75,9 +89,17 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
     const sdk = await loadAnthropic(name)
     if (client) return client
     if (!apiKey) {
-      throw new NestorError('invalid_options', `${name}: no API key (pass apiKey or set ANTHROPIC_API_KEY)`, { provider: name, retryable: false })
+      throw new NestorError('invalid_options', `${name}: no API key (pass apiKey or set ANTHROPIC_API_KEY)`, {
+        provider: name,
+        retryable: false,
+      })
     }
-    client = new sdk.default({ apiKey, maxRetries: 0, ...(options.baseURL ? { baseURL: options.baseURL } : {}), ...sdkLogging(name, options.logger, secrets) })
+    client = new sdk.default({
+      apiKey,
+      maxRetries: 0,
+      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+      ...sdkLogging(name, options.logger, secrets),
+    })
     return client
   }
   const secrets = (): string[] => {
@@ -100,7 +122,11 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
           const classified = classifyAnthropicError(error, name)
           if (current?.hasContent && classified.error.retryable) {
             const { status, provider } = classified.error
-            const extra = { retryable: false, ...(status === undefined ? {} : { status }), ...(provider === undefined ? {} : { provider }) }
+            const extra = {
+              retryable: false,
+              ...(status === undefined ? {} : { status }),
+              ...(provider === undefined ? {} : { provider }),
+            }
             return { error: new NestorError(classified.error.code, classified.error.message, extra) }
           }
           return classified
@@ -111,7 +137,12 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
     secrets,
   }
 
-  async function attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> {
+  async function attempt(
+    request: ModelRequest,
+    builder: AssistantBuilder,
+    signal: AbortSignal,
+    emit: (event: ModelEvent) => void,
+  ): Promise<void> {
     const params = buildAnthropicParams(request, defaults, name)
     const events = await (await getClient()).messages.create(params, { signal, maxRetries: 0 })
     await readAnthropicStream(events, builder, name, emit)

@@ -1,12 +1,16 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { ModelRequest } from '@nestor/core/provider-kit'
 import { invalidOption } from '@nestor/core/provider-kit'
-import { applyCacheControl, resolveCacheControl } from './cache-control.js'
+import { applyCacheControl, type resolveCacheControl } from './cache-control.js'
 import { toAnthropicMessages } from './convert-messages.js'
 import { toAnthropicTools } from './convert-tools.js'
 import { toAnthropicToolChoice } from './tool-choice.js'
 
-export type AnthropicRequestDefaults = { maxTokens: number; thinking?: { budgetTokens: number }; cacheControl?: ReturnType<typeof resolveCacheControl> }
+export type AnthropicRequestDefaults = {
+  maxTokens: number
+  thinking?: { budgetTokens: number }
+  cacheControl?: ReturnType<typeof resolveCacheControl>
+}
 
 /** The body sent to `POST /v1/messages` (the SDK's streaming params, plus knobs its types dropped). */
 export type AnthropicStreamParams = Anthropic.MessageCreateParamsStreaming & {
@@ -26,7 +30,11 @@ export type AnthropicStreamParams = Anthropic.MessageCreateParamsStreaming & {
  * `budget + maxTokens` so the answer keeps its own allowance.
  * Tools and `tool_choice` are omitted when no tool is offered (the API rejects a choice without tools).
  */
-export function buildAnthropicParams(request: ModelRequest, defaults: AnthropicRequestDefaults, providerName: string): AnthropicStreamParams {
+export function buildAnthropicParams(
+  request: ModelRequest,
+  defaults: AnthropicRequestDefaults,
+  providerName: string,
+): AnthropicStreamParams {
   const options = request.options ?? {}
   const pick = (camel: string, snake: string): unknown => options[camel] ?? options[snake]
   const maxTokens = pick('maxTokens', 'max_tokens') ?? defaults.maxTokens
@@ -46,11 +54,13 @@ export function buildAnthropicParams(request: ModelRequest, defaults: AnthropicR
     if (choice.tool_choice) params.tool_choice = choice.tool_choice as Anthropic.ToolChoice
   }
   // Native structured output (output_config.format); it combines with tools in one request.
-  if (request.output) params.output_config = { format: { type: 'json_schema', schema: closeObjects(request.output.schema) } }
+  if (request.output)
+    params.output_config = { format: { type: 'json_schema', schema: closeObjects(request.output.schema) } }
   const thinking = thinkingConfig(options.thinking, defaults.thinking)
   if (thinking) {
     params.thinking = thinking
-    if (thinking.type === 'enabled' && params.max_tokens <= thinking.budget_tokens) params.max_tokens = thinking.budget_tokens + maxTokens
+    if (thinking.type === 'enabled' && params.max_tokens <= thinking.budget_tokens)
+      params.max_tokens = thinking.budget_tokens + maxTokens
   }
   const numeric = (camel: string, snake: string, key: 'temperature' | 'top_p' | 'top_k') => {
     const value = pick(camel, snake)
@@ -63,7 +73,8 @@ export function buildAnthropicParams(request: ModelRequest, defaults: AnthropicR
   numeric('topK', 'top_k', 'top_k')
   const stop = pick('stopSequences', 'stop_sequences')
   if (stop !== undefined) {
-    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string')) throw invalidOption('stopSequences', 'an array of strings', stop)
+    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string'))
+      throw invalidOption('stopSequences', 'an array of strings', stop)
     params.stop_sequences = stop
   }
   if (options.metadata !== undefined) params.metadata = options.metadata as Anthropic.Metadata
@@ -71,13 +82,17 @@ export function buildAnthropicParams(request: ModelRequest, defaults: AnthropicR
   return params
 }
 
-function thinkingConfig(option: unknown, fallback: { budgetTokens: number } | undefined): Anthropic.ThinkingConfigParam | undefined {
+function thinkingConfig(
+  option: unknown,
+  fallback: { budgetTokens: number } | undefined,
+): Anthropic.ThinkingConfigParam | undefined {
   if (option === false || option === null) return undefined
   const chosen = option ?? fallback
   if (chosen === undefined) return undefined
   if (typeof chosen === 'object' && 'budgetTokens' in chosen) {
     const budget = (chosen as { budgetTokens: unknown }).budgetTokens
-    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) throw invalidOption('thinking.budgetTokens', 'a positive integer', budget)
+    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1)
+      throw invalidOption('thinking.budgetTokens', 'a positive integer', budget)
     return { type: 'enabled', budget_tokens: budget }
   }
   if (typeof chosen === 'object' && 'type' in chosen) return chosen as Anthropic.ThinkingConfigParam
@@ -91,8 +106,10 @@ function closeObjects(node: unknown): Record<string, unknown> {
     if (Array.isArray(value)) return value.map(close)
     if (typeof value !== 'object' || value === null) return value
     const out: Record<string, unknown> = {}
-    for (const [key, child] of Object.entries(value)) out[key] = key === 'enum' || key === 'const' || key === 'default' ? child : close(child)
-    if ((out.type === 'object' || out.properties !== undefined) && out.additionalProperties === undefined) out.additionalProperties = false
+    for (const [key, child] of Object.entries(value))
+      out[key] = key === 'enum' || key === 'const' || key === 'default' ? child : close(child)
+    if ((out.type === 'object' || out.properties !== undefined) && out.additionalProperties === undefined)
+      out.additionalProperties = false
     return out
   }
   return close(node) as Record<string, unknown>

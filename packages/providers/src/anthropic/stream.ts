@@ -36,7 +36,8 @@ export function mapStopReason(reason: string | null | undefined): StopReason {
  */
 export function mapUsage(usage: Partial<Record<string, unknown>> | null | undefined): Partial<Usage> {
   const out: Partial<Usage> = {}
-  const num = (key: string): number | undefined => (typeof usage?.[key] === 'number' ? (usage[key] as number) : undefined)
+  const num = (key: string): number | undefined =>
+    typeof usage?.[key] === 'number' ? (usage[key] as number) : undefined
   const input = num('input_tokens')
   const output = num('output_tokens')
   const cacheRead = num('cache_read_input_tokens')
@@ -131,7 +132,8 @@ export async function readAnthropicStream(
         break
       }
       case 'message_delta':
-        if (event.delta.stop_reason !== undefined && event.delta.stop_reason !== null) stopReason = event.delta.stop_reason
+        if (event.delta.stop_reason !== undefined && event.delta.stop_reason !== null)
+          stopReason = event.delta.stop_reason
         builder.setUsage(mapUsage(event.usage as unknown as Record<string, unknown>))
         break
       case 'message_stop':
@@ -144,12 +146,20 @@ export async function readAnthropicStream(
   throw new NestorError('provider_error', `${provider} stream ended before message_stop`, { provider, retryable: true })
 }
 
-function* finish(builder: AssistantBuilder, open: Map<number, OpenBlock>, reason: string | null | undefined, provider: string): Generator<ModelEvent> {
+function* finish(
+  builder: AssistantBuilder,
+  open: Map<number, OpenBlock>,
+  reason: string | null | undefined,
+  provider: string,
+): Generator<ModelEvent> {
   const stopReason = mapStopReason(reason)
   if (stopReason === 'error') {
     // A refusal is the model's answer, not a fault: its own code, the explanation kept as text.
     builder.message.refusal = builder.message.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
-    throw new NestorError('refusal', `${provider} declined to answer (stop_reason: ${reason})`, { provider, retryable: false })
+    throw new NestorError('refusal', `${provider} declined to answer (stop_reason: ${reason})`, {
+      provider,
+      retryable: false,
+    })
   }
   const truncated = new Map<string, string>()
   for (const [index, state] of open) {

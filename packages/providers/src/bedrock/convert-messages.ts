@@ -23,10 +23,14 @@ export function toBedrockMessages(messages: readonly Message[], providerName: st
     if (last && last.role === role) last.content.push(...content)
     else turns.push({ role, content })
   }
-  messages.forEach((message, index) => {
+  messages.forEach((message) => {
     if (message.role === 'user') {
-      const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content
-      push('user', parts.flatMap((part, i) => userBlock(part, i)))
+      const parts =
+        typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content
+      push(
+        'user',
+        parts.flatMap((part, i) => userBlock(part, i)),
+      )
     } else if (message.role === 'toolResult') push('user', [toolResultBlock(message)])
     else push('assistant', assistantBlocks(message, providerName))
   })
@@ -38,7 +42,12 @@ function userBlock(part: TextContent | ImageContent | FileContent, index: number
   return [mediaBlock(part, index) as ContentBlock]
 }
 
-const imageFormats: Record<string, 'png' | 'jpeg' | 'gif' | 'webp'> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp' }
+const imageFormats: Record<string, 'png' | 'jpeg' | 'gif' | 'webp'> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+}
 type DocumentFormat = 'pdf' | 'csv' | 'doc' | 'docx' | 'xls' | 'xlsx' | 'html' | 'txt' | 'md'
 const documentFormats: Record<string, DocumentFormat> = {
   'application/pdf': 'pdf',
@@ -59,16 +68,26 @@ const documentFormats: Record<string, DocumentFormat> = {
 const bedrockMedia: MediaRule = (part) => {
   if (!hasData(part) && !part.url.startsWith('s3://')) return 'Bedrock takes media by data or by s3:// URL only'
   const mimeType = part.mimeType?.toLowerCase()
-  if (part.type === 'image') return mimeType && imageFormats[mimeType] ? undefined : 'Bedrock takes png, jpeg, gif or webp images (with their mimeType)'
-  return mimeType && documentFormats[mimeType] ? undefined : 'Bedrock takes pdf, csv, doc, docx, xls, xlsx, html, txt or md documents'
+  if (part.type === 'image')
+    return mimeType && imageFormats[mimeType]
+      ? undefined
+      : 'Bedrock takes png, jpeg, gif or webp images (with their mimeType)'
+  return mimeType && documentFormats[mimeType]
+    ? undefined
+    : 'Bedrock takes pdf, csv, doc, docx, xls, xlsx, html, txt or md documents'
 }
 
 function mediaBlock(part: MediaPart, index: number): ContentBlock.ImageMember | ContentBlock.DocumentMember {
-  const source = hasData(part) ? { bytes: new Uint8Array(Buffer.from(part.data, 'base64')) } : { s3Location: { uri: part.url } }
+  const source = hasData(part)
+    ? { bytes: new Uint8Array(Buffer.from(part.data, 'base64')) }
+    : { s3Location: { uri: part.url } }
   const mimeType = (part.mimeType ?? '').toLowerCase()
   if (part.type === 'image') return { image: { format: imageFormats[mimeType], source } }
   // Converse document names allow letters, digits, spaces, hyphens, parentheses and brackets only.
-  const name = fileNameOf(part, index).replace(/\.[a-z0-9]+$/i, '').replace(/[^a-zA-Z0-9\s\-()[\]]/g, '-') || `document-${index + 1}`
+  const name =
+    fileNameOf(part, index)
+      .replace(/\.[a-z0-9]+$/i, '')
+      .replace(/[^a-zA-Z0-9\s\-()[\]]/g, '-') || `document-${index + 1}`
   return { document: { format: documentFormats[mimeType], name, source } }
 }
 
@@ -79,7 +98,9 @@ function toolResultBlock(message: ToolResultMessage): ContentBlock {
   })
   // An error result must carry content; an empty success is sent as an empty text for symmetry.
   if (content.length === 0) content.push({ text: message.isError ? 'error' : '' })
-  return { toolResult: { toolUseId: message.toolCallId, content, ...(message.isError ? { status: 'error' as const } : {}) } }
+  return {
+    toolResult: { toolUseId: message.toolCallId, content, ...(message.isError ? { status: 'error' as const } : {}) },
+  }
 }
 
 function assistantBlocks(message: AssistantMessage, providerName: string): ContentBlock[] {
@@ -90,8 +111,10 @@ function assistantBlocks(message: AssistantMessage, providerName: string): Conte
       if (part.text !== '') blocks.push({ text: part.text })
     } else if (part.type === 'thinking') {
       if (!own) continue
-      if (part.redacted && part.signature) blocks.push({ reasoningContent: { redactedContent: Buffer.from(part.signature, 'base64') } })
-      else if (part.signature) blocks.push({ reasoningContent: { reasoningText: { text: part.thinking, signature: part.signature } } })
+      if (part.redacted && part.signature)
+        blocks.push({ reasoningContent: { redactedContent: Buffer.from(part.signature, 'base64') } })
+      else if (part.signature)
+        blocks.push({ reasoningContent: { reasoningText: { text: part.thinking, signature: part.signature } } })
     } else {
       blocks.push({ toolUse: { toolUseId: part.id, name: part.name, input: part.arguments as never } })
     }
@@ -101,4 +124,6 @@ function assistantBlocks(message: AssistantMessage, providerName: string): Conte
 
 /** Whether the history holds tool blocks: Converse then needs a `toolConfig` on every request. */
 export const hasToolHistory = (messages: readonly Message[]): boolean =>
-  messages.some((m) => m.role === 'toolResult' || (m.role === 'assistant' && m.content.some((c) => c.type === 'toolCall')))
+  messages.some(
+    (m) => m.role === 'toolResult' || (m.role === 'assistant' && m.content.some((c) => c.type === 'toolCall')),
+  )

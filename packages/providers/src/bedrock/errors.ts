@@ -28,7 +28,8 @@ export function classifyBedrockError(error: unknown, provider: string): Classifi
   const status = typeof meta?.httpStatusCode === 'number' ? meta.httpStatusCode : undefined
   const name = error instanceof Error ? error.name : ''
   const network = isNetworkFailure(error)
-  const retryable = retryableNames.has(name) || (status !== undefined && status >= 400 && isRetryableStatus(status)) || network
+  const retryable =
+    retryableNames.has(name) || (status !== undefined && status >= 400 && isRetryableStatus(status)) || network
   const prefix = name && name !== 'Error' ? `${name}: ` : ''
   const message = network ? `connection error: ${messageOf(error)}` : `${prefix}${messageOf(error)}`
   const extra: { status?: number; provider: string; retryable: boolean } = { provider, retryable }

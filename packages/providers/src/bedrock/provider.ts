@@ -35,7 +35,8 @@ export type BedrockOptions = {
 
 let sdk: Promise<Sdk> | undefined
 /** The AWS SDK is an optional peer: loaded on the first request, never when the package is imported. */
-const loadSdk = (): Promise<Sdk> => (sdk ??= importPeer(() => import('@aws-sdk/client-bedrock-runtime'), '@aws-sdk/client-bedrock-runtime', 'bedrock'))
+const loadSdk = (): Promise<Sdk> =>
+  (sdk ??= importPeer(() => import('@aws-sdk/client-bedrock-runtime'), '@aws-sdk/client-bedrock-runtime', 'bedrock'))
 
 /**
  * AWS Bedrock through the Converse stream API (`ConverseStreamCommand`), one model-neutral shape for
@@ -79,7 +80,13 @@ export function bedrock(options: BedrockOptions = {}): Provider {
           // After visible content a retry would duplicate output: report the failure as final.
           if (current?.hasContent && classified.error.retryable) {
             const { status, provider } = classified.error
-            return { error: new NestorError(classified.error.code, classified.error.message, { retryable: false, ...(status === undefined ? {} : { status }), ...(provider === undefined ? {} : { provider }) }) }
+            return {
+              error: new NestorError(classified.error.code, classified.error.message, {
+                retryable: false,
+                ...(status === undefined ? {} : { status }),
+                ...(provider === undefined ? {} : { provider }),
+              }),
+            }
           }
           return classified
         },
@@ -89,11 +96,20 @@ export function bedrock(options: BedrockOptions = {}): Provider {
     secrets,
   }
 
-  async function attempt(request: ModelRequest, builder: AssistantBuilder, signal: AbortSignal, emit: (event: ModelEvent) => void): Promise<void> {
+  async function attempt(
+    request: ModelRequest,
+    builder: AssistantBuilder,
+    signal: AbortSignal,
+    emit: (event: ModelEvent) => void,
+  ): Promise<void> {
     const input = buildConverseInput(request, defaults, name)
     const [aws, bedrockClient] = await Promise.all([loadSdk(), getClient()])
     const response = await bedrockClient.send(new aws.ConverseStreamCommand(input), { abortSignal: signal })
-    if (!response.stream) throw new NestorError('provider_error', `${name}: response without a stream`, { provider: name, retryable: false })
+    if (!response.stream)
+      throw new NestorError('provider_error', `${name}: response without a stream`, {
+        provider: name,
+        retryable: false,
+      })
     await readConverseStream(response.stream, builder, name, emit)
   }
 }

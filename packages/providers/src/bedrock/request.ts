@@ -15,14 +15,22 @@ export type BedrockRequestDefaults = { maxTokens?: number; thinking?: { budgetTo
  * `additionalModelRequestFields` (merged in, for other model families' knobs).
  * Converse has no 'none' tool choice: see `toBedrockToolChoice` for how it is emulated.
  */
-export function buildConverseInput(request: ModelRequest, defaults: BedrockRequestDefaults, providerName: string): ConverseStreamCommandInput {
+export function buildConverseInput(
+  request: ModelRequest,
+  defaults: BedrockRequestDefaults,
+  providerName: string,
+): ConverseStreamCommandInput {
   const options = request.options ?? {}
-  const input: ConverseStreamCommandInput = { modelId: request.model, messages: toBedrockMessages(request.messages, providerName) }
+  const input: ConverseStreamCommandInput = {
+    modelId: request.model,
+    messages: toBedrockMessages(request.messages, providerName),
+  }
   if (request.system) input.system = [{ text: request.system }]
   const inference: NonNullable<ConverseStreamCommandInput['inferenceConfig']> = {}
   const maxTokens = options.maxTokens ?? defaults.maxTokens
   if (maxTokens !== undefined) {
-    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) throw invalidOption('maxTokens', 'a positive integer', maxTokens)
+    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)
+      throw invalidOption('maxTokens', 'a positive integer', maxTokens)
     inference.maxTokens = maxTokens
   }
   for (const key of ['temperature', 'topP'] as const) {
@@ -33,7 +41,8 @@ export function buildConverseInput(request: ModelRequest, defaults: BedrockReque
   }
   if (options.stopSequences !== undefined) {
     const stop = options.stopSequences
-    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string')) throw invalidOption('stopSequences', 'an array of strings', stop)
+    if (!Array.isArray(stop) || !stop.every((s) => typeof s === 'string'))
+      throw invalidOption('stopSequences', 'an array of strings', stop)
     inference.stopSequences = stop
   }
   if (Object.keys(inference).length > 0) input.inferenceConfig = inference
@@ -42,12 +51,14 @@ export function buildConverseInput(request: ModelRequest, defaults: BedrockReque
   const thinking = options.thinking === undefined ? defaults.thinking : options.thinking
   if (thinking !== undefined && thinking !== false) {
     const budget = (thinking as { budgetTokens?: unknown }).budgetTokens
-    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1) throw invalidOption('thinking.budgetTokens', 'a positive integer', budget)
+    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1)
+      throw invalidOption('thinking.budgetTokens', 'a positive integer', budget)
     extra.thinking = { type: 'enabled', budget_tokens: budget }
   }
   const more = options.additionalModelRequestFields
   if (more !== undefined) {
-    if (typeof more !== 'object' || more === null || Array.isArray(more)) throw invalidOption('additionalModelRequestFields', 'an object', more)
+    if (typeof more !== 'object' || more === null || Array.isArray(more))
+      throw invalidOption('additionalModelRequestFields', 'an object', more)
     Object.assign(extra, more)
   }
   if (Object.keys(extra).length > 0) input.additionalModelRequestFields = extra as never
@@ -56,7 +67,11 @@ export function buildConverseInput(request: ModelRequest, defaults: BedrockReque
     const choice = toBedrockToolChoice(request.toolChoice, { hasToolHistory: hasToolHistory(request.messages) })
     if (!choice.omitTools) {
       const tools: Tool[] = request.tools.map((tool) => ({
-        toolSpec: { name: tool.name, description: tool.description || tool.name, inputSchema: { json: tool.parameters as never } },
+        toolSpec: {
+          name: tool.name,
+          description: tool.description || tool.name,
+          inputSchema: { json: tool.parameters as never },
+        },
       }))
       input.toolConfig = { tools, ...(choice.toolChoice ? { toolChoice: choice.toolChoice } : {}) }
     }

@@ -37,7 +37,11 @@ export async function readConverseStream(
         if (reasoning.text !== undefined) emit(builder.thinking(reasoning.text))
         else if (reasoning.signature !== undefined) builder.thinkingSignature(reasoning.signature)
         else if (reasoning.redactedContent !== undefined) {
-          builder.pushThinkingBlock({ thinking: '', signature: Buffer.from(reasoning.redactedContent).toString('base64'), redacted: true })
+          builder.pushThinkingBlock({
+            thinking: '',
+            signature: Buffer.from(reasoning.redactedContent).toString('base64'),
+            redacted: true,
+          })
         }
       }
     } else if (event.contentBlockStop) {
@@ -47,15 +51,28 @@ export async function readConverseStream(
       stopReason = toStopReason(event.messageStop.stopReason, provider)
     } else if (event.metadata?.usage) {
       const u = event.metadata.usage
-      const usage = { input: u.inputTokens ?? 0, output: u.outputTokens ?? 0, cacheRead: u.cacheReadInputTokens ?? 0, cacheWrite: u.cacheWriteInputTokens ?? 0 }
+      const usage = {
+        input: u.inputTokens ?? 0,
+        output: u.outputTokens ?? 0,
+        cacheRead: u.cacheReadInputTokens ?? 0,
+        cacheWrite: u.cacheWriteInputTokens ?? 0,
+      }
       builder.setUsage(u.totalTokens === undefined ? usage : { ...usage, total: u.totalTokens })
     } else {
       const exception =
-        event.internalServerException ?? event.modelStreamErrorException ?? event.validationException ?? event.throttlingException ?? event.serviceUnavailableException
+        event.internalServerException ??
+        event.modelStreamErrorException ??
+        event.validationException ??
+        event.throttlingException ??
+        event.serviceUnavailableException
       if (exception) throw exception
     }
   }
-  if (stopReason === undefined) throw new NestorError('provider_error', `${provider}: stream ended without messageStop`, { provider, retryable: true })
+  if (stopReason === undefined)
+    throw new NestorError('provider_error', `${provider}: stream ended without messageStop`, {
+      provider,
+      retryable: true,
+    })
   for (const out of builder.closeAll()) emit(out)
   emit(builder.done(stopReason))
 }
@@ -70,7 +87,10 @@ function toStopReason(reason: string | undefined, provider: string): StopReason 
       return 'length'
     case 'malformed_model_output':
     case 'malformed_tool_use':
-      throw new NestorError('provider_error', `${provider}: the model stopped with ${reason}`, { provider, retryable: false })
+      throw new NestorError('provider_error', `${provider}: the model stopped with ${reason}`, {
+        provider,
+        retryable: false,
+      })
     default:
       // end_turn, stop_sequence, guardrail_intervened, content_filtered, and future values.
       return 'stop'

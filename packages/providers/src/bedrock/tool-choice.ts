@@ -1,7 +1,8 @@
 import type { ToolChoice } from '@nestor/core'
 
 /** Bedrock Converse `toolConfig.toolChoice`: a union with exactly one member set. */
-export type BedrockToolChoice = { auto: Record<string, never> } | { any: Record<string, never> } | { tool: { name: string } }
+export type BedrockToolChoice =
+  { auto: Record<string, never> } | { any: Record<string, never> } | { tool: { name: string } }
 
 export type BedrockToolChoiceFields = {
   /** Absent means Converse's default (`auto`). */

@@ -35,7 +35,11 @@ export function fallback(providers: FallbackEntry[], options: FallbackOptions = 
   const on: FallbackOn = options.on ?? 'retryable'
   const name = options.name ?? `fallback(${links.map((l) => l.provider.name).join(',')})`
 
-  const run = async (request: ModelRequest, signal: AbortSignal | undefined, sink: (event: ModelEvent) => void): Promise<void> => {
+  const run = async (
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+    sink: (event: ModelEvent) => void,
+  ): Promise<void> => {
     let attempt = 0
     for (let index = 0; index < links.length; index++) {
       const link = links[index] as Link
@@ -43,7 +47,11 @@ export function fallback(providers: FallbackEntry[], options: FallbackOptions = 
       if (outcome.kind === 'final') return
       attempt += outcome.retries + 1
       const next = links[index + 1]
-      const canSwitch = next !== undefined && !signal?.aborted && outcome.error.code !== 'aborted' && (on === 'any' || outcome.error.retryable === true)
+      const canSwitch =
+        next !== undefined &&
+        !signal?.aborted &&
+        outcome.error.code !== 'aborted' &&
+        (on === 'any' || outcome.error.retryable === true)
       if (!canSwitch) {
         // The last failure stands as the chain's failure, reported with its own message.
         if (outcome.start) sink(outcome.start)
@@ -53,7 +61,11 @@ export function fallback(providers: FallbackEntry[], options: FallbackOptions = 
       const error = new NestorError(
         'provider_error',
         `${link.provider.name} failed (${outcome.error.message}); switching to ${next.provider.name}`,
-        { provider: link.provider.name, retryable: true, ...(outcome.error.status === undefined ? {} : { status: outcome.error.status }) },
+        {
+          provider: link.provider.name,
+          retryable: true,
+          ...(outcome.error.status === undefined ? {} : { status: outcome.error.status }),
+        },
       )
       sink({ type: 'retry', attempt, delayMs: 0, error })
     }
@@ -71,7 +83,8 @@ export function fallback(providers: FallbackEntry[], options: FallbackOptions = 
   }
   const first = links[0] as Link
   if (first.provider.capabilities) {
-    provider.capabilities = (model: string): Promise<Capabilities> => (first.provider.capabilities as (m: string) => Promise<Capabilities>)(first.model ?? model)
+    provider.capabilities = (model: string): Promise<Capabilities> =>
+      (first.provider.capabilities as (m: string) => Promise<Capabilities>)(first.model ?? model)
   }
   return provider
 }
@@ -84,7 +97,12 @@ type Outcome =
  * Streams one provider into `sink`, holding back its `start` until content (or success) shows up,
  * so a provider that fails before any content leaves no trace except its own retry events.
  */
-async function streamOne(link: Link, request: ModelRequest, signal: AbortSignal | undefined, sink: (event: ModelEvent) => void): Promise<Outcome> {
+async function streamOne(
+  link: Link,
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+  sink: (event: ModelEvent) => void,
+): Promise<Outcome> {
   const own: ModelRequest = { ...request }
   if (link.model !== undefined) own.model = link.model
   if (link.options !== undefined) own.options = { ...request.options, ...link.options }
@@ -128,21 +146,29 @@ async function streamOne(link: Link, request: ModelRequest, signal: AbortSignal 
   }
   try {
     if (link.provider.streamTo) await link.provider.streamTo(own, signal, handle)
-    else for await (const event of link.provider.stream(own, signal)) {
-      handle(event)
-      if (outcome) break
-    }
+    else
+      for await (const event of link.provider.stream(own, signal)) {
+        handle(event)
+        if (outcome) break
+      }
   } catch (thrown) {
     // A provider that breaks the never-throw contract is treated as a non-retryable failure.
     if (!outcome) {
       const error = NestorError.isInstance(thrown)
         ? thrown
-        : new NestorError('provider_error', thrown instanceof Error ? thrown.message : String(thrown), { provider: link.provider.name, retryable: false })
+        : new NestorError('provider_error', thrown instanceof Error ? thrown.message : String(thrown), {
+            provider: link.provider.name,
+            retryable: false,
+          })
       return failedWithoutMessage(link, own, error, retries, held, committed, sink)
     }
   }
   if (outcome) return outcome
-  const error = new NestorError('provider_error', `provider ${link.provider.name} ended its stream without a final message`, { provider: link.provider.name, retryable: false })
+  const error = new NestorError(
+    'provider_error',
+    `provider ${link.provider.name} ended its stream without a final message`,
+    { provider: link.provider.name, retryable: false },
+  )
   return failedWithoutMessage(link, own, error, retries, held, committed, sink)
 }
 
@@ -155,7 +181,17 @@ function failedWithoutMessage(
   committed: boolean,
   sink: (event: ModelEvent) => void,
 ): Outcome {
-  const message = held?.type === 'start' ? held.message : { role: 'assistant' as const, content: [], stopReason: 'error' as const, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, provider: link.provider.name, model: request.model }
+  const message =
+    held?.type === 'start'
+      ? held.message
+      : {
+          role: 'assistant' as const,
+          content: [],
+          stopReason: 'error' as const,
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+          provider: link.provider.name,
+          model: request.model,
+        }
   message.stopReason = 'error'
   message.errorMessage = error.message
   const terminal: ModelEvent = { type: 'error', message, error }
@@ -167,13 +203,16 @@ function failedWithoutMessage(
 }
 
 function checkChain(providers: unknown): Link[] {
-  if (!Array.isArray(providers) || providers.length === 0) throw invalidOption('providers', 'a non-empty array of providers', providers)
+  if (!Array.isArray(providers) || providers.length === 0)
+    throw invalidOption('providers', 'a non-empty array of providers', providers)
   return providers.map((entry: unknown, i) => {
     if (isProvider(entry)) return { provider: entry }
     if (entry && typeof entry === 'object' && isProvider((entry as { provider?: unknown }).provider)) {
       const { provider, model, options } = entry as { provider: Provider; model?: unknown; options?: unknown }
-      if (model !== undefined && (typeof model !== 'string' || model === '')) throw invalidOption(`providers[${i}].model`, 'a non-empty string', model)
-      if (options !== undefined && (typeof options !== 'object' || options === null)) throw invalidOption(`providers[${i}].options`, 'an object', options)
+      if (model !== undefined && (typeof model !== 'string' || model === ''))
+        throw invalidOption(`providers[${i}].model`, 'a non-empty string', model)
+      if (options !== undefined && (typeof options !== 'object' || options === null))
+        throw invalidOption(`providers[${i}].options`, 'an object', options)
       const link: Link = { provider }
       if (model !== undefined) link.model = model
       if (options !== undefined) link.options = options as Record<string, unknown>
@@ -184,7 +223,12 @@ function checkChain(providers: unknown): Link[] {
 }
 
 function isProvider(value: unknown): value is Provider {
-  return !!value && typeof value === 'object' && typeof (value as Provider).name === 'string' && typeof (value as Provider).stream === 'function'
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    typeof (value as Provider).name === 'string' &&
+    typeof (value as Provider).stream === 'function'
+  )
 }
 
 function checkOptions(options: FallbackOptions): void {
@@ -193,6 +237,8 @@ function checkOptions(options: FallbackOptions): void {
       throw new NestorError('invalid_options', `fallback: unknown option "${key}" (valid: ${optionKeys.join(', ')})`)
     }
   }
-  if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) throw invalidOption('name', 'a non-empty string', options.name)
-  if (options.on !== undefined && options.on !== 'retryable' && options.on !== 'any') throw invalidOption('on', "'retryable' or 'any'", options.on)
+  if (options.name !== undefined && (typeof options.name !== 'string' || options.name === ''))
+    throw invalidOption('name', 'a non-empty string', options.name)
+  if (options.on !== undefined && options.on !== 'retryable' && options.on !== 'any')
+    throw invalidOption('on', "'retryable' or 'any'", options.on)
 }

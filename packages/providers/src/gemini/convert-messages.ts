@@ -35,7 +35,8 @@ export function toGeminiContents(messages: readonly Message[], providerName: str
 }
 
 /** Gemini takes any media by data (`inlineData`); by URL (`fileData`) only with a mimeType. */
-const geminiMedia: MediaRule = (part) => (hasData(part) || part.mimeType ? undefined : 'Gemini needs a mimeType for a part by URL (fileData.mimeType)')
+const geminiMedia: MediaRule = (part) =>
+  hasData(part) || part.mimeType ? undefined : 'Gemini needs a mimeType for a part by URL (fileData.mimeType)'
 
 function mediaPart(part: MediaPart): GeminiPart {
   if (hasData(part)) return { inlineData: { mimeType: part.mimeType, data: part.data } }

@@ -37,7 +37,8 @@ export function toGeminiTools(specs: readonly ToolSpec[]): GeminiTool[] | undefi
  */
 export function toGeminiParameters(schema: JSONSchema): GeminiSchema | undefined {
   const converted = convert(schema, { root: schema, expanding: [] })
-  if (converted.type === 'object' && (!converted.properties || Object.keys(converted.properties).length === 0)) return undefined
+  if (converted.type === 'object' && (!converted.properties || Object.keys(converted.properties).length === 0))
+    return undefined
   return converted
 }
 
@@ -52,7 +53,9 @@ function convert(input: unknown, ctx: Context): GeminiSchema {
 
   if (Array.isArray(schema.allOf)) return convert(mergeAllOf(schema), ctx)
 
-  const union = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as unknown[] | undefined
+  const union = (
+    Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
+  ) as unknown[] | undefined
   if (union) return convertUnion(union, schema, ctx)
 
   const out: GeminiSchema = {}
@@ -101,7 +104,9 @@ function convert(input: unknown, ctx: Context): GeminiSchema {
   }
   if (type === 'array') {
     // Tuple forms (prefixItems, items: [...]) have no equivalent: use the first element's schema.
-    const items = Array.isArray(schema.items) ? schema.items[0] : schema.items ?? (Array.isArray(schema.prefixItems) ? schema.prefixItems[0] : undefined)
+    const items = Array.isArray(schema.items)
+      ? schema.items[0]
+      : (schema.items ?? (Array.isArray(schema.prefixItems) ? schema.prefixItems[0] : undefined))
     if (items !== undefined) out.items = convert(items, ctx)
     if (typeof schema.minItems === 'number') out.minItems = schema.minItems
     if (typeof schema.maxItems === 'number') out.maxItems = schema.maxItems
@@ -115,7 +120,8 @@ function convert(input: unknown, ctx: Context): GeminiSchema {
 
 /** `anyOf`/`oneOf`: a `null` member becomes `nullable`; a single remaining member is inlined. */
 function convertUnion(members: unknown[], schema: JSONSchema, ctx: Context): GeminiSchema {
-  const isNull = (m: unknown) => isObject(m) && (m.type === 'null' || (Array.isArray(m.enum) && m.enum.length === 1 && m.enum[0] === null))
+  const isNull = (m: unknown) =>
+    isObject(m) && (m.type === 'null' || (Array.isArray(m.enum) && m.enum.length === 1 && m.enum[0] === null))
   const rest = members.filter((m) => !isNull(m))
   const nullable = rest.length < members.length || schema.nullable === true
   let out: GeminiSchema
@@ -156,8 +162,10 @@ function mergeAllOf(schema: JSONSchema): JSONSchema {
   for (const member of allOf as unknown[]) {
     if (!isObject(member)) continue
     for (const [key, value] of Object.entries(member)) {
-      if (key === 'properties' && isObject(value)) merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value }
-      else if (key === 'required' && Array.isArray(value)) merged.required = [...(Array.isArray(merged.required) ? merged.required : []), ...value]
+      if (key === 'properties' && isObject(value))
+        merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value }
+      else if (key === 'required' && Array.isArray(value))
+        merged.required = [...(Array.isArray(merged.required) ? merged.required : []), ...value]
       else if (!(key in merged)) merged[key] = value
     }
   }

@@ -14,11 +14,15 @@ export function classifyGeminiError(error: unknown, provider: string): Classifie
   switch (failure.kind) {
     case 'http': {
       const classified: ClassifiedError = {
-        error: new NestorError('provider_error', `Gemini API error ${failure.status}: ${stripPrefix(failure.message)}`, {
-          provider,
-          status: failure.status,
-          retryable: isRetryableStatus(failure.status),
-        }),
+        error: new NestorError(
+          'provider_error',
+          `Gemini API error ${failure.status}: ${stripPrefix(failure.message)}`,
+          {
+            provider,
+            status: failure.status,
+            retryable: isRetryableStatus(failure.status),
+          },
+        ),
       }
       const retryAfterMs = retryDelayMs(failure.details)
       if (retryAfterMs !== undefined) classified.retryAfterMs = retryAfterMs
@@ -28,11 +32,26 @@ export function classifyGeminiError(error: unknown, provider: string): Classifie
     case 'abort':
       // An abort reaching here was not the caller's (that is handled before classification): it
       // is the idle watchdog or a dropped connection, both worth another attempt.
-      return { error: new NestorError('provider_error', `Gemini network error: ${stripPrefix(failure.message)}`, { provider, retryable: true }) }
+      return {
+        error: new NestorError('provider_error', `Gemini network error: ${stripPrefix(failure.message)}`, {
+          provider,
+          retryable: true,
+        }),
+      }
     case 'parse':
-      return { error: new NestorError('provider_error', `Gemini sent a malformed stream: ${stripPrefix(failure.message)}`, { provider, retryable: false }) }
+      return {
+        error: new NestorError('provider_error', `Gemini sent a malformed stream: ${stripPrefix(failure.message)}`, {
+          provider,
+          retryable: false,
+        }),
+      }
     default:
-      return { error: new NestorError('provider_error', `Gemini request failed: ${stripPrefix(failure.message)}`, { provider, retryable: false }) }
+      return {
+        error: new NestorError('provider_error', `Gemini request failed: ${stripPrefix(failure.message)}`, {
+          provider,
+          retryable: false,
+        }),
+      }
   }
 }
 

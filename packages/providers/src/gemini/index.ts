@@ -4,4 +4,11 @@ export { toGeminiToolConfig } from './tool-config.js'
 export { toGeminiTools, toGeminiParameters } from './convert-tools.js'
 export { toGeminiContents } from './convert-messages.js'
 export { geminiCapabilities } from './capabilities.js'
-export type { GeminiContent, GeminiPart, GeminiSchema, GeminiTool, GeminiToolConfig, GeminiRequest } from './wire-types.js'
+export type {
+  GeminiContent,
+  GeminiPart,
+  GeminiSchema,
+  GeminiTool,
+  GeminiToolConfig,
+  GeminiRequest,
+} from './wire-types.js'

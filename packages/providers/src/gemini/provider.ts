@@ -35,7 +35,9 @@ export type GeminiOptions = {
 const geminiShape = {
   apiKey: option.nonEmptyString().optional(),
   baseURL: option.nonEmptyString().optional(),
-  client: option.custom<GeminiClient>('a GoogleGenerativeAI instance', (v) => typeof v === 'object' && v !== null).optional(),
+  client: option
+    .custom<GeminiClient>('a GoogleGenerativeAI instance', (v) => typeof v === 'object' && v !== null)
+    .optional(),
   maxRetries: option.nonNegativeInt().optional(),
   maxRetryDelayMs: option.nonNegative().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
@@ -50,7 +52,11 @@ export function gemini(options: GeminiOptions = {}): Provider {
   parseOptions(geminiSchema, options)
   const name = options.name ?? 'gemini'
   const apiKey =
-    options.apiKey ?? (options.client ? clientApiKey(options.client) : undefined) ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY ?? ''
+    options.apiKey ??
+    (options.client ? clientApiKey(options.client) : undefined) ??
+    process.env.GEMINI_API_KEY ??
+    process.env.GOOGLE_API_KEY ??
+    ''
   let client = options.client
   const getClient = () => (client ??= createClient(apiKey))
   const secrets = () => (apiKey ? [apiKey] : [])
@@ -59,43 +65,49 @@ export function gemini(options: GeminiOptions = {}): Provider {
     name,
     secrets,
     capabilities: async (model: string) => geminiCapabilities(model),
-    ...retryingStreams({ ...options, name, secrets, maxRetries: options.maxRetries ?? 2 }, (request: ModelRequest): AttemptPlan => {
-      const body = buildRequest(request, name)
-      return {
-        classify: (error) => classifyGeminiError(error, name),
-        async attempt(builder, attemptSignal, emit) {
-          if (!apiKey && !options.client) {
-            throw new NestorError('invalid_options', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', { provider: name, retryable: false })
-          }
-          await loadGeminiSdk(name)
-          // A local controller so a consumer that stops early also stops the HTTP body.
-          const controller = new AbortController()
-          const onAbort = () => controller.abort(attemptSignal.reason)
-          attemptSignal.addEventListener('abort', onAbort, { once: true })
-          if (attemptSignal.aborted) controller.abort(attemptSignal.reason)
-          try {
-            const reader = new GeminiStreamReader(builder, name)
-            const chunks = streamGenerateContent(getClient(), request.model, body, {
-              ...(options.baseURL ? { baseUrl: options.baseURL.replace(/\/+$/, '') } : {}),
-              signal: controller.signal,
-            })
-            emit(builder.start())
-            for await (const chunk of chunks) for (const event of reader.read(chunk)) emit(event)
-            emit(reader.finish())
-          } finally {
-            attemptSignal.removeEventListener('abort', onAbort)
-            controller.abort()
-          }
-        },
-      }
-    }),
+    ...retryingStreams(
+      { ...options, name, secrets, maxRetries: options.maxRetries ?? 2 },
+      (request: ModelRequest): AttemptPlan => {
+        const body = buildRequest(request, name)
+        return {
+          classify: (error) => classifyGeminiError(error, name),
+          async attempt(builder, attemptSignal, emit) {
+            if (!apiKey && !options.client) {
+              throw new NestorError('invalid_options', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', {
+                provider: name,
+                retryable: false,
+              })
+            }
+            await loadGeminiSdk(name)
+            // A local controller so a consumer that stops early also stops the HTTP body.
+            const controller = new AbortController()
+            const onAbort = () => controller.abort(attemptSignal.reason)
+            attemptSignal.addEventListener('abort', onAbort, { once: true })
+            if (attemptSignal.aborted) controller.abort(attemptSignal.reason)
+            try {
+              const reader = new GeminiStreamReader(builder, name)
+              const chunks = streamGenerateContent(getClient(), request.model, body, {
+                ...(options.baseURL ? { baseUrl: options.baseURL.replace(/\/+$/, '') } : {}),
+                signal: controller.signal,
+              })
+              emit(builder.start())
+              for await (const chunk of chunks) for (const event of reader.read(chunk)) emit(event)
+              emit(reader.finish())
+            } finally {
+              attemptSignal.removeEventListener('abort', onAbort)
+              controller.abort()
+            }
+          },
+        }
+      },
+    ),
   }
 }
 
-
 /** The provider-neutral request as a Gemini body. */
 export function buildRequest(original: ModelRequest, providerName: string): GeminiRequest {
-  const nativeOutput = original.output !== undefined && (original.tools.length === 0 || combinesOutputWithTools(original.model))
+  const nativeOutput =
+    original.output !== undefined && (original.tools.length === 0 || combinesOutputWithTools(original.model))
   const request = original.output && !nativeOutput ? withOutputInstructions(original) : original
   const body: GeminiRequest = { contents: toGeminiContents(request.messages, providerName) }
   if (request.system) body.systemInstruction = { parts: [{ text: request.system }] }
@@ -107,7 +119,11 @@ export function buildRequest(original: ModelRequest, providerName: string): Gemi
   const generationConfig = toGenerationConfig(request.options)
   if (generationConfig) body.generationConfig = generationConfig
   if (nativeOutput && request.output) {
-    body.generationConfig = { ...body.generationConfig, responseMimeType: 'application/json', responseSchema: toGeminiParameters(request.output.schema) }
+    body.generationConfig = {
+      ...body.generationConfig,
+      responseMimeType: 'application/json',
+      responseSchema: toGeminiParameters(request.output.schema),
+    }
   }
   return body
 }

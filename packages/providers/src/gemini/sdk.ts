@@ -88,13 +88,22 @@ export function describeSdkError(error: unknown): SdkFailure {
   const { GoogleGenerativeAIFetchError, GoogleGenerativeAIAbortError, GoogleGenerativeAIError } = loaded ?? {}
   if (GoogleGenerativeAIFetchError && error instanceof GoogleGenerativeAIFetchError) {
     const details = Array.isArray(error.errorDetails) ? (error.errorDetails as unknown[]) : []
-    return { kind: 'http', status: error.status ?? 0, statusText: error.statusText ?? '', message: error.message, details }
+    return {
+      kind: 'http',
+      status: error.status ?? 0,
+      statusText: error.statusText ?? '',
+      message: error.message,
+      details,
+    }
   }
-  if (GoogleGenerativeAIAbortError && error instanceof GoogleGenerativeAIAbortError) return { kind: 'abort', message: error.message }
+  if (GoogleGenerativeAIAbortError && error instanceof GoogleGenerativeAIAbortError)
+    return { kind: 'abort', message: error.message }
   if (GoogleGenerativeAIError && error instanceof GoogleGenerativeAIError) {
     // The SDK folds these into one class; its messages are the only distinction it offers.
-    if (/Error parsing JSON response|Failed to parse stream/.test(error.message)) return { kind: 'parse', message: error.message }
-    if (/Error fetching from|Error reading from the stream/.test(error.message)) return { kind: 'transport', message: error.message }
+    if (/Error parsing JSON response|Failed to parse stream/.test(error.message))
+      return { kind: 'parse', message: error.message }
+    if (/Error fetching from|Error reading from the stream/.test(error.message))
+      return { kind: 'transport', message: error.message }
     return { kind: 'other', message: error.message }
   }
   if (error instanceof TypeError) return { kind: 'transport', message: error.message }

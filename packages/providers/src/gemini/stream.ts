@@ -43,7 +43,10 @@ export class GeminiStreamReader {
     const reason = this.finishReason
     if (reason === undefined) {
       if (this.blockReason) return this.fail(`Gemini blocked the prompt (blockReason ${this.blockReason})`)
-      throw new NestorError('provider_error', 'Gemini stream ended without a finish reason', { provider: this.provider, retryable: true })
+      throw new NestorError('provider_error', 'Gemini stream ended without a finish reason', {
+        provider: this.provider,
+        retryable: true,
+      })
     }
     if (reason === 'STOP' || reason === 'FINISH_REASON_UNSPECIFIED') return this.builder.done('stop')
     if (reason === 'MAX_TOKENS') return this.builder.done('length')
@@ -57,7 +60,11 @@ export class GeminiStreamReader {
     this.builder.closeAll()
     this.builder.message.stopReason = 'error'
     this.builder.message.errorMessage = message
-    return { type: 'error', message: this.builder.message, error: new NestorError('provider_error', message, { provider: this.provider, retryable: false }) }
+    return {
+      type: 'error',
+      message: this.builder.message,
+      error: new NestorError('provider_error', message, { provider: this.provider, retryable: false }),
+    }
   }
 
   private *part(part: GeminiPart): Generator<ModelEvent> {
@@ -93,7 +100,8 @@ export class GeminiStreamReader {
     const last = content[lastIndex]
     const lastSigned = last?.type === 'text' && textSignatures(this.builder.message)[String(lastIndex)] !== undefined
     // Start a fresh block when either this part or the previous text block is signed.
-    if (last?.type === 'text' && (lastSigned || (signature !== undefined && last.text !== ''))) content.push({ type: 'text', text: '' })
+    if (last?.type === 'text' && (lastSigned || (signature !== undefined && last.text !== '')))
+      content.push({ type: 'text', text: '' })
     else if (last?.type !== 'text' && signature !== undefined && text === '') content.push({ type: 'text', text: '' })
     if (text !== '') yield this.builder.text(text)
     if (signature !== undefined) setTextSignature(this.builder.message, content.length - 1, signature)

@@ -13,7 +13,12 @@ export function serverRoot(baseURL: string): string {
  * "thinking"…; context length from `model_info`). Servers without that endpoint (vLLM, LM Studio)
  * answer 404 or not at all: that is `reported: false`, tools unknown.
  */
-export async function discover(root: string, model: string, headers: Record<string, string>, timeoutMs = 5000): Promise<Discovered> {
+export async function discover(
+  root: string,
+  model: string,
+  headers: Record<string, string>,
+  timeoutMs = 5000,
+): Promise<Discovered> {
   const response = await fetch(`${root}/api/show`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -24,11 +29,14 @@ export async function discover(root: string, model: string, headers: Record<stri
     await response.body?.cancel()
     return { tools: false, thinking: false, reported: false }
   }
-  const body = (await response.json().catch(() => undefined)) as { capabilities?: unknown; model_info?: Record<string, unknown> } | undefined
+  const body = (await response.json().catch(() => undefined)) as
+    { capabilities?: unknown; model_info?: Record<string, unknown> } | undefined
   if (!body || !Array.isArray(body.capabilities)) return { tools: false, thinking: false, reported: false }
   const caps = body.capabilities.filter((c): c is string => typeof c === 'string')
   const out: Discovered = { tools: caps.includes('tools'), thinking: caps.includes('thinking'), reported: true }
-  const context = Object.entries(body.model_info ?? {}).find(([k, v]) => k.endsWith('.context_length') && typeof v === 'number')
+  const context = Object.entries(body.model_info ?? {}).find(
+    ([k, v]) => k.endsWith('.context_length') && typeof v === 'number',
+  )
   if (context) out.contextWindow = context[1] as number
   return out
 }

@@ -52,7 +52,12 @@ const compatibleShape = {
   name: option.nonEmptyString().optional(),
   maxRetries: option.nonNegativeInt().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
-  logger: option.custom<ProviderLogger>('a logger { log(entry) }', (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function').optional(),
+  logger: option
+    .custom<ProviderLogger>(
+      'a logger { log(entry) }',
+      (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function',
+    )
+    .optional(),
   structuredOutput: option.oneOf(['auto', 'native', 'instructions']).optional(),
 }
 const compatibleSchema = z.strictObject(compatibleShape)

@@ -14,7 +14,10 @@ export const renderCall = (name: string, args: Record<string, unknown>): string 
 export function toTextProtocolRequest(request: ModelRequest): ModelRequest {
   const { tools: _tools, toolChoice: _choice, parallelToolCalls: _parallel, ...rest } = request
   const out: ModelRequest = { ...rest, tools: [], messages: renderHistory(request.messages) }
-  const instructions = activeTools(request).length > 0 ? toolInstructions(activeTools(request), request.toolChoice, request.parallelToolCalls) : undefined
+  const instructions =
+    activeTools(request).length > 0
+      ? toolInstructions(activeTools(request), request.toolChoice, request.parallelToolCalls)
+      : undefined
   const system = [request.system, instructions].filter((s): s is string => Boolean(s)).join('\n\n')
   if (system) out.system = system
   else delete out.system
@@ -50,20 +53,26 @@ function renderHistory(messages: Message[]): Message[] {
     const parts = results
     results = undefined
     // All-text results become one string: some local servers accept only string content.
-    if (parts.every((p) => p.type === 'text')) out.push({ role: 'user', content: parts.map((p) => (p as TextContent).text).join('\n\n') })
+    if (parts.every((p) => p.type === 'text'))
+      out.push({ role: 'user', content: parts.map((p) => (p as TextContent).text).join('\n\n') })
     else out.push({ role: 'user', content: parts })
   }
   for (const message of messages) {
     if (message.role === 'toolResult') {
       const body = message.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
       const images = message.content.filter((p): p is ImageContent => p.type === 'image')
-      ;(results ??= []).push({ type: 'text', text: `Tool ${message.toolName} ${message.isError ? 'failed' : 'returned'}:\n${body}` }, ...images)
+      ;(results ??= []).push(
+        { type: 'text', text: `Tool ${message.toolName} ${message.isError ? 'failed' : 'returned'}:\n${body}` },
+        ...images,
+      )
       continue
     }
     flush()
     if (message.role === 'assistant') {
       const text = message.content
-        .map((block) => (block.type === 'text' ? block.text : block.type === 'toolCall' ? renderCall(block.name, block.arguments) : ''))
+        .map((block) =>
+          block.type === 'text' ? block.text : block.type === 'toolCall' ? renderCall(block.name, block.arguments) : '',
+        )
         .filter(Boolean)
         .join('\n\n')
       out.push({ ...message, content: text ? [{ type: 'text', text }] : [] })

@@ -25,7 +25,10 @@ export async function* parseTextProtocol(
         const trimmed = text.trimEnd()
         space = text.slice(trimmed.length)
         // Leading whitespace of the message, or right after a block, is layout, not content.
-        const content = builder.message.content.length === 0 || builder.message.content.at(-1)?.type === 'toolCall' ? trimmed.trimStart() : trimmed
+        const content =
+          builder.message.content.length === 0 || builder.message.content.at(-1)?.type === 'toolCall'
+            ? trimmed.trimStart()
+            : trimmed
         if (content) yield builder.text(content)
         continue
       }

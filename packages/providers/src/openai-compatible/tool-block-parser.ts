@@ -93,10 +93,23 @@ export function decodeCall(body: string, closed: boolean): DecodedCall {
   } catch {
     value = undefined
   }
-  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
-  const name = typeof record?.name === 'string' && record.name ? record.name : (/"name"\s*:\s*"([^"]+)"/.exec(body)?.[1] ?? 'tool_call')
+  const record =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  const name =
+    typeof record?.name === 'string' && record.name
+      ? record.name
+      : (/"name"\s*:\s*"([^"]+)"/.exec(body)?.[1] ?? 'tool_call')
   const args = record?.arguments ?? {}
-  if (closed && record && typeof record.name === 'string' && typeof args === 'object' && args !== null && !Array.isArray(args)) {
+  if (
+    closed &&
+    record &&
+    typeof record.name === 'string' &&
+    typeof args === 'object' &&
+    args !== null &&
+    !Array.isArray(args)
+  ) {
     return { name, arguments: args as Record<string, unknown> }
   }
   return { name, arguments: {}, invalid: body || '(empty tool_call block)' }

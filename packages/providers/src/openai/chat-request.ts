@@ -20,11 +20,17 @@ export function toChatRequest(request: ModelRequest, strict: boolean): ChatCompl
   }
   if (request.tools.length > 0) {
     body.tools = toChatTools(request.tools, strict)
-    Object.assign(body, toOpenAIToolChoice(request.toolChoice, { parallelToolCalls: request.parallelToolCalls, api: 'chat' }))
+    Object.assign(
+      body,
+      toOpenAIToolChoice(request.toolChoice, { parallelToolCalls: request.parallelToolCalls, api: 'chat' }),
+    )
   }
   if (request.output) {
     const format = toOutputFormat(request.output)
-    body.response_format = { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict } }
+    body.response_format = {
+      type: 'json_schema',
+      json_schema: { name: format.name, schema: format.schema, strict: format.strict },
+    }
   }
   // max_tokens is deprecated and refused by reasoning models; max_completion_tokens works for all.
   if (options.maxTokens !== undefined) body.max_completion_tokens = options.maxTokens

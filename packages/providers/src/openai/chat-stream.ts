@@ -24,11 +24,16 @@ export async function chatStreamEvents(
     if (chunk.id) builder.message.responseId ??= chunk.id
     if (chunk.usage) {
       const u = chunk.usage
-      builder.setUsage(toUsage(u.prompt_tokens, u.completion_tokens, u.prompt_tokens_details?.cached_tokens ?? 0, u.total_tokens))
+      builder.setUsage(
+        toUsage(u.prompt_tokens, u.completion_tokens, u.prompt_tokens_details?.cached_tokens ?? 0, u.total_tokens),
+      )
     }
     const choice = chunk.choices[0]
     if (!choice) continue
-    const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null }
+    const delta = choice.delta as ChatCompletionChunk.Choice.Delta & {
+      reasoning_content?: string | null
+      reasoning?: string | null
+    }
     // Not part of OpenAI's own API: OpenAI-compatible servers stream reasoning this way.
     const reasoning = delta.reasoning_content ?? delta.reasoning
     if (typeof reasoning === 'string' && reasoning !== '') emit(builder.thinking(reasoning))

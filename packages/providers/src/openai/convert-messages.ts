@@ -15,7 +15,8 @@ const chatMedia: MediaRule = (part) => {
 }
 
 function mediaPart(part: MediaPart, index: number): ChatCompletionContentPart {
-  if (part.type === 'image') return { type: 'image_url', image_url: { url: hasData(part) ? dataUrlOf(part) : part.url } }
+  if (part.type === 'image')
+    return { type: 'image_url', image_url: { url: hasData(part) ? dataUrlOf(part) : part.url } }
   if (!hasData(part)) throw new Error('unreachable: file URLs are rejected by chatMedia')
   return { type: 'file', file: { file_data: dataUrlOf(part), filename: fileNameOf(part, index) } }
 }
@@ -26,7 +27,11 @@ function mediaPart(part: MediaPart, index: number): ChatCompletionContentPart {
  * messages only take text, so images a tool returned follow the results as one user message.
  * Thinking is not replayed: Chat Completions has no field for it.
  */
-export function toChatMessages(messages: Message[], system?: string, provider = 'openai'): ChatCompletionMessageParam[] {
+export function toChatMessages(
+  messages: Message[],
+  system?: string,
+  provider = 'openai',
+): ChatCompletionMessageParam[] {
   checkMedia(messages, provider, chatMedia)
   const out: ChatCompletionMessageParam[] = []
   if (system) out.push({ role: 'system', content: system })
@@ -35,7 +40,10 @@ export function toChatMessages(messages: Message[], system?: string, provider = 
     if (pendingImages.length === 0) return
     const content: ChatCompletionContentPart[] = []
     for (const { toolName, images } of pendingImages) {
-      content.push({ type: 'text', text: `${images.every((p) => p.type === 'image') ? 'Images' : 'Files'} returned by tool ${toolName}:` })
+      content.push({
+        type: 'text',
+        text: `${images.every((p) => p.type === 'image') ? 'Images' : 'Files'} returned by tool ${toolName}:`,
+      })
       images.forEach((part, i) => content.push(mediaPart(part, i)))
     }
     out.push({ role: 'user', content })

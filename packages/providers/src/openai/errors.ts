@@ -14,7 +14,9 @@ export function classifyOpenAIError(error: unknown, provider: string): Classifie
   const OpenAI = loadedOpenAI()
   if (OpenAI !== undefined && error instanceof OpenAI.APIConnectionError) {
     // Timeouts and connection failures (APIConnectionTimeoutError is a subclass).
-    return { error: new NestorError('provider_error', `network error: ${messageOf(error)}`, { provider, retryable: true }) }
+    return {
+      error: new NestorError('provider_error', `network error: ${messageOf(error)}`, { provider, retryable: true }),
+    }
   }
   if (OpenAI !== undefined && error instanceof OpenAI.APIUserAbortError) {
     return { error: new NestorError('aborted', 'aborted', { provider }) }
@@ -35,8 +37,12 @@ export function classifyOpenAIError(error: unknown, provider: string): Classifie
     return classified
   }
   if (error instanceof SyntaxError) {
-    return { error: new NestorError('provider_error', `malformed stream: ${error.message}`, { provider, retryable: false }) }
+    return {
+      error: new NestorError('provider_error', `malformed stream: ${error.message}`, { provider, retryable: false }),
+    }
   }
   // A body cut off mid-stream surfaces as a fetch TypeError ("terminated"): a network failure.
-  return { error: new NestorError('provider_error', `network error: ${messageOf(error)}`, { provider, retryable: true }) }
+  return {
+    error: new NestorError('provider_error', `network error: ${messageOf(error)}`, { provider, retryable: true }),
+  }
 }

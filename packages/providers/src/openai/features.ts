@@ -1,7 +1,7 @@
 import type { AdapterFeatures } from '../shared/features.js'
 
 export const openaiChatFeatures: AdapterFeatures = {
-  adapter: "`openai()` (Chat Completions)",
+  adapter: '`openai()` (Chat Completions)',
   tools: true,
   toolChoice: 'auto, required, none, named',
   parallelCalls: '`parallel_tool_calls`',

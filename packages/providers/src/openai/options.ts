@@ -46,7 +46,12 @@ const openAIShape = {
   maxRetryDelayMs: option.nonNegative().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
   name: option.nonEmptyString().optional(),
-  logger: option.custom<ProviderLogger>('a logger { log(entry) }', (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function').optional(),
+  logger: option
+    .custom<ProviderLogger>(
+      'a logger { log(entry) }',
+      (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function',
+    )
+    .optional(),
 }
 /** `openai()`'s options as a strict schema: an unknown key or a bad value fails at the factory. */
 export const openAIOptionsSchema = z.strictObject(openAIShape)

@@ -23,5 +23,7 @@ function allRequired(node: unknown): boolean {
     const required = new Set(Array.isArray(schema.required) ? schema.required : [])
     if (!Object.keys(properties).every((key) => required.has(key))) return false
   }
-  return Object.entries(schema).every(([key, value]) => key === 'enum' || key === 'const' || key === 'default' || allRequired(value))
+  return Object.entries(schema).every(
+    ([key, value]) => key === 'enum' || key === 'const' || key === 'default' || allRequired(value),
+  )
 }

@@ -34,8 +34,17 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
     // The SDK is loaded even for an injected client: classifying its errors needs its classes.
     const OpenAISdk = await loadOpenAI(name)
     if (client) return client
-    if (!apiKey) throw new NestorError('invalid_options', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', { provider: name, retryable: false })
-    client = new OpenAISdk({ apiKey, baseURL: options.baseURL, maxRetries: 0, ...sdkLogging(name, options.logger, secrets) })
+    if (!apiKey)
+      throw new NestorError('invalid_options', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', {
+        provider: name,
+        retryable: false,
+      })
+    client = new OpenAISdk({
+      apiKey,
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      ...sdkLogging(name, options.logger, secrets),
+    })
     return client
   }
   const secrets = (): string[] => (apiKey ? [apiKey] : [])
@@ -47,7 +56,11 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
     capabilities: async (model: string) => openAICapabilities(model),
     ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
       const schemas = strict ? new Map(request.tools.map((tool) => [tool.name, tool.parameters])) : undefined
-      const attempt = async (builder: AssistantBuilder, attemptSignal: AbortSignal, push: (event: ModelEvent) => void): Promise<void> => {
+      const attempt = async (
+        builder: AssistantBuilder,
+        attemptSignal: AbortSignal,
+        push: (event: ModelEvent) => void,
+      ): Promise<void> => {
         // Strict mode sends `null` for optional properties; the tools expect them absent.
         const emit = schemas
           ? (event: ModelEvent) => {
@@ -60,10 +73,16 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
           : push
         const sdk = await getClient()
         if (api === 'responses') {
-          const stream = await sdk.responses.create(toResponsesRequest(request, strict, name), { signal: attemptSignal, maxRetries: 0 })
+          const stream = await sdk.responses.create(toResponsesRequest(request, strict, name), {
+            signal: attemptSignal,
+            maxRetries: 0,
+          })
           await responsesStreamEvents(stream, builder, name, attemptSignal, emit)
         } else {
-          const stream = await sdk.chat.completions.create(toChatRequest(request, strict), { signal: attemptSignal, maxRetries: 0 })
+          const stream = await sdk.chat.completions.create(toChatRequest(request, strict), {
+            signal: attemptSignal,
+            maxRetries: 0,
+          })
           await chatStreamEvents(stream, builder, name, attemptSignal, emit)
         }
       }

@@ -10,7 +10,8 @@ import { replayArguments, toolResultText } from './tool-result-text.js'
 
 /** Responses takes images and files by data or URL, in messages and in function outputs alike. */
 function mediaInput(part: MediaPart, index: number): ResponseInputMessageContentList[number] {
-  if (part.type === 'image') return { type: 'input_image', image_url: hasData(part) ? dataUrlOf(part) : part.url, detail: 'auto' }
+  if (part.type === 'image')
+    return { type: 'input_image', image_url: hasData(part) ? dataUrlOf(part) : part.url, detail: 'auto' }
   if (hasData(part)) return { type: 'input_file', file_data: dataUrlOf(part), filename: fileNameOf(part, index) }
   return { type: 'input_file', file_url: part.url }
 }
@@ -80,7 +81,8 @@ function assistantItems(message: AssistantMessage, own: boolean): ResponseInputI
 
 function toolOutputItem(message: ToolResultMessage): ResponseInputItem {
   const media = message.content.filter((part): part is MediaPart => part.type !== 'text')
-  if (media.length === 0) return { type: 'function_call_output', call_id: message.toolCallId, output: toolResultText(message) }
+  if (media.length === 0)
+    return { type: 'function_call_output', call_id: message.toolCallId, output: toolResultText(message) }
   const output: ResponseFunctionCallOutputItemList = [{ type: 'input_text', text: toolResultText(message) }]
   media.forEach((part, i) => output.push(mediaInput(part, i) as ResponseFunctionCallOutputItemList[number]))
   return { type: 'function_call_output', call_id: message.toolCallId, output }

@@ -11,7 +11,11 @@ import { toOutputFormat } from './output-format.js'
  * items are replayed from history, and their encrypted content is requested so replay also works
  * with `store: false` (a raw option).
  */
-export function toResponsesRequest(request: ModelRequest, strict: boolean, provider: string): ResponseCreateParamsStreaming {
+export function toResponsesRequest(
+  request: ModelRequest,
+  strict: boolean,
+  provider: string,
+): ResponseCreateParamsStreaming {
   const options = readRequestOptions(request.options)
   const body: ResponseCreateParamsStreaming = {
     model: request.model,
@@ -21,7 +25,10 @@ export function toResponsesRequest(request: ModelRequest, strict: boolean, provi
   if (request.system) body.instructions = request.system
   if (request.tools.length > 0) {
     body.tools = toResponsesTools(request.tools, strict)
-    Object.assign(body, toOpenAIToolChoice(request.toolChoice, { parallelToolCalls: request.parallelToolCalls, api: 'responses' }))
+    Object.assign(
+      body,
+      toOpenAIToolChoice(request.toolChoice, { parallelToolCalls: request.parallelToolCalls, api: 'responses' }),
+    )
   }
   if (request.output) body.text = { format: { type: 'json_schema', ...toOutputFormat(request.output) } }
   if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens

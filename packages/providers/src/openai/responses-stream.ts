@@ -92,14 +92,26 @@ export async function responsesStreamEvents(
         const usage = event.response.usage
         if (usage) {
           // cache_write_tokens is on the wire for newer models, not yet in the SDK's types.
-          const cacheWrite = (usage.input_tokens_details as { cache_write_tokens?: number } | undefined)?.cache_write_tokens ?? 0
-          builder.setUsage(toUsage(usage.input_tokens, usage.output_tokens, usage.input_tokens_details?.cached_tokens ?? 0, usage.total_tokens, cacheWrite))
+          const cacheWrite =
+            (usage.input_tokens_details as { cache_write_tokens?: number } | undefined)?.cache_write_tokens ?? 0
+          builder.setUsage(
+            toUsage(
+              usage.input_tokens,
+              usage.output_tokens,
+              usage.input_tokens_details?.cached_tokens ?? 0,
+              usage.total_tokens,
+              cacheWrite,
+            ),
+          )
         }
         attach(builder, data)
         if (event.type === 'response.incomplete') {
           const reason = event.response.incomplete_details?.reason
           if (reason === 'content_filter') {
-            throw new NestorError('provider_error', 'response stopped by the content filter', { provider, retryable: false })
+            throw new NestorError('provider_error', 'response stopped by the content filter', {
+              provider,
+              retryable: false,
+            })
           }
           emit(builder.done('length'))
         } else {

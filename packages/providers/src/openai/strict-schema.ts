@@ -2,7 +2,8 @@ import type { JSONSchema } from '@nestor/core'
 
 type Schema = Record<string, unknown>
 
-const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * Rewrites a JSON Schema into the subset OpenAI strict mode accepts: every object closed with
@@ -20,7 +21,11 @@ export function toStrictSchema(schema: JSONSchema): JSONSchema {
 function strictNode(input: unknown): Schema {
   if (!isObject(input)) return {}
   const node: Schema = { ...input }
-  if (isObject(node.properties) || node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object'))) {
+  if (
+    isObject(node.properties) ||
+    node.type === 'object' ||
+    (Array.isArray(node.type) && node.type.includes('object'))
+  ) {
     const properties: Schema = {}
     const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : [])
     for (const [key, value] of Object.entries(isObject(node.properties) ? node.properties : {})) {
@@ -31,13 +36,16 @@ function strictNode(input: unknown): Schema {
     node.required = Object.keys(properties)
     node.additionalProperties = false
   }
-  if (node.items !== undefined) node.items = Array.isArray(node.items) ? node.items.map(strictNode) : strictNode(node.items)
+  if (node.items !== undefined)
+    node.items = Array.isArray(node.items) ? node.items.map(strictNode) : strictNode(node.items)
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     if (Array.isArray(node[key])) node[key] = (node[key] as unknown[]).map(strictNode)
   }
   for (const key of ['$defs', 'definitions'] as const) {
     if (isObject(node[key])) {
-      node[key] = Object.fromEntries(Object.entries(node[key] as Schema).map(([name, value]) => [name, strictNode(value)]))
+      node[key] = Object.fromEntries(
+        Object.entries(node[key] as Schema).map(([name, value]) => [name, strictNode(value)]),
+      )
     }
   }
   return node

@@ -13,7 +13,8 @@ export function toolResultText(result: ToolResultMessage): string {
   return /^error\b/i.test(text) ? text : `Error: ${text}`
 }
 
-export const dataUrl = (image: { data: string; mimeType: string }): string => `data:${image.mimeType};base64,${image.data}`
+export const dataUrl = (image: { data: string; mimeType: string }): string =>
+  `data:${image.mimeType};base64,${image.data}`
 
 /**
  * The arguments sent back on replay. A call whose streamed arguments were not JSON is replayed

@@ -50,12 +50,23 @@ export function canonicalRequest(request: ModelRequest): CanonicalRequest {
 function canonicalMessage(message: Message): unknown {
   if (message.role === 'user') return { role: 'user', content: message.content }
   if (message.role === 'toolResult') {
-    return { role: 'toolResult', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError }
+    return {
+      role: 'toolResult',
+      toolCallId: message.toolCallId,
+      toolName: message.toolName,
+      content: message.content,
+      isError: message.isError,
+    }
   }
   const content = message.content.map((block) => {
     if (block.type === 'text') return { type: 'text', text: block.text }
     if (block.type === 'thinking') return { type: 'thinking', thinking: block.thinking }
-    const call: Record<string, unknown> = { type: 'toolCall', id: block.id, name: block.name, arguments: block.arguments }
+    const call: Record<string, unknown> = {
+      type: 'toolCall',
+      id: block.id,
+      name: block.name,
+      arguments: block.arguments,
+    }
     if (block.invalidArguments !== undefined) call.invalidArguments = block.invalidArguments
     return call
   })
@@ -63,7 +74,8 @@ function canonicalMessage(message: Message): unknown {
 }
 
 /** sha256 (hex) of the canonical JSON (sorted keys) of the canonical request. */
-export const requestKey = (request: CanonicalRequest): string => createHash('sha256').update(canonicalJson(request)).digest('hex')
+export const requestKey = (request: CanonicalRequest): string =>
+  createHash('sha256').update(canonicalJson(request)).digest('hex')
 
 /** A ModelEvent as plain JSON, snapshotted now (providers mutate the message they stream). */
 export function eventToJson(event: ModelEvent): unknown {
@@ -74,8 +86,14 @@ export function eventToJson(event: ModelEvent): unknown {
   return JSON.parse(JSON.stringify(event)) as unknown
 }
 
-function errorToJson(error: Error & { code?: string; status?: number; provider?: string; retryable?: boolean }): Record<string, unknown> {
-  const out: Record<string, unknown> = { name: error.name, code: error.code ?? 'provider_error', message: error.message }
+function errorToJson(
+  error: Error & { code?: string; status?: number; provider?: string; retryable?: boolean },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    name: error.name,
+    code: error.code ?? 'provider_error',
+    message: error.message,
+  }
   if (error.status !== undefined) out.status = error.status
   if (error.provider !== undefined) out.provider = error.provider
   if (error.retryable !== undefined) out.retryable = error.retryable
@@ -86,7 +104,8 @@ function errorToJson(error: Error & { code?: string; status?: number; provider?:
 export function checkCassette(value: unknown, key: string, file: string): Cassette | string {
   if (typeof value !== 'object' || value === null) return `cassette ${file} is not a JSON object`
   const c = value as Partial<Cassette>
-  if (c.version !== CASSETTE_VERSION) return `cassette ${file} has version ${String(c.version)}; this replay reads version ${CASSETTE_VERSION}`
+  if (c.version !== CASSETTE_VERSION)
+    return `cassette ${file} has version ${String(c.version)}; this replay reads version ${CASSETTE_VERSION}`
   if (c.key !== key) return `cassette ${file} holds key ${String(c.key)}, not ${key}`
   if (!Array.isArray(c.events) || c.events.length === 0) return `cassette ${file} has no events`
   return c as Cassette

@@ -47,7 +47,10 @@ export type ReplayProvider = Provider & {
  */
 const replayShape = {
   provider: option
-    .custom<Provider>('a Provider with a stream() method', (v) => typeof v === 'object' && v !== null && typeof (v as { stream?: unknown }).stream === 'function')
+    .custom<Provider>(
+      'a Provider with a stream() method',
+      (v) => typeof v === 'object' && v !== null && typeof (v as { stream?: unknown }).stream === 'function',
+    )
     .optional(),
   dir: option.nonEmptyString('a folder path'),
   mode: option.oneOf(['strict', 'record', 'auto']),
@@ -62,10 +65,16 @@ export function replay(options: ReplayOptions): ReplayProvider {
   parseOptions(replaySchema, options)
   const { provider: inner, dir, mode } = options
   if (mode !== 'strict' && mode !== 'record' && mode !== 'auto') {
-    throw new NestorError('invalid_options', `invalid option mode: expected 'strict' | 'record' | 'auto', got ${String(mode)}`)
+    throw new NestorError(
+      'invalid_options',
+      `invalid option mode: expected 'strict' | 'record' | 'auto', got ${String(mode)}`,
+    )
   }
   if (mode !== 'strict' && !inner) {
-    throw new NestorError('invalid_options', `invalid option provider: replay mode '${mode}' needs a provider to record from`)
+    throw new NestorError(
+      'invalid_options',
+      `invalid option provider: replay mode '${mode}' needs a provider to record from`,
+    )
   }
   const name = inner?.name ?? 'replay'
   const secrets = (): string[] => [...(options.secrets ?? []), ...(inner?.secrets?.() ?? [])]
@@ -87,14 +96,22 @@ export function replay(options: ReplayOptions): ReplayProvider {
         const found = await load(file, key)
         if (typeof found === 'object') return yield* play(found, signal, options.paceMs ?? 0)
         if (found !== 'missing' || mode === 'strict') {
-          const why = found === 'missing' ? `no cassette for request key ${key} in ${dir} (mode 'strict' never substitutes another recording; record it with mode 'record' or 'auto')` : found
-          return yield* failed(name, request.model, new NestorError('replay_miss', why, { provider: name, retryable: false }))
+          const why =
+            found === 'missing'
+              ? `no cassette for request key ${key} in ${dir} (mode 'strict' never substitutes another recording; record it with mode 'record' or 'auto')`
+              : found
+          return yield* failed(
+            name,
+            request.model,
+            new NestorError('replay_miss', why, { provider: name, retryable: false }),
+          )
         }
       }
       yield* record(inner as Provider, request, signal, summary, key, file)
     },
   }
-  if (inner?.capabilities) provider.capabilities = (model) => (inner.capabilities as NonNullable<Provider['capabilities']>)(model)
+  if (inner?.capabilities)
+    provider.capabilities = (model) => (inner.capabilities as NonNullable<Provider['capabilities']>)(model)
 
   async function* record(
     from: Provider,
@@ -110,7 +127,15 @@ export function replay(options: ReplayOptions): ReplayProvider {
       // Written before the final event is handed on: a consumer may stop iterating right after it.
       // Redacted as a whole stream, so a secret split across deltas is caught too.
       if (event.type === 'done') {
-        await write({ version: CASSETTE_VERSION, key, request: redactDeep(summary, secrets()), events: redactRecording(events, secrets()) }, file)
+        await write(
+          {
+            version: CASSETTE_VERSION,
+            key,
+            request: redactDeep(summary, secrets()),
+            events: redactRecording(events, secrets()),
+          },
+          file,
+        )
       }
       yield event
       if (event.type === 'done' || event.type === 'error') return
@@ -159,7 +184,14 @@ async function* play(cassette: Cassette, signal: AbortSignal | undefined, paceMs
     yield event
     if (event.type === 'done' || event.type === 'error') return
   }
-  const message = partial ?? { role: 'assistant', content: [], stopReason: 'error', usage: emptyUsage(), provider: 'replay', model: cassette.request.model }
+  const message = partial ?? {
+    role: 'assistant',
+    content: [],
+    stopReason: 'error',
+    usage: emptyUsage(),
+    provider: 'replay',
+    model: cassette.request.model,
+  }
   message.stopReason = 'error'
   message.errorMessage = `cassette ${cassette.key} ends without done or error`
   yield { type: 'error', message, error: new NestorError('replay_miss', message.errorMessage, { retryable: false }) }
@@ -180,7 +212,9 @@ function grow(message: AssistantMessage, event: ModelEvent): void {
 }
 
 function eventFromJson(raw: unknown): ModelEvent {
-  const event = raw as ModelEvent & { error?: { code?: string; message?: string; status?: number; provider?: string; retryable?: boolean } }
+  const event = raw as ModelEvent & {
+    error?: { code?: string; message?: string; status?: number; provider?: string; retryable?: boolean }
+  }
   if ((event.type === 'error' || event.type === 'retry') && event.error) {
     const e = event.error
     const extra: { status?: number; provider?: string; retryable?: boolean } = {}
@@ -194,7 +228,15 @@ function eventFromJson(raw: unknown): ModelEvent {
 }
 
 async function* failed(provider: string, model: string, error: NestorError): AsyncGenerator<ModelEvent> {
-  const message: AssistantMessage = { role: 'assistant', content: [], stopReason: 'error', usage: emptyUsage(), provider, model, errorMessage: error.message }
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: [],
+    stopReason: 'error',
+    usage: emptyUsage(),
+    provider,
+    model,
+    errorMessage: error.message,
+  }
   yield { type: 'start', message: structuredClone(message) }
   yield { type: 'error', message, error }
 }

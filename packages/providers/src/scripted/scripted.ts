@@ -6,7 +6,12 @@ import { z } from 'zod/v4'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
 import { offlineProvider } from '../replay/offline.js'
 
-export type ScriptedToolCall = { type: 'toolCall'; id?: string; name: string; arguments: Record<string, unknown> | string }
+export type ScriptedToolCall = {
+  type: 'toolCall'
+  id?: string
+  name: string
+  arguments: Record<string, unknown> | string
+}
 /** One assistant turn: plain text, a message body, or a provider failure. */
 export type ScriptedTurn =
   | string
@@ -45,7 +50,8 @@ export function scripted(
   turns: ScriptedTurn[] | ((request: ModelRequest, index: number) => ScriptedTurn | Promise<ScriptedTurn>),
   options: ScriptedOptions = {},
 ): ScriptedProvider {
-  if (typeof turns !== 'function' && !Array.isArray(turns)) throw new NestorError('invalid_options', 'invalid turns: expected an array of turns or a function of the request')
+  if (typeof turns !== 'function' && !Array.isArray(turns))
+    throw new NestorError('invalid_options', 'invalid turns: expected an array of turns or a function of the request')
   parseOptions(scriptedSchema, options)
   const name = options.name ?? 'scripted'
   const chunk = Math.max(1, options.chunkSize ?? 8)
@@ -79,7 +85,10 @@ export function scripted(
       if ('error' in turn) {
         builder.message.stopReason = 'error'
         builder.message.errorMessage = turn.error
-        const extra: { provider: string; status?: number; retryable: boolean } = { provider: name, retryable: turn.retryable ?? false }
+        const extra: { provider: string; status?: number; retryable: boolean } = {
+          provider: name,
+          retryable: turn.retryable ?? false,
+        }
         if (turn.status !== undefined) extra.status = turn.status
         yield { type: 'error', message: builder.message, error: new NestorError('provider_error', turn.error, extra) }
         return

@@ -73,7 +73,12 @@ export class AssistantBuilder {
     this.message.content.push({ type: 'thinking', ...block })
   }
 
-  toolCallStart(key: string | number, id: string | undefined, name: string, providerData?: Record<string, unknown>): ModelEvent {
+  toolCallStart(
+    key: string | number,
+    id: string | undefined,
+    name: string,
+    providerData?: Record<string, unknown>,
+  ): ModelEvent {
     this.hasContent = true
     const call: OpenCall = { id: id || generateToolCallId(), name, json: '', index: this.message.content.length }
     if (providerData) call.providerData = providerData

@@ -23,7 +23,18 @@ export type AdapterFeatures = {
   usage: string
 }
 
-export const FEATURE_COLUMNS = ['adapter', 'tools', 'toolChoice', 'parallelCalls', 'thinking', 'images', 'files', 'caching', 'structuredOutput', 'usage'] as const
+export const FEATURE_COLUMNS = [
+  'adapter',
+  'tools',
+  'toolChoice',
+  'parallelCalls',
+  'thinking',
+  'images',
+  'files',
+  'caching',
+  'structuredOutput',
+  'usage',
+] as const
 
 export const FEATURE_HEADERS: Record<(typeof FEATURE_COLUMNS)[number], string> = {
   adapter: 'adapter',

@@ -3,7 +3,8 @@ import { NestorError } from '@nestor/core'
 
 export type MediaPart = ImageContent | FileContent
 /** Narrows a media part to its by-value form. */
-export const hasData = <P extends MediaPart>(part: P): part is Extract<P, { data: string }> => typeof part.data === 'string'
+export const hasData = <P extends MediaPart>(part: P): part is Extract<P, { data: string }> =>
+  typeof part.data === 'string'
 
 /** Why a provider cannot take this part here, or undefined when it can. */
 export type MediaRule = (part: MediaPart, inToolResult: boolean) => string | undefined
@@ -21,15 +22,27 @@ export function checkMedia(messages: readonly Message[], provider: string, rule:
       const reason = rule(part, message.role === 'toolResult')
       if (reason === undefined) return
       const kind = `${part.type} by ${hasData(part) ? 'data' : 'URL'}${part.mimeType ? ` (${part.mimeType})` : ''}`
-      throw new NestorError('invalid_options', `${provider}: messages[${i}].content[${j}] is ${part.type === 'image' ? 'an' : 'a'} ${kind}: ${reason}`, { provider, retryable: false })
+      throw new NestorError(
+        'invalid_options',
+        `${provider}: messages[${i}].content[${j}] is ${part.type === 'image' ? 'an' : 'a'} ${kind}: ${reason}`,
+        { provider, retryable: false },
+      )
     })
   })
 }
 
-export const dataUrlOf = (part: { data: string; mimeType: string }): string => `data:${part.mimeType};base64,${part.data}`
+export const dataUrlOf = (part: { data: string; mimeType: string }): string =>
+  `data:${part.mimeType};base64,${part.data}`
 
 /** The file name a provider that requires one gets when the part has none. */
-export const fileNameOf = (part: FileContent, index = 0): string => part.name ?? `file-${index + 1}${extensionOf(part.mimeType)}`
+export const fileNameOf = (part: FileContent, index = 0): string =>
+  part.name ?? `file-${index + 1}${extensionOf(part.mimeType)}`
 
-const extensions: Record<string, string> = { 'application/pdf': '.pdf', 'text/plain': '.txt', 'text/csv': '.csv', 'text/markdown': '.md', 'text/html': '.html' }
+const extensions: Record<string, string> = {
+  'application/pdf': '.pdf',
+  'text/plain': '.txt',
+  'text/csv': '.csv',
+  'text/markdown': '.md',
+  'text/html': '.html',
+}
 const extensionOf = (mimeType: string): string => extensions[mimeType] ?? ''

@@ -80,12 +80,20 @@ export async function pumpWithRetries(options: RetryStreamOptions, sink: (event:
       await options.attempt(builder, controller.signal, emit)
       if (finished) return
       // An attempt that ended without a terminal event is a malformed stream.
-      throw new NestorError('provider_error', 'stream ended without a final message', { provider: options.provider, retryable: false })
+      throw new NestorError('provider_error', 'stream ended without a final message', {
+        provider: options.provider,
+        retryable: false,
+      })
     } catch (thrown) {
       if (finished) return
       if (options.signal?.aborted) return fail(builder, abortedError(), 'aborted')
       const classified: ClassifiedError = idle?.fired
-        ? { error: new NestorError('provider_error', `stream idle for ${options.idleTimeoutMs} ms`, { provider: options.provider, retryable: true }) }
+        ? {
+            error: new NestorError('provider_error', `stream idle for ${options.idleTimeoutMs} ms`, {
+              provider: options.provider,
+              retryable: true,
+            }),
+          }
         : safeClassify(options, thrown)
       const error = redacted(classified.error, options.secrets)
       if (error.retryable && !builder.hasContent && attempt < maxRetries) {
@@ -106,7 +114,9 @@ function safeClassify(options: RetryStreamOptions, thrown: unknown): ClassifiedE
   try {
     return options.classify(thrown)
   } catch {
-    return { error: new NestorError('provider_error', messageOf(thrown), { provider: options.provider, retryable: false }) }
+    return {
+      error: new NestorError('provider_error', messageOf(thrown), { provider: options.provider, retryable: false }),
+    }
   }
 }
 
@@ -134,13 +144,16 @@ function watchIdle(timeoutMs: number, controller: AbortController) {
     fired: false,
     stop: () => clearInterval(timer),
   }
-  const timer = setInterval(() => {
-    if (Date.now() - state.last >= timeoutMs) {
-      state.fired = true
-      clearInterval(timer)
-      controller.abort(new Error('stream idle'))
-    }
-  }, Math.max(5, Math.min(1000, Math.floor(timeoutMs / 4))))
+  const timer = setInterval(
+    () => {
+      if (Date.now() - state.last >= timeoutMs) {
+        state.fired = true
+        clearInterval(timer)
+        controller.abort(new Error('stream idle'))
+      }
+    },
+    Math.max(5, Math.min(1000, Math.floor(timeoutMs / 4))),
+  )
   timer.unref?.()
   return state
 }

@@ -42,6 +42,7 @@ export function retryingStreams(
   })
   return {
     stream: (request, signal) => streamWithRetries(optionsFor(request, signal)),
-    streamTo: (request, signal, sink: (event: ModelEvent) => void) => pumpWithRetries(optionsFor(request, signal), sink),
+    streamTo: (request, signal, sink: (event: ModelEvent) => void) =>
+      pumpWithRetries(optionsFor(request, signal), sink),
   }
 }

@@ -27,16 +27,24 @@ const LEVELS: readonly ProviderLogLevel[] = ['error', 'warn', 'info', 'debug']
  * logger given (an environment variable such as OPENAI_LOG cannot turn the SDK's printing back
  * on), else every SDK log call becomes one redacted entry.
  */
-export function sdkLogging(provider: string, logger: ProviderLogger | undefined, secrets: () => string[]): SdkLoggingOptions {
-  const write = (level: ProviderLogLevel): SdkLogFn => (message, ...rest) => {
-    if (!logger) return
-    const text = [message, ...rest].map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 4, breakLength: Infinity }))).join(' ')
-    try {
-      logger.log({ provider, level, message: redactString(text, [...secrets(), ...(logger.secrets ?? [])]) })
-    } catch {
-      // A failing log sink must not fail the model call that happened to log.
+export function sdkLogging(
+  provider: string,
+  logger: ProviderLogger | undefined,
+  secrets: () => string[],
+): SdkLoggingOptions {
+  const write =
+    (level: ProviderLogLevel): SdkLogFn =>
+    (message, ...rest) => {
+      if (!logger) return
+      const text = [message, ...rest]
+        .map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 4, breakLength: Infinity })))
+        .join(' ')
+      try {
+        logger.log({ provider, level, message: redactString(text, [...secrets(), ...(logger.secrets ?? [])]) })
+      } catch {
+        // A failing log sink must not fail the model call that happened to log.
+      }
     }
-  }
   const sink = Object.fromEntries(LEVELS.map((level) => [level, write(level)])) as Record<ProviderLogLevel, SdkLogFn>
   return { logLevel: logger ? (logger.level ?? 'warn') : 'off', logger: sink }
 }

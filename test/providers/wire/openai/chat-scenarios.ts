@@ -3,7 +3,13 @@
 // on every chunk but the last, a usage chunk with `choices: []` before [DONE].
 import { sse } from '../../../support/wire-server.js'
 
-const base = { id: 'chatcmpl-nestor1', object: 'chat.completion.chunk', created: 1780000000, model: 'gpt-4o-mini-2024-07-18', system_fingerprint: 'fp_nestor' }
+const base = {
+  id: 'chatcmpl-nestor1',
+  object: 'chat.completion.chunk',
+  created: 1780000000,
+  model: 'gpt-4o-mini-2024-07-18',
+  system_fingerprint: 'fp_nestor',
+}
 
 type Delta = Record<string, unknown>
 const chunk = (delta: Delta, finish: string | null = null) => ({
@@ -19,10 +25,17 @@ const usage = (prompt: number, completion: number, cached = 0) => ({
     completion_tokens: completion,
     total_tokens: prompt + completion,
     prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   },
 })
-const callStart = (index: number, id: string, name: string) => ({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] })
+const callStart = (index: number, id: string, name: string) => ({
+  tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }],
+})
 const callArgs = (index: number, args: string) => ({ tool_calls: [{ index, function: { arguments: args } }] })
 
 /** One call to get_weather, arguments `{"city":"Paris","unit":"c"}` in five fragments. */
@@ -69,7 +82,13 @@ export const text = (words: string[] = ['The', ' weather', ' in Paris', ' is sun
 
 /** Cut off by max tokens. */
 export const finishLength = (): string =>
-  sse([{ data: chunk({ role: 'assistant', content: '' }) }, { data: chunk({ content: 'Once' }) }, { data: chunk({}, 'length') }, { data: usage(9, 1) }, '[DONE]'])
+  sse([
+    { data: chunk({ role: 'assistant', content: '' }) },
+    { data: chunk({ content: 'Once' }) },
+    { data: chunk({}, 'length') },
+    { data: usage(9, 1) },
+    '[DONE]',
+  ])
 
 /** A tool call cut off by max tokens in the middle of its arguments. */
 export const toolCallCutByLength = (): string =>
@@ -81,11 +100,18 @@ export const toolCallCutByLength = (): string =>
   ])
 
 /** A data line that is not JSON. */
-export const garbage = (): string => sse([{ data: chunk({ role: 'assistant', content: 'Hel' }) }]) + 'data: {not json at all\n\n'
+export const garbage = (): string =>
+  sse([{ data: chunk({ role: 'assistant', content: 'Hel' }) }]) + 'data: {not json at all\n\n'
 
 /** An error object inside an HTTP 200 stream. */
 export const inStreamError = (): string =>
-  sse([{ data: { error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } } }])
+  sse([
+    {
+      data: {
+        error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null },
+      },
+    },
+  ])
 
 /** HTTP error body in OpenAI's envelope. */
 export const errorBody = (message: string, type: string, code: string | null): string =>

@@ -4,7 +4,13 @@ import type { ApprovalDecision, ApprovalRequest, Tool, ToolCall, ToolContext } f
 
 /** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates. */
 export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
-  return { signal: ctx.controller.signal, toolCallId: call.id, execId: ctx.execId, depth: ctx.depth, update: () => {} }
+  return {
+    signal: ctx.control.controller.signal,
+    toolCallId: call.id,
+    execId: ctx.execId,
+    depth: ctx.depth,
+    update: () => {},
+  }
 }
 
 /**
@@ -56,10 +62,10 @@ export async function decideApproval(
   try {
     decision = await untilAborted(
       Promise.resolve().then(() => handler(request)),
-      ctx.controller.signal,
+      ctx.control.controller.signal,
     )
   } catch (error) {
-    return { approved: false, reason: `the approve handler failed: ${ctx.redact(messageOf(error))}` }
+    return { approved: false, reason: `the approve handler failed: ${ctx.env.redact(messageOf(error))}` }
   }
   if (decision === ABORTED) return { approved: false, reason: 'aborted' }
   return normalizeDecision(decision)

@@ -25,7 +25,7 @@ function validatePlan(ctx: ExecContext, calls: PlannedCall[]): void {
   const problems: string[] = []
   for (const [i, call] of calls.entries()) {
     const where = call.itemKey !== undefined ? `lane ${call.itemKey} call ${call.callKey}` : `call ${call.callKey ?? i}`
-    const tool = ctx.tools.get(call.tool)
+    const tool = ctx.env.tools.get(call.tool)
     if (!tool) {
       problems.push(`${where}: unknown tool ${JSON.stringify(call.tool)}`)
       continue
@@ -82,8 +82,8 @@ async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Pro
     raw = outcome.receipt
   }
   // Redacted like every receipt: the signature holds the call's arguments.
-  const receipt = ctx.redact({ ...raw, ...keys })
-  ctx.receipts.push(receipt)
+  const receipt = ctx.env.redact({ ...raw, ...keys })
+  ctx.state.receipts.push(receipt)
   // Listeners saw this call's tool_start; they see its end too, receipt and keys included.
   emit(ctx, {
     type: 'tool_end',
@@ -131,7 +131,7 @@ async function runPlan(
     }
   } catch (thrown) {
     // A hook or a bug: the batch stops, and says why beside what it did (never a rejection).
-    return { batchId, results, receipts: results.map((r) => r.receipt), error: ctx.redact(asInternal(thrown)) }
+    return { batchId, results, receipts: results.map((r) => r.receipt), error: ctx.env.redact(asInternal(thrown)) }
   }
   return { batchId, results, receipts: results.map((r) => r.receipt) }
 }
@@ -195,6 +195,6 @@ async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Pr
     lanes: out,
     receipts: out.flatMap((l) => l.results.map((r) => r.receipt)),
   }
-  if (error) result.error = ctx.redact(error)
+  if (error) result.error = ctx.env.redact(error)
   return result
 }

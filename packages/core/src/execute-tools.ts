@@ -39,7 +39,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       return
     }
     slots[index] = outcome.result
-    ctx.receipts.push(outcome.receipt)
+    ctx.state.receipts.push(outcome.receipt)
     emit(ctx, {
       type: 'tool_end',
       toolCallId: call.id,
@@ -52,20 +52,20 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     if (outcome.tripped && !out.tripped) {
       out.tripped = {
         name: call.name,
-        count: ctx.streaks.get(outcome.receipt.signature) ?? ctx.settings.breakerThreshold,
+        count: ctx.state.streaks.get(outcome.receipt.signature) ?? ctx.env.settings.breakerThreshold,
       }
       stopReason ??= `Skipped: tool ${call.name} tripped the circuit breaker`
     }
-    if (ctx.settings.stopAtTools.has(call.name) && !outcome.result.isError && !out.stoppedAt) {
+    if (ctx.env.settings.stopAtTools.has(call.name) && !outcome.result.isError && !out.stoppedAt) {
       out.stoppedAt = outcome.result
       stopReason ??= `Skipped: the exec stopped at tool ${call.name}`
     }
   }
 
   const process = async (index: number, call: ToolCall): Promise<void> => {
-    if (ctx.controller.signal.aborted) return skip(ctx, slots, index, call, 'aborted', 'aborted')
+    if (ctx.control.controller.signal.aborted) return skip(ctx, slots, index, call, 'aborted', 'aborted')
     if (stopReason !== undefined) return skip(ctx, slots, index, call, 'skipped', stopReason)
-    if (ctx.settings.steering === 'interrupt' && ctx.steering.pending) {
+    if (ctx.env.settings.steering === 'interrupt' && ctx.control.steering.pending) {
       return skip(ctx, slots, index, call, 'skipped', SKIPPED_FOR_STEERING)
     }
     let outcome: CallOutcome
@@ -82,7 +82,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     settle(index, call, outcome)
   }
 
-  if (ctx.settings.toolExecution === 'parallel' && calls.length > 1) {
+  if (ctx.env.settings.toolExecution === 'parallel' && calls.length > 1) {
     // Identical calls in one message run one after the other, so the duplicate gate sees the first.
     const bySignature = new Map<string, Promise<void>>()
     let next = 0
@@ -97,7 +97,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
         await run
       }
     }
-    const width = Math.min(ctx.settings.maxToolConcurrency, calls.length)
+    const width = Math.min(ctx.env.settings.maxToolConcurrency, calls.length)
     await Promise.all(Array.from({ length: width }, worker))
   } else {
     for (const [index, call] of calls.entries()) {
@@ -111,7 +111,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     if (!result && failed) continue
     if (result) {
       out.results.push(result)
-      ctx.history.push(result)
+      ctx.state.history.push(result)
       emit(ctx, { type: 'message_start', message: result })
       emit(ctx, { type: 'message_end', message: result })
     } else {
@@ -119,7 +119,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     }
   }
   if (failed) throw failed.thrown
-  if (paused && ctx.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out)
+  if (paused && ctx.env.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out)
   return out
 }
 
@@ -145,7 +145,7 @@ function skip(
     durationMs: 0,
   })
   slots[index] = result
-  ctx.receipts.push(receipt)
+  ctx.state.receipts.push(receipt)
   emit(ctx, {
     type: 'tool_end',
     toolCallId: call.id,
@@ -166,8 +166,8 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: Tool
   if (!first) return
   const start = calls.findIndex((c) => c.id === first.toolCallId) + 1
   for (const call of calls.slice(start)) {
-    const tool = ctx.tools.get(call.name)
-    if (!tool?.needsApproval || ctx.decisions.has(call.id)) continue
+    const tool = ctx.env.tools.get(call.name)
+    if (!tool?.needsApproval || ctx.state.decisions.has(call.id)) continue
     const checked = tool.validate ? tool.validate(call.arguments) : { ok: true as const, value: call.arguments }
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>

@@ -18,7 +18,7 @@ export type CallOutcome =
  */
 export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: number): Promise<CallOutcome> {
   const startedAt = Date.now()
-  const tool = ctx.tools.get(call.name)
+  const tool = ctx.env.tools.get(call.name)
   let args = call.arguments
   let signature = callSignature(call.name, args)
   emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args })
@@ -29,7 +29,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     extra: { attempts?: number; cached?: boolean } = {},
   ): Promise<CallOutcome> => {
     // An abort does not wait for a hook: the result as it stands is the call's result.
-    const after = ctx.settings.hooks.afterToolCall
+    const after = ctx.env.settings.hooks.afterToolCall
     const replaced = after
       ? await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result)))
       : undefined
@@ -50,16 +50,16 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   const fail = (status: ReceiptStatus, text: string, attempts = 0) =>
     done(status, errorResult(call.id, call.name, text), { attempts })
 
-  const before = ctx.settings.hooks.beforeToolCall
+  const before = ctx.env.settings.hooks.beforeToolCall
   const hook = before
     ? await hookUntilAbort(ctx, () =>
         callHook('beforeToolCall', () => before(call, { execId: ctx.execId, depth: ctx.depth, iteration })),
       )
     : undefined
-  if (ctx.controller.signal.aborted) return fail('aborted', 'aborted')
+  if (ctx.control.controller.signal.aborted) return fail('aborted', 'aborted')
   if (hook && hook.block) return fail('rejected', `blocked: ${hook.reason}`)
   if (!tool) {
-    const names = [...ctx.tools.keys()]
+    const names = [...ctx.env.tools.keys()]
     return fail(
       'unknown_tool',
       `unknown tool "${call.name}". Available tools: ${names.length ? names.join(', ') : '(none)'}`,
@@ -72,7 +72,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     )
   }
 
-  const prior = ctx.decisions.get(call.id)
+  const prior = ctx.state.decisions.get(call.id)
   if (prior?.approved && prior.args) {
     args = prior.args
     signature = callSignature(call.name, args)
@@ -82,8 +82,8 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${checked.issues.join('\n- ')}`)
   const parsed = checked.value as Record<string, unknown>
 
-  const earlier = ctx.succeeded.get(signature)
-  if (earlier !== undefined && ctx.settings.duplicateCalls === 'reject') {
+  const earlier = ctx.state.succeeded.get(signature)
+  if (earlier !== undefined && ctx.env.settings.duplicateCalls === 'reject') {
     return fail(
       'duplicate_call',
       `duplicate call: ${call.name} already ran with these arguments (call ${earlier}); use its result above`,
@@ -106,7 +106,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     }
   }
   // An abort while a decision was awaited: the call is not run.
-  if (decision && ctx.controller.signal.aborted) return fail('aborted', 'aborted')
+  if (decision && ctx.control.controller.signal.aborted) return fail('aborted', 'aborted')
   if (decision && !decision.approved) return fail('rejected', `rejected: ${decision.reason}`)
   let runArgs = parsed
   if (decision?.approved && decision.args && decision !== prior) {
@@ -119,7 +119,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
 
   const cacheKey = tool.cacheable ? cacheKeyOf(ctx, tool.cacheable, signature, runArgs) : undefined
   if (cacheKey !== undefined) {
-    const hit = ctx.cache.get(cacheKey)
+    const hit = ctx.env.cache.get(cacheKey)
     if (hit) return succeed(ctx, call, signature, done, hit, { attempts: 0, cached: true })
   }
   const outcome = await runTool(ctx, tool, runArgs, call)
@@ -135,7 +135,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
       )
   }
   if (cacheKey !== undefined)
-    ctx.cache.set(cacheKey, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
+    ctx.env.cache.set(cacheKey, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
   return succeed(ctx, call, signature, done, outcome.output, { attempts: outcome.attempts, cached: false })
 }
 
@@ -163,7 +163,7 @@ function succeed(
   output: { content: ToolResultMessage['content']; details?: unknown },
   extra: { attempts: number; cached: boolean },
 ): Promise<CallOutcome> {
-  if (!ctx.succeeded.has(signature)) ctx.succeeded.set(signature, call.id)
+  if (!ctx.state.succeeded.has(signature)) ctx.state.succeeded.set(signature, call.id)
   const result: ToolResultMessage = {
     role: 'toolResult',
     toolCallId: call.id,
@@ -178,13 +178,13 @@ function succeed(
 /** Updates the breaker streak of a signature; true when it reached the threshold. */
 function track(ctx: ExecContext, signature: string, status: ReceiptStatus): boolean {
   if (status === 'ok') {
-    ctx.streaks.delete(signature)
+    ctx.state.streaks.delete(signature)
     return false
   }
   if (!countsAsFailure(status)) return false
-  const streak = (ctx.streaks.get(signature) ?? 0) + 1
-  ctx.streaks.set(signature, streak)
-  return streak >= ctx.settings.breakerThreshold
+  const streak = (ctx.state.streaks.get(signature) ?? 0) + 1
+  ctx.state.streaks.set(signature, streak)
+  return streak >= ctx.env.settings.breakerThreshold
 }
 
 const ABORTED = Symbol('aborted')
@@ -193,7 +193,7 @@ const ABORTED = Symbol('aborted')
 async function hookUntilAbort<T>(ctx: ExecContext, hook: () => T | Promise<T> | undefined): Promise<T | undefined> {
   try {
     // Called at once (an async wrapper turns a synchronous throw into a rejection).
-    return await untilAbort((async () => hook())(), ctx.controller.signal, () => ABORTED)
+    return await untilAbort((async () => hook())(), ctx.control.controller.signal, () => ABORTED)
   } catch (thrown) {
     if (thrown === ABORTED) return undefined
     throw thrown

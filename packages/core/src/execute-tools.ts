@@ -1,13 +1,11 @@
 import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
-import { errorResult, makeReceipt } from './receipt.js'
-import { runToolCall, type CallOutcome } from './tool-call.js'
+import { answerUnrun, closeCall } from './answer-call.js'
+import { NOT_RUN, runToolCall, type CallOutcome } from './tool-call.js'
 import { approvalContext, needsApprovalOf } from './approvals.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from './types.js'
 
 export const SKIPPED_FOR_STEERING = 'Skipped due to queued user message'
-
-const FAILED = 'Tool call not executed: the exec failed'
 
 export type ToolsOutcome = {
   results: ToolResultMessage[]
@@ -30,7 +28,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
   const slots: (ToolResultMessage | undefined)[] = new Array(calls.length)
   let stopReason: string | undefined
   let paused = false
-  let failed: { thrown: unknown } | undefined
+  let failed: { error: unknown } | undefined
 
   const settle = (index: number, call: ToolCall, outcome: CallOutcome) => {
     if (outcome.kind === 'pause') {
@@ -39,16 +37,15 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       return
     }
     slots[index] = outcome.result
-    ctx.state.receipts.push(outcome.receipt)
-    emit(ctx, {
-      type: 'tool_end',
-      toolCallId: call.id,
-      toolName: call.name,
-      result: outcome.result,
-      isError: outcome.result.isError,
-      durationMs: outcome.receipt.durationMs,
-      receipt: outcome.receipt,
-    })
+    closeCall(ctx, call, outcome)
+    if (outcome.thrown) {
+      // A hook (or a bug) threw: the exec will fail with it, but only once every call that is
+      // running has its result and receipt, so nothing of this round arrives after agent_end.
+      // The loop answers the calls never started when it repairs the history.
+      failed ??= outcome.thrown
+      stopReason ??= NOT_RUN
+      return
+    }
     if (outcome.tripped && !out.tripped) {
       out.tripped = {
         name: call.name,
@@ -63,23 +60,15 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
   }
 
   const process = async (index: number, call: ToolCall): Promise<void> => {
-    if (ctx.control.controller.signal.aborted) return skip(ctx, slots, index, call, 'aborted', 'aborted')
-    if (stopReason !== undefined) return skip(ctx, slots, index, call, 'skipped', stopReason)
+    const skip = (status: ReceiptStatus, text: string) => {
+      slots[index] = answerUnrun(ctx, call, status, text).result
+    }
+    if (ctx.control.controller.signal.aborted) return skip('aborted', 'aborted')
+    if (stopReason !== undefined) return skip('skipped', stopReason)
     if (ctx.env.settings.steering === 'interrupt' && ctx.control.steering.pending) {
-      return skip(ctx, slots, index, call, 'skipped', SKIPPED_FOR_STEERING)
+      return skip('skipped', SKIPPED_FOR_STEERING)
     }
-    let outcome: CallOutcome
-    try {
-      outcome = await runToolCall(ctx, call, iteration)
-    } catch (thrown) {
-      // A hook (or a bug) threw: the exec will fail with it, but only once every call that is
-      // running has its result and receipt, so nothing of this round arrives after agent_end.
-      // The loop answers this call (and those never started) when it repairs the history.
-      failed ??= { thrown }
-      stopReason ??= FAILED
-      return
-    }
-    settle(index, call, outcome)
+    settle(index, call, await runToolCall(ctx, call, iteration))
   }
 
   if (ctx.env.settings.toolExecution === 'parallel' && calls.length > 1) {
@@ -118,43 +107,9 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       out.remaining.push(call.id)
     }
   }
-  if (failed) throw failed.thrown
+  if (failed) throw failed.error
   if (paused && ctx.env.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out)
   return out
-}
-
-function skip(
-  ctx: ExecContext,
-  slots: (ToolResultMessage | undefined)[],
-  index: number,
-  call: ToolCall,
-  status: ReceiptStatus,
-  text: string,
-): void {
-  const result = errorResult(call.id, call.name, text)
-  const receipt = makeReceipt({
-    toolCallId: call.id,
-    toolName: call.name,
-    execId: ctx.execId,
-    depth: ctx.depth,
-    signature: callSignature(call.name, call.arguments),
-    status,
-    attempts: 0,
-    cached: false,
-    startedAt: Date.now(),
-    durationMs: 0,
-  })
-  slots[index] = result
-  ctx.state.receipts.push(receipt)
-  emit(ctx, {
-    type: 'tool_end',
-    toolCallId: call.id,
-    toolName: call.name,
-    result,
-    isError: true,
-    durationMs: 0,
-    receipt,
-  })
 }
 
 /**

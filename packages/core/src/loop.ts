@@ -1,9 +1,9 @@
+import { answerUnrun } from './answer-call.js'
+import { NOT_RUN } from './tool-call.js'
 import { checkBudgets, iterationLimit } from './budget.js'
 import { NestorError } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { executeToolCalls, type ToolsOutcome } from './execute-tools.js'
-import { errorResult, makeReceipt } from './receipt.js'
-import { callSignature } from './canonical.js'
 import { toRunState } from './run-state.js'
 import { streamTurn } from './stream-turn.js'
 import { refusalError, type Verdict } from './output.js'
@@ -276,29 +276,7 @@ function answerAll(
 ): ToolResultMessage[] {
   const results: ToolResultMessage[] = []
   for (const call of calls) {
-    const result = errorResult(call.id, call.name, text)
-    const receipt = makeReceipt({
-      toolCallId: call.id,
-      toolName: call.name,
-      execId: ctx.execId,
-      depth: ctx.depth,
-      signature: callSignature(call.name, call.arguments),
-      status,
-      attempts: 0,
-      cached: false,
-      startedAt: Date.now(),
-      durationMs: 0,
-    })
-    ctx.state.receipts.push(receipt)
-    emit(ctx, {
-      type: 'tool_end',
-      toolCallId: call.id,
-      toolName: call.name,
-      result,
-      isError: true,
-      durationMs: 0,
-      receipt,
-    })
+    const { result } = answerUnrun(ctx, call, status, text)
     append(ctx, result)
     results.push(result)
   }
@@ -314,7 +292,7 @@ function repairHistory(ctx: ExecContext): void {
     ctx.state.history.slice(lastAssistant + 1).flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])),
   )
   const open = message.content.filter((c): c is ToolCall => c.type === 'toolCall' && !answered.has(c.id))
-  answerAll(ctx, open, 'skipped', 'Tool call not executed: the exec failed')
+  answerAll(ctx, open, 'skipped', NOT_RUN)
 }
 
 function append(ctx: ExecContext, message: Message | UserMessage): void {

@@ -264,7 +264,7 @@ export class Runtime {
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
       .then((result) => {
-        if (ctx.parent) ctx.parent.state.totalUsage = addUsage(ctx.parent.state.totalUsage, result.totalUsage)
+        if (ctx.parent) addUsage(ctx.parent.state.totalUsage, result.totalUsage)
         return result
       })
       .finally(() => {

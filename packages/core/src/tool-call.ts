@@ -1,6 +1,7 @@
 import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
+import { unrunAnswer } from './answer-call.js'
 import { runTool } from './tool-runner.js'
 import type { ApprovalRequest, CacheOptions, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
 import { approvalContext, decideApproval } from './approvals.js'
@@ -9,7 +10,14 @@ import { callHook } from './hook-call.js'
 
 /** What one call came to. `pause` means it waits for a decision and has no result yet. */
 export type CallOutcome =
-  | { kind: 'result'; result: ToolResultMessage; receipt: ToolReceipt; tripped: boolean }
+  | {
+      kind: 'result'
+      result: ToolResultMessage
+      receipt: ToolReceipt
+      tripped: boolean
+      /** A hook threw (or a bug): the call still has its result and receipt, the exec fails after. */
+      thrown?: { error: unknown }
+    }
   | { kind: 'pause'; request: ApprovalRequest }
 
 /**
@@ -17,11 +25,23 @@ export type CallOutcome =
  * schema, duplicate, approval, cache, execution (timeout, retries), output gate, breaker, hook.
  */
 export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: number): Promise<CallOutcome> {
+  emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
+  try {
+    return await throughGates(ctx, call, iteration)
+  } catch (error) {
+    // A hook (or a bug) threw before the call had a result: it is answered without running, and
+    // the throw goes with the answer, so the call has its receipt and tool_end like any other.
+    return { kind: 'result', ...unrunAnswer(ctx, call, 'skipped', NOT_RUN), tripped: false, thrown: { error } }
+  }
+}
+
+export const NOT_RUN = 'Tool call not executed: the exec failed'
+
+async function throughGates(ctx: ExecContext, call: ToolCall, iteration: number): Promise<CallOutcome> {
   const startedAt = Date.now()
   const tool = ctx.env.tools.get(call.name)
   let args = call.arguments
   let signature = callSignature(call.name, args)
-  emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args })
 
   const done = async (
     status: ReceiptStatus,
@@ -30,9 +50,14 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   ): Promise<CallOutcome> => {
     // An abort does not wait for a hook: the result as it stands is the call's result.
     const after = ctx.env.settings.hooks.afterToolCall
-    const replaced = after
-      ? await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result)))
-      : undefined
+    let replaced: ToolResultMessage | void | undefined
+    let thrown: { error: unknown } | undefined
+    try {
+      if (after) replaced = await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result)))
+    } catch (error) {
+      // The call ran: it keeps its result and receipt; the exec fails with the hook's error after.
+      thrown = { error }
+    }
     const final = replaced ?? result
     const receipt = makeReceipt({
       toolCallId: call.id,
@@ -45,7 +70,9 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
       cached: extra.cached ?? false,
       startedAt,
     })
-    return { kind: 'result', result: final, receipt, tripped: track(ctx, signature, status) }
+    const outcome: CallOutcome = { kind: 'result', result: final, receipt, tripped: track(ctx, signature, status) }
+    if (thrown) outcome.thrown = thrown
+    return outcome
   }
   const fail = (status: ReceiptStatus, text: string, attempts = 0) =>
     done(status, errorResult(call.id, call.name, text), { attempts })

@@ -2,7 +2,7 @@ import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { answerUnrun, closeCall } from './answer-call.js'
 import { NOT_RUN, runToolCall, type CallOutcome } from './tool-call.js'
-import { approvalContext, needsApprovalOf } from './approvals.js'
+import { approvalContext, approvalRequest, needsApprovalOf } from './approvals.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from './types.js'
 
 export const SKIPPED_FOR_STEERING = 'Skipped due to queued user message'
@@ -127,14 +127,6 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: Tool
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
     const needs = await needsApprovalOf(tool, args, approvalContext(ctx, call))
-    if (needs)
-      out.pending.push({
-        toolCallId: call.id,
-        toolName: call.name,
-        args,
-        execId: ctx.execId,
-        depth: ctx.depth,
-        path: ctx.path,
-      })
+    if (needs) out.pending.push(approvalRequest(ctx, call, args))
   }
 }

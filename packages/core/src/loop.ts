@@ -38,13 +38,7 @@ export type LoopStart = { input: Message[] } | { resume: { message: AssistantMes
  * history invariant (each call answered once) holds.
  */
 export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecResult> {
-  const input = 'input' in start ? start.input : []
-  emit(ctx, {
-    type: 'agent_start',
-    input,
-    toolNames: [...ctx.env.tools.keys()],
-    iterationBudget: ctx.state.iterationBudget,
-  })
+  const input = announce(ctx, start)
   for (const message of input) append(ctx, message)
   let text = ''
   let output: unknown
@@ -310,6 +304,18 @@ function textOf(message: AssistantMessage | ToolResultMessage): string {
   let text = ''
   for (const block of message.content) if (block.type === 'text') text += block.text
   return text
+}
+
+/** Emits agent_start, the first event of every exec; returns the input messages. */
+export function announce(ctx: ExecContext, start: LoopStart): Message[] {
+  const input = 'input' in start ? start.input : []
+  emit(ctx, {
+    type: 'agent_start',
+    input,
+    toolNames: [...ctx.env.tools.keys()],
+    iterationBudget: ctx.state.iterationBudget,
+  })
+  return input
 }
 
 /** Ends an exec: builds its result and emits agent_end, always the last event. */

@@ -13,6 +13,15 @@ import { emptyUsage } from './usage.js'
 /** What a runtime lends each exec it opens. */
 export type ContextOwner = { runtime: Runtime; listeners: Listeners; settings: LoopSettings }
 
+/** What a new exec is opened with: the frame it runs in (none at the root), its tools, options and state. */
+export type NewExec = {
+  frame: Frame | undefined
+  tools: Map<string, Tool>
+  options: ExecOptions
+  state: ExecState
+  execId: string
+}
+
 /** The state of an exec that has done nothing yet. */
 export function freshState(history: Message[], startIndex: number, iterationBudget: number): ExecState {
   return {
@@ -34,14 +43,7 @@ export function freshState(history: Message[], startIndex: number, iterationBudg
  * Builds the context of a new exec (a child when `frame` is set): its environment from the
  * options, the parent and the runtime; the given state; fresh controls linked to the signals.
  */
-export function openContext(
-  owner: ContextOwner,
-  frame: Frame | undefined,
-  tools: Map<string, Tool>,
-  options: ExecOptions,
-  state: ExecState,
-  execId: string,
-): ExecContext {
+export function openContext(owner: ContextOwner, { frame, tools, options, state, execId }: NewExec): ExecContext {
   const { runtime, listeners } = owner
   const rt = runtime.options
   const parent = frame?.ctx

@@ -1,17 +1,17 @@
 import { runBatch, runParallelBatch } from './batch.js'
 import { NestorError, invalidOption } from './errors.js'
-import { emit, type ExecContext, type ExecState, type LoopSettings, type PriorDecision } from './exec-context.js'
+import type { ExecContext, LoopSettings, PriorDecision } from './exec-context.js'
 import { currentFrame, type Frame } from './frame.js'
 import { Listeners } from './listeners.js'
 import { generateId } from './ids.js'
 import { watchLiveTools } from './live-tools.js'
-import { end, resultOf, runLoop, type LoopStart } from './loop.js'
+import { announce, end, resultOf, runLoop, type LoopStart } from './loop.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from './options.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 import { restoredState, stateIdOf, verifyState } from './run-state.js'
-import { freshState, openContext, unlinkAbort } from './open-context.js'
+import { freshState, openContext, unlinkAbort, type NewExec } from './open-context.js'
 import { claimState, type PendingClaim } from './state-claims.js'
 import { asInternal } from './hook-call.js'
 import { normalizeTools } from './tool.js'
@@ -115,7 +115,13 @@ export class Runtime {
     }
     const history = [...(options.history ?? [])]
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
-    const ctx = this.open(frame, tools, options, freshState(history, history.length, budget), generateId('exec'))
+    const ctx = this.open({
+      frame,
+      tools,
+      options,
+      state: freshState(history, history.length, budget),
+      execId: generateId('exec'),
+    })
     watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
     if (output) ctx.env.output = output
     if (ctx.depth > ctx.tree.maxDepth)
@@ -173,7 +179,13 @@ export class Runtime {
     // verifyState returned a deep copy: the exec may grow it, the caller's state stays as given.
     const resumed = restoredState(checked)
     for (const [id, decision] of decided) resumed.decisions.set(id, decision)
-    const ctx = this.open(currentFrame(), tools, execOptions, resumed, checked.execId)
+    const ctx = this.open({
+      frame: currentFrame(),
+      tools,
+      options: execOptions,
+      state: resumed,
+      execId: checked.execId,
+    })
     if (ctx.depth === 0) {
       ctx.tree.iterations = checked.tree.iterations
       ctx.tree.tokens = checked.tree.tokens
@@ -218,7 +230,13 @@ export class Runtime {
   private batchContext(tools: ToolInput[] | undefined, signal: AbortSignal | undefined): ExecContext {
     const resolved = indexTools(tools ? normalizeTools(tools) : (this.options.registry ?? globalRegistry).list())
     const budget = this.options.maxIterations ?? 20
-    const ctx = this.open(undefined, resolved, signal ? { signal } : {}, freshState([], 0, budget), generateId('batch'))
+    const ctx = this.open({
+      frame: undefined,
+      tools: resolved,
+      options: signal ? { signal } : {},
+      state: freshState([], 0, budget),
+      execId: generateId('batch'),
+    })
     ctx.env.settings = { ...ctx.env.settings, duplicateCalls: 'allow', stopAtTools: new Set() }
     return ctx
   }
@@ -234,21 +252,8 @@ export class Runtime {
     return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
   }
 
-  private open(
-    frame: Frame | undefined,
-    tools: Map<string, Tool>,
-    options: ExecOptions,
-    state: ExecState,
-    execId: string,
-  ): ExecContext {
-    return openContext(
-      { runtime: this, listeners: this.listeners, settings: this.settings },
-      frame,
-      tools,
-      options,
-      state,
-      execId,
-    )
+  private open(what: NewExec): ExecContext {
+    return openContext({ runtime: this, listeners: this.listeners, settings: this.settings }, what)
   }
 
   private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
@@ -299,13 +304,7 @@ function toMessages(input: ExecInput): Message[] {
 
 /** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
 async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
-  const input = 'input' in start ? start.input : []
-  emit(ctx, {
-    type: 'agent_start',
-    input,
-    toolNames: [...ctx.env.tools.keys()],
-    iterationBudget: ctx.state.iterationBudget,
-  })
+  announce(ctx, start)
   return end(ctx, { status: 'failed', error })
 }
 

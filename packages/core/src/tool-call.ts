@@ -4,7 +4,7 @@ import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
 import { unrunAnswer } from './answer-call.js'
 import { runTool } from './tool-runner.js'
 import type { ApprovalRequest, CacheOptions, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
-import { approvalContext, decideApproval } from './approvals.js'
+import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
 import { untilAbort } from './abort-watch.js'
 import { callHook } from './hook-call.js'
 
@@ -120,17 +120,7 @@ async function throughGates(ctx: ExecContext, call: ToolCall, iteration: number)
   const toolCtx = approvalContext(ctx, call)
   const decision = prior ?? (await decideApproval(ctx, tool, call, parsed, toolCtx))
   if (decision === 'pause') {
-    return {
-      kind: 'pause',
-      request: {
-        toolCallId: call.id,
-        toolName: call.name,
-        args: parsed,
-        execId: ctx.execId,
-        depth: ctx.depth,
-        path: ctx.path,
-      },
-    }
+    return { kind: 'pause', request: approvalRequest(ctx, call, parsed) }
   }
   // An abort while a decision was awaited: the call is not run.
   if (decision && ctx.control.controller.signal.aborted) return fail('aborted', 'aborted')

@@ -105,6 +105,8 @@ export type ExecControl = {
   followUp: MessageQueue
   log: EventLog<AgentEvent>
   seq: number
+  /** Calls whose body opened a nested exec that paused: their receipt says `paused`, not `ok`. */
+  pausedCalls: Set<string>
   /** Set when agent_end is out: nothing more is emitted for this exec, nothing joins its stream. */
   ended: boolean
 }

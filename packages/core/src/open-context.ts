@@ -101,6 +101,7 @@ export function openContext(owner: ContextOwner, { frame, tools, options, state,
       log,
       seq: 0,
       ended: false,
+      pausedCalls: new Set(),
     },
   }
   if (parent) {

@@ -269,7 +269,11 @@ export class Runtime {
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
       .then((result) => {
-        if (ctx.parent) addUsage(ctx.parent.state.totalUsage, result.totalUsage)
+        if (ctx.parent) {
+          addUsage(ctx.parent.state.totalUsage, result.totalUsage)
+          if (result.status === 'paused' && ctx.parentToolCallId !== undefined)
+            ctx.parent.control.pausedCalls.add(ctx.parentToolCallId)
+        }
         return result
       })
       .finally(() => {

@@ -189,7 +189,8 @@ function succeed(
     isError: false,
   }
   if (output.details !== undefined) result.details = output.details
-  return done('ok', result, extra)
+  // A body that returned while a nested exec of its own waits for approval did not finish its work.
+  return done(ctx.control.pausedCalls.delete(call.id) ? 'paused' : 'ok', result, extra)
 }
 
 /** Updates the breaker streak of a signature; true when it reached the threshold. */

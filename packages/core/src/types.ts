@@ -266,6 +266,8 @@ export type ReceiptStatus =
   | 'rejected'
   | 'skipped'
   | 'aborted'
+  /** The body returned, but a nested exec it opened paused waiting for an approval. */
+  | 'paused'
 
 export type ToolReceipt = {
   toolCallId: string

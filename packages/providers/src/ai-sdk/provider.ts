@@ -1,13 +1,12 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import type { Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
-import { NestorError } from '@nestor/core'
 import { invalidOption } from '@nestor/core/provider-kit'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { finalAfterContent, retryingStreams } from '../shared/retrying-provider.js'
 import { buildCallOptions } from './call-options.js'
 import { classifyAiSdkError } from './errors.js'
-import { readAiSdkStream } from './stream.js'
+import { parseAiSdkStream, readableParts } from './stream.js'
 
 export type AiSdkOptions = {
   /** Provider name on messages and errors. Default: the model's `provider` (e.g. 'openai.chat'). */
@@ -35,29 +34,12 @@ export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provi
     throw invalidOption('model.specificationVersion', "'v3' (AI SDK 6)", model.specificationVersion)
   const name = options.name ?? model.provider
   const secrets = (): string[] => options.secrets?.filter((s) => s !== '') ?? []
-  const streams = retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
-    let current: AssistantBuilder | undefined
-    return {
-      attempt: (builder, signal, emit) => {
-        current = builder
-        return attempt(request, builder, signal, emit)
-      },
-      classify: (error) => {
-        const classified = classifyAiSdkError(error, name)
-        if (current?.hasContent && classified.error.retryable) {
-          const { status, provider } = classified.error
-          return {
-            error: new NestorError(classified.error.code, classified.error.message, {
-              retryable: false,
-              ...(status === undefined ? {} : { status }),
-              ...(provider === undefined ? {} : { provider }),
-            }),
-          }
-        }
-        return classified
-      },
-    }
-  })
+  const streams = retryingStreams({ ...options, name, secrets }, (request: ModelRequest) =>
+    finalAfterContent(
+      (builder, signal, emit) => attempt(request, builder, signal, emit),
+      (error) => classifyAiSdkError(error, name),
+    ),
+  )
   const own = (request: ModelRequest): ModelRequest => ({ ...request, model: model.modelId })
   return {
     name,
@@ -74,6 +56,6 @@ export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provi
   ): Promise<void> {
     const call = buildCallOptions(request, name, signal)
     const result = await model.doStream(call)
-    await readAiSdkStream(result.stream, builder, signal, emit)
+    await parseAiSdkStream(readableParts(result.stream, signal), builder, signal, emit)
   }
 }

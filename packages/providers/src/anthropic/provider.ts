@@ -5,14 +5,14 @@ import { NestorError } from '@nestor/core'
 import { option, parseOptions } from '@nestor/core/provider-kit'
 import { z } from 'zod/v4'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { finalAfterContent, retryingStreams } from '../shared/retrying-provider.js'
 import { sdkLogging, type ProviderLogger } from '../shared/sdk-logger.js'
 import { resolveCacheControl, type AnthropicCacheControl } from './cache-control.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
 import { loadAnthropic } from './sdk.js'
-import { readAnthropicStream } from './stream.js'
+import { parseAnthropicStream } from './stream.js'
 
 export type AnthropicOptions = {
   /** Default: `process.env.ANTHROPIC_API_KEY`. Ignored when `client` is given. */
@@ -109,30 +109,12 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
 
   return {
     name,
-    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
-      // The builder of the attempt in flight: a failure after visible content must not be reported
-      // as retryable, since retrying would duplicate what the caller already streamed.
-      let current: AssistantBuilder | undefined
-      return {
-        attempt: (builder, attemptSignal, emit) => {
-          current = builder
-          return attempt(request, builder, attemptSignal, emit)
-        },
-        classify: (error) => {
-          const classified = classifyAnthropicError(error, name)
-          if (current?.hasContent && classified.error.retryable) {
-            const { status, provider } = classified.error
-            const extra = {
-              retryable: false,
-              ...(status === undefined ? {} : { status }),
-              ...(provider === undefined ? {} : { provider }),
-            }
-            return { error: new NestorError(classified.error.code, classified.error.message, extra) }
-          }
-          return classified
-        },
-      }
-    }),
+    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest) =>
+      finalAfterContent(
+        (builder, signal, emit) => attempt(request, builder, signal, emit),
+        (error) => classifyAnthropicError(error, name),
+      ),
+    ),
     capabilities: async (model: string) => anthropicCapabilities(model),
     secrets,
   }
@@ -145,6 +127,6 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
   ): Promise<void> {
     const params = buildAnthropicParams(request, defaults, name)
     const events = await (await getClient()).messages.create(params, { signal, maxRetries: 0 })
-    await readAnthropicStream(events, builder, name, emit)
+    await parseAnthropicStream(events, builder, signal, emit)
   }
 }

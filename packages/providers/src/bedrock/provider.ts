@@ -4,11 +4,11 @@ import type { Capabilities, ModelEvent, ModelRequest } from '@nestor/core/provid
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { importPeer } from '../shared/import-peer.js'
-import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { finalAfterContent, retryingStreams } from '../shared/retrying-provider.js'
 import { bedrockCapabilities } from './capabilities.js'
 import { classifyBedrockError } from './errors.js'
 import { buildConverseInput } from './request.js'
-import { readConverseStream } from './stream.js'
+import { parseConverseStream } from './stream.js'
 
 type Sdk = typeof import('@aws-sdk/client-bedrock-runtime')
 
@@ -68,30 +68,12 @@ export function bedrock(options: BedrockOptions = {}): Provider {
 
   return {
     name,
-    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
-      let current: AssistantBuilder | undefined
-      return {
-        attempt: (builder, signal, emit) => {
-          current = builder
-          return attempt(request, builder, signal, emit)
-        },
-        classify: (error) => {
-          const classified = classifyBedrockError(error, name)
-          // After visible content a retry would duplicate output: report the failure as final.
-          if (current?.hasContent && classified.error.retryable) {
-            const { status, provider } = classified.error
-            return {
-              error: new NestorError(classified.error.code, classified.error.message, {
-                retryable: false,
-                ...(status === undefined ? {} : { status }),
-                ...(provider === undefined ? {} : { provider }),
-              }),
-            }
-          }
-          return classified
-        },
-      }
-    }),
+    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest) =>
+      finalAfterContent(
+        (builder, signal, emit) => attempt(request, builder, signal, emit),
+        (error) => classifyBedrockError(error, name),
+      ),
+    ),
     capabilities: async (model: string): Promise<Capabilities> => bedrockCapabilities(model),
     secrets,
   }
@@ -110,6 +92,6 @@ export function bedrock(options: BedrockOptions = {}): Provider {
         provider: name,
         retryable: false,
       })
-    await readConverseStream(response.stream, builder, name, emit)
+    await parseConverseStream(response.stream, builder, signal, emit)
   }
 }

@@ -11,7 +11,7 @@ import { withOutputInstructions } from '../shared/output-instructions.js'
 import { classifyGeminiError } from './errors.js'
 import { toGenerationConfig } from './generation-config.js'
 import { clientApiKey, createClient, loadGeminiSdk, streamGenerateContent, type GeminiClient } from './sdk.js'
-import { GeminiStreamReader } from './stream.js'
+import { parseGeminiStream } from './stream.js'
 import { toGeminiToolConfig } from './tool-config.js'
 import type { GeminiRequest } from './wire-types.js'
 
@@ -85,14 +85,11 @@ export function gemini(options: GeminiOptions = {}): Provider {
             attemptSignal.addEventListener('abort', onAbort, { once: true })
             if (attemptSignal.aborted) controller.abort(attemptSignal.reason)
             try {
-              const reader = new GeminiStreamReader(builder, name)
               const chunks = streamGenerateContent(getClient(), request.model, body, {
                 ...(options.baseURL ? { baseUrl: options.baseURL.replace(/\/+$/, '') } : {}),
                 signal: controller.signal,
               })
-              emit(builder.start())
-              for await (const chunk of chunks) for (const event of reader.read(chunk)) emit(event)
-              emit(reader.finish())
+              await parseGeminiStream(chunks, builder, controller.signal, emit)
             } finally {
               attemptSignal.removeEventListener('abort', onAbort)
               controller.abort()

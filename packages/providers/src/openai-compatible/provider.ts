@@ -6,7 +6,9 @@ import { openai } from '../openai/provider.js'
 import type { ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
 import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'
-import { parseTextProtocol } from './text-protocol-stream.js'
+import { AssistantBuilder } from '../shared/assistant-builder.js'
+import { parsedEvents } from '../shared/stream-parser.js'
+import { textProtocolParser } from './text-protocol-stream.js'
 import { withOutputInstructions } from '../shared/output-instructions.js'
 
 export type ToolProtocol = 'auto' | 'native' | 'text'
@@ -128,7 +130,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
       if (resolved.output && (textTools || !(await nativeOutputFor(model)))) resolved = withOutputInstructions(resolved)
       if (protocol === 'native') return yield* inner.stream(resolved, signal)
       const events = inner.stream(toTextProtocolRequest(resolved), signal)
-      yield* parseTextProtocol(events, name, model, activeTools(resolved).length > 0)
+      const parser = textProtocolParser(activeTools(resolved).length > 0)
+      yield* parsedEvents(parser, events, new AssistantBuilder(name, model), signal ?? new AbortController().signal)
     },
   }
 }

@@ -8,11 +8,11 @@ import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.j
 import { sdkLogging } from '../shared/sdk-logger.js'
 import { openAICapabilities } from './capabilities.js'
 import { toChatRequest } from './chat-request.js'
-import { chatStreamEvents } from './chat-stream.js'
+import { parseChatStream } from './chat-stream.js'
 import { classifyOpenAIError } from './errors.js'
 import { openAIOptionsSchema, type OpenAIProviderOptions } from './options.js'
 import { toResponsesRequest } from './responses-request.js'
-import { responsesStreamEvents } from './responses-stream.js'
+import { parseResponsesStream } from './responses-stream.js'
 import { loadOpenAI } from './sdk.js'
 import { dropOptionalNulls } from './strict-schema.js'
 
@@ -77,13 +77,13 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
             signal: attemptSignal,
             maxRetries: 0,
           })
-          await responsesStreamEvents(stream, builder, name, attemptSignal, emit)
+          await parseResponsesStream(stream, builder, attemptSignal, emit)
         } else {
           const stream = await sdk.chat.completions.create(toChatRequest(request, strict), {
             signal: attemptSignal,
             maxRetries: 0,
           })
-          await chatStreamEvents(stream, builder, name, attemptSignal, emit)
+          await parseChatStream(stream, builder, attemptSignal, emit)
         }
       }
       return { attempt, classify: (error) => classifyOpenAIError(error, name) }

@@ -1,5 +1,7 @@
 import type { Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import type { AssistantBuilder } from './assistant-builder.js'
+import { reissue } from './failures.js'
 import { pumpWithRetries, streamWithRetries, type RetryStreamOptions } from './retry-stream.js'
 
 /**
@@ -20,6 +22,26 @@ export type RetryDefaults = {
 
 /** What an adapter decides per request: how to run one attempt and how to classify its failure. */
 export type AttemptPlan = Pick<RetryStreamOptions, 'attempt' | 'classify'>
+
+/**
+ * A plan whose failures after visible content are reported as final (`retryable: false`): a
+ * retry would duplicate what the caller already streamed, so the error must not promise one.
+ */
+export function finalAfterContent(attempt: AttemptPlan['attempt'], classify: AttemptPlan['classify']): AttemptPlan {
+  // The builder of the attempt in flight.
+  let current: AssistantBuilder | undefined
+  return {
+    attempt: (builder, signal, emit) => {
+      current = builder
+      return attempt(builder, signal, emit)
+    },
+    classify: (error) => {
+      const classified = classify(error)
+      if (!current?.hasContent || !classified.error.retryable) return classified
+      return { error: reissue(classified.error, { retryable: false }) }
+    },
+  }
+}
 
 /**
  * Both faces of an adapter built on the retry stream: `stream` (the async iterable any consumer

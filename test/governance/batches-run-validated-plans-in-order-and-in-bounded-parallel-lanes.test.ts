@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type BatchLane, type ToolReceipt } from '@nestor/core'
 import { scripted } from '@nestor/providers'
-import { resultText, sleep } from './support.js'
+import { resultText, sleep } from '../support/tool-results.js'
 
 /** Tools that record what ran, and how many bodies were running at once (real timers). */
 function workshop() {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { NestorError, Runtime, TOOL_CACHE_DEFAULTS, defineTool, type CacheOptions } from '@nestor/core'
 import { scripted } from '@nestor/providers'
-import { resultText } from '../governance/support.js'
+import { resultText } from '../support/tool-results.js'
 
 const runtimeFor = () => new Runtime({ provider: scripted([]), model: 'm' })
 

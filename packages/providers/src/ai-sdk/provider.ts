@@ -1,20 +1,20 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import type { Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/provider-kit'
 import { invalidOption } from '@nestor/core/provider-kit'
-import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import { finalAfterContent, retryingStreams } from '../shared/retrying-provider.js'
+import {
+  finalAfterContent,
+  type RequestAttempt,
+  retryingStreams,
+  type RetryOptions,
+} from '../shared/retrying-provider.js'
 import { buildCallOptions } from './call-options.js'
 import { classifyAiSdkError } from './errors.js'
 import { parseAiSdkStream, readableParts } from './stream.js'
 
-export type AiSdkOptions = {
+export type AiSdkOptions = RetryOptions & {
   /** Provider name on messages and errors. Default: the model's `provider` (e.g. 'openai.chat'). */
   name?: string
-  /** Nestor's retries of a failure before any content. Default 2; `request.maxRetries` wins. */
-  maxRetries?: number
-  maxRetryDelayMs?: number
-  streamIdleTimeoutMs?: number
   /** Strings to redact from errors and events (the key you gave the `@ai-sdk/*` provider). */
   secrets?: string[]
 }
@@ -34,11 +34,15 @@ export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provi
     throw invalidOption('model.specificationVersion', "'v3' (AI SDK 6)", model.specificationVersion)
   const name = options.name ?? model.provider
   const secrets = (): string[] => options.secrets?.filter((s) => s !== '') ?? []
-  const streams = retryingStreams({ ...options, name, secrets }, (request: ModelRequest) =>
-    finalAfterContent(
-      (builder, signal, emit) => attempt(request, builder, signal, emit),
-      (error) => classifyAiSdkError(error, name),
-    ),
+  const attempt: RequestAttempt = async (request, builder, signal, emit) => {
+    const call = buildCallOptions(request, name, signal)
+    const result = await model.doStream(call)
+    await parseAiSdkStream(readableParts(result.stream, signal), builder, signal, emit)
+  }
+
+  const streams = retryingStreams(
+    { ...options, name, secrets },
+    finalAfterContent(attempt, (error) => classifyAiSdkError(error, name)),
   )
   const own = (request: ModelRequest): ModelRequest => ({ ...request, model: model.modelId })
   return {
@@ -46,16 +50,5 @@ export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provi
     stream: (request, signal) => streams.stream(own(request), signal),
     streamTo: (request, signal, sink) => streams.streamTo(own(request), signal, sink),
     secrets,
-  }
-
-  async function attempt(
-    request: ModelRequest,
-    builder: AssistantBuilder,
-    signal: AbortSignal,
-    emit: (event: ModelEvent) => void,
-  ): Promise<void> {
-    const call = buildCallOptions(request, name, signal)
-    const result = await model.doStream(call)
-    await parseAiSdkStream(readableParts(result.stream, signal), builder, signal, emit)
   }
 }

@@ -3,7 +3,7 @@ import type { Capabilities, ModelEvent, ModelRequest, SameKeys } from '@nestor/c
 import { option, parseOptions } from '@nestor/core/provider-kit'
 import { z } from 'zod/v4'
 import { openai } from '../openai/provider.js'
-import type { ProviderLogger } from '../shared/sdk-logger.js'
+import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
 import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
@@ -54,12 +54,7 @@ const compatibleShape = {
   name: option.nonEmptyString().optional(),
   maxRetries: option.nonNegativeInt().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
-  logger: option
-    .custom<ProviderLogger>(
-      'a logger { log(entry) }',
-      (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function',
-    )
-    .optional(),
+  logger: loggerOption(),
   structuredOutput: option.oneOf(['auto', 'native', 'instructions']).optional(),
 }
 const compatibleSchema = z.strictObject(compatibleShape)

@@ -1,11 +1,12 @@
 import type { Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
-import { NestorError } from '@nestor/core'
 import { parseOptions } from '@nestor/core/provider-kit'
 import type OpenAI from 'openai'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { sdkLogging } from '../shared/sdk-logger.js'
+import { lazySdkClient } from '../shared/sdk-client.js'
+import { missingApiKey } from '../shared/failures.js'
 import { openAICapabilities } from './capabilities.js'
 import { toChatRequest } from './chat-request.js'
 import { parseChatStream } from './chat-stream.js'
@@ -29,24 +30,19 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
   const api = options.api ?? 'chat'
   const strict = options.strict ?? false
   const apiKey = options.client ? options.client.apiKey : (options.apiKey ?? process.env.OPENAI_API_KEY)
-  let client = options.client
-  const getClient = async (): Promise<OpenAI> => {
-    // The SDK is loaded even for an injected client: classifying its errors needs its classes.
-    const OpenAISdk = await loadOpenAI(name)
-    if (client) return client
-    if (!apiKey)
-      throw new NestorError('invalid_options', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', {
-        provider: name,
-        retryable: false,
-      })
-    client = new OpenAISdk({
-      apiKey,
-      baseURL: options.baseURL,
-      maxRetries: 0,
-      ...sdkLogging(name, options.logger, secrets),
-    })
-    return client
-  }
+  const getClient = lazySdkClient({
+    load: () => loadOpenAI(name),
+    injected: options.client,
+    apiKey: apiKey ?? undefined,
+    missingKey: () => missingApiKey(name, 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY'),
+    create: (OpenAISdk, key): OpenAI =>
+      new OpenAISdk({
+        apiKey: key,
+        baseURL: options.baseURL,
+        maxRetries: 0,
+        ...sdkLogging(name, options.logger, secrets),
+      }),
+  })
   const secrets = (): string[] => (apiKey ? [apiKey] : [])
 
   return {

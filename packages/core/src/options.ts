@@ -97,7 +97,8 @@ const execShape = {
   model: modelName().optional(),
   provider: provider().optional(),
   system: option.string().optional(),
-  history: z.array(messageSchema).optional(),
+  // Checked per message in validateExecOptions (a message object is checked once, not every exec).
+  history: option.custom<ExecOptions['history']>('an array of messages', Array.isArray).optional(),
   signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
   providerOptions: option.plainObject().optional(),
   output: option
@@ -123,8 +124,27 @@ export function validateRuntimeOptions(o: RuntimeOptions): void {
 /** Every ExecOptions rule, checked once per exec() call. */
 export function validateExecOptions(o: ExecOptions): void {
   parseOptions(execSchema, o)
+  if (o.history) validateHistory(o.history)
   if (o.outputRetries !== undefined && o.output === undefined)
     throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
+}
+
+/**
+ * Messages already found well formed. A conversation passes the same message objects to exec after
+ * exec (each run's history is the last one's plus a few messages), so checking every message of a
+ * 500-message history again per call made validation the largest per-exec cost. Messages are not
+ * to be mutated once given (histories are append-only); the set is weak, so it keeps nothing alive.
+ */
+const wellFormed = new WeakSet<object>()
+const historySchema = z.strictObject({ history: z.array(messageSchema) })
+
+function validateHistory(history: readonly unknown[]): void {
+  for (const message of history) {
+    if (typeof message === 'object' && message !== null && wellFormed.has(message)) continue
+    // The first bad message is reported by the full schema, with its index in the history.
+    if (!messageSchema.safeParse(message).success) parseOptions(historySchema, { history })
+    wellFormed.add(message as object)
+  }
 }
 
 const inputSchema = z.union([z.string(), messageSchema, z.array(messageSchema)])

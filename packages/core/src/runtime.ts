@@ -1,6 +1,5 @@
 import { runBatch, runParallelBatch } from './batch.js'
 import { NestorError, invalidOption } from './errors.js'
-import { EventLog } from './event-log.js'
 import { emit, type ExecContext, type LoopSettings, type PriorDecision, type TreeState } from './exec-context.js'
 import { internalController, onAbort } from './abort-watch.js'
 import { currentFrame, type Frame } from './frame.js'
@@ -13,7 +12,7 @@ import { validateExecOptions, validateInput, validateRuntimeOptions } from './op
 import { eventRedactor } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
-import { attachTo, retainEvent, RunRegistry, type AttachedRun } from './run-registry.js'
+import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 import { decisionsFromState, signState, stateIdOf, verifyState } from './run-state.js'
 import { claimState, type PendingClaim } from './state-claims.js'
 import { asInternal } from './hook-call.js'
@@ -278,7 +277,7 @@ export class Runtime {
     // Events are redacted snapshots: a live object could gain a secret after it was redacted.
     const redact = eventRedactor(secrets)
     redact.seal(history)
-    const log = new EventLog<AgentEvent>()
+    const log = this.runs.newLog(execId)
     const listeners = this.listeners
     const settings = options.providerOptions
       ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } }
@@ -319,7 +318,6 @@ export class Runtime {
         log.push(event)
         // An ancestor that already ended takes nothing more into its stream.
         for (let p = ctx.parent; p; p = p.parent) if (!p.ended) p.log.push(event)
-        retainEvent(tree, event)
         if (listeners.has(event.type)) listeners.dispatch(event, (text) => ctx.redact(text))
       },
     }
@@ -339,7 +337,7 @@ export class Runtime {
 
   private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
     // Opened before the loop publishes agent_start; only root execs (children are in their stream).
-    const retained = ctx.parent ? undefined : this.runs.open(ctx.execId, ctx.tree)
+    const retained = ctx.parent ? undefined : this.runs.open(ctx.execId, ctx.log)
     // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
     // exec without a model or tool call.
     const body = claim

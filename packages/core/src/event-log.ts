@@ -115,7 +115,7 @@ export class EventLog<T> implements AsyncIterable<T> {
         const value = this.items[this.offset + cursor.next - first] as T
         cursor.next++
         // Events this reader held past the window can go once it has read them.
-        if (this.items.length - this.offset > this.window && cursor.next - first > 64) this.trim()
+        if (this.items.length - this.offset > this.window) this.trim()
         return { value, done: false }
       }
       if (this.closed) return finish()

@@ -186,6 +186,16 @@ export function eventRedactor(secrets: readonly string[]): EventRedactor {
     if (event && event.type === 'message_end' && event.message && !holdsSecret(event.message, ordered, new Set())) {
       cleanFor.set(event.message, key)
     }
+    // A tool result is final at tool_end too, so turn_end and agent_end can pass it through; not
+    // one with `details`, which is the tool's own object and could still change.
+    const result = (event as { type?: unknown; result?: { role?: unknown; details?: unknown } }).result
+    if (
+      event?.type === 'tool_end' &&
+      result?.role === 'toolResult' &&
+      result.details === undefined &&
+      !holdsSecret(result, ordered, new Set())
+    )
+      cleanFor.set(result, key)
     return walk(value, ordered, memo, true, sealed) as T
   }
   const seal = (messages: readonly object[]) => {

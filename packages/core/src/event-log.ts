@@ -49,11 +49,6 @@ export class EventLog<T> implements AsyncIterable<T> {
     if (this.wake) this.signal()
   }
 
-  /** Events pushed so far (kept or not). */
-  get size(): number {
-    return this.end
-  }
-
   /** Position of the oldest event still kept. */
   get first(): number {
     return this.end - (this.items.length - this.offset) + 1

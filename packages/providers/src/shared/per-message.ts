@@ -1,5 +1,5 @@
 /**
- * Converts each history message once, not on every request. A long conversation sends the same
+ * Converts each history message (or tool spec) once, not on every request. A long conversation sends the same
  * message objects turn after turn (the loop appends to its history, it never rewrites a message),
  * so an adapter memoises the provider form per message object and rebuilds only the array. The memo
  * is weak: it lives as long as the caller keeps the message. A message must not be mutated once it

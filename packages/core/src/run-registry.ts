@@ -1,5 +1,5 @@
 import { NestorError, invalidOption } from './errors.js'
-import { EventLog } from './event-log.js'
+import type { EventLog } from './event-log.js'
 import type { AgentEvent, ExecResult, UserMessage } from './types.js'
 
 /**
@@ -80,11 +80,6 @@ export class RunRegistry {
     this.replayWindow = checkCount('retention.replayWindow', options.replayWindow, 5000)
     this.keepFinishedMs = checkCount('retention.keepFinishedMs', options.keepFinishedMs, 5 * 60_000)
     this.maxFinishedRuns = checkCount('retention.maxFinishedRuns', options.maxFinishedRuns, 50)
-  }
-
-  /** The log a new exec's events go to: bounded by the replay window (see EventLog). */
-  newLog(execId: string): EventLog<AgentEvent> {
-    return new EventLog<AgentEvent>(this.replayWindow, `exec ${execId}`)
   }
 
   /** Keeps a root exec attachable, reading from its own log. */

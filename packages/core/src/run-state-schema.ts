@@ -95,6 +95,7 @@ function buildSchemas(z: Zod) {
     'rejected',
     'skipped',
     'aborted',
+    'paused',
   ])
   const receipt: z.ZodType<ToolReceipt> = z.object({
     toolCallId: z.string(),

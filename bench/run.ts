@@ -27,7 +27,7 @@ const systems = SYSTEMS.filter((s) => !only || only.includes(s))
 const implemented = (system: SystemName, w: BenchWorkload): boolean =>
   system === 'nestor+otel'
     ? w.name === 'tool-heavy'
-    : system === 'floor' || system === 'nestor' || w.scenario.kind === 'tools'
+    : system === 'floor' || system === 'nestor' || system === 'nestor-json' || w.scenario.kind === 'tools'
 const notRunNote = (system: SystemName): string =>
   system === 'nestor+otel'
     ? 'not run (tracing overhead is measured on tool-heavy)'
@@ -144,6 +144,29 @@ async function main(): Promise<void> {
   }
 }
 
+/** Model calls in one run of a workload: T tool turns + the final answer, per exec. */
+const modelCalls = (w: BenchWorkload): number =>
+  w.scenario.kind === 'tools' ? w.scenario.t + 1 : (w.scenario.max - w.scenario.depth + 1) * 2 - 1
+
+/** (system − floor) ÷ model calls, tool-heavy and stream-heavy: what one model call costs on top of the SDK. */
+function perCallOverhead(get: (s: SystemName, w: BenchWorkload) => Cell | undefined): string[] {
+  const out: string[] = []
+  for (const s of ['nestor', 'nestor-json'] as const) {
+    const parts: string[] = []
+    for (const w of WORKLOADS.filter((x) => x.name === 'tool-heavy' || x.name === 'stream-heavy')) {
+      const floor = get('floor', w)
+      const c = get(s, w)
+      if (!floor?.wall.length || !c?.wall.length) continue
+      const per = (m: 'wall' | 'cpu') => (median(c[m]) - median(floor[m])) / modelCalls(w)
+      parts.push(`${w.name} wall ${fmt(per('wall'), 3)} ms, CPU ${fmt(per('cpu'), 3)} ms`)
+    }
+    if (parts.length) out.push(`- ${s}: ${parts.join('; ')}`)
+  }
+  return out.length
+    ? ['**Overhead per model call over the floor** ((system − floor) ÷ model calls; goal ≤ 0.1 ms):', '', ...out]
+    : []
+}
+
 /** Tracing on (nestor+otel) against off (nestor), tool-heavy, same run: the @nestor/otel overhead. */
 function tracingOverhead(get: (s: SystemName, w: BenchWorkload) => Cell | undefined): string[] {
   const w = WORKLOADS.find((x) => x.name === 'tool-heavy')
@@ -200,6 +223,8 @@ function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: Mic
     out.push('')
   }
   out.push(...tracingOverhead(get), '')
+  const perCall = perCallOverhead(get)
+  if (perCall.length) out.push(...perCall, '')
   out.push('### Detail', '')
   out.push(
     '| workload | system | n | wall median ms | wall p25–p75 ms | ×floor wall | CPU median ms | ×floor CPU | heap Δ MB | note |',

@@ -52,43 +52,83 @@ export function toNestorHistory(items: HistoryItem[]): Message[] {
   })
 }
 
+/**
+ * How the tools are written: `zod` is `defineTool` with zod schemas; `json` is the other common
+ * style, plain `{ spec, execute }` objects with raw JSON Schema (validated by Ajv) on a runtime with
+ * `duplicateCalls: 'allow'` (a model may repeat a call), as an independent harness writes it.
+ */
+export type ToolStyle = 'zod' | 'json'
+
+const ECHO_JSON = {
+  type: 'object',
+  properties: { text: { type: 'string' }, pad: { type: 'string' } },
+  required: ['text', 'pad'],
+  additionalProperties: false,
+}
+const SPAWN_JSON = {
+  type: 'object',
+  properties: { depth: { type: 'integer' } },
+  required: ['depth'],
+  additionalProperties: false,
+}
+
 /** `configure` sees the runtime before any run (the traced variant instruments it there). */
-export function createNestorRunner(target: Target, configure?: (runtime: Runtime) => void): Runner {
+export function createNestorRunner(
+  target: Target,
+  configure?: (runtime: Runtime) => void,
+  style: ToolStyle = 'zod',
+): Runner {
   const runtime = new Runtime({
     provider: openai({ baseURL: target.baseURL, apiKey: target.apiKey }),
     model: target.model,
     system: SYSTEM,
+    ...(style === 'json' && { duplicateCalls: 'allow' as const }),
   })
   configure?.(runtime)
   const histories = new WeakMap<HistoryItem[], Message[]>()
   const counter = { calls: 0 }
   let current: Scenario = { kind: 'tools', t: 0, c: 0 }
 
-  const echo = defineTool({
-    name: 'echo',
-    description: ECHO_DESCRIPTION,
-    parameters: z.object({ text: z.string(), pad: z.string() }),
-    execute: async ({ text }) => {
-      counter.calls++
-      return text
-    },
-  })
-  const spawn: Tool<{ depth: number }, string> = defineTool({
-    name: 'spawn',
-    description: SPAWN_DESCRIPTION,
-    parameters: z.object({ depth: z.number().int() }),
-    execute: async ({ depth }) => {
-      counter.calls++
-      if (current.kind !== 'nested') throw new Error('spawn outside the nested scenario')
-      const child = await exec(promptFor({ ...current, depth }), { tools: [spawn] })
-      if (child.status !== 'completed')
-        throw new Error(`child exec at depth ${depth} ${child.status}: ${child.error?.message}`)
-      return child.text
-    },
-  })
+  const echoBody = async ({ text }: { text: string }): Promise<string> => {
+    counter.calls++
+    return text
+  }
+  const spawnBody = async ({ depth }: { depth: number }): Promise<string> => {
+    counter.calls++
+    if (current.kind !== 'nested') throw new Error('spawn outside the nested scenario')
+    const child = await exec(promptFor({ ...current, depth }), { tools: [spawn] })
+    if (child.status !== 'completed')
+      throw new Error(`child exec at depth ${depth} ${child.status}: ${child.error?.message}`)
+    return child.text
+  }
+  const echo: Tool =
+    style === 'zod'
+      ? (defineTool({
+          name: 'echo',
+          description: ECHO_DESCRIPTION,
+          parameters: z.object({ text: z.string(), pad: z.string() }),
+          execute: echoBody,
+        }) as unknown as Tool)
+      : ({
+          spec: { name: 'echo', description: ECHO_DESCRIPTION, parameters: ECHO_JSON },
+          execute: (args: Record<string, unknown>) => echoBody(args as { text: string }),
+        } as Tool)
+  const spawn: Tool =
+    style === 'zod'
+      ? (defineTool({
+          name: 'spawn',
+          description: SPAWN_DESCRIPTION,
+          parameters: z.object({ depth: z.number().int() }),
+          execute: spawnBody,
+        }) as unknown as Tool)
+      : ({
+          spec: { name: 'spawn', description: SPAWN_DESCRIPTION, parameters: SPAWN_JSON },
+          execute: (args: Record<string, unknown>) => spawnBody(args as { depth: number }),
+        } as Tool)
 
+  const name = style === 'zod' ? 'nestor' : 'nestor-json'
   return {
-    name: 'nestor',
+    name,
     supports: () => true,
     async run(workload: Workload): Promise<Outcome> {
       const { scenario } = workload
@@ -108,10 +148,10 @@ export function createNestorRunner(target: Target, configure?: (runtime: Runtime
         else if (event.type === 'message_delta' && event.delta.kind === 'text') streamed += event.delta.text
       }
       const result = await run
-      if (result.status !== 'completed') throw new Error(`[nestor] exec ${result.status}: ${result.error?.message}`)
+      if (result.status !== 'completed') throw new Error(`[${name}] exec ${result.status}: ${result.error?.message}`)
       const outcome = { toolCalls: counter.calls, text: result.text }
-      verify('nestor', scenario, outcome)
-      if (streamed !== result.text) throw new Error('[nestor] streamed text differs from result.text')
+      verify(name, scenario, outcome)
+      if (streamed !== result.text) throw new Error(`[${name}] streamed text differs from result.text`)
       return outcome
     },
   }

@@ -1,19 +1,46 @@
+import { NestorError } from './errors.js'
+
+/** The latest events a run keeps for readers that come late (`retention.replayWindow`'s default). */
+export const DEFAULT_REPLAY_WINDOW = 5000
+
+/** Where one iterator stands: the position it reads next. */
+type Cursor = { next: number }
+
 /**
- * An append-only log that any number of async iterators read from the beginning, so a consumer
- * that starts iterating after exec() returned misses nothing. Iterators are hand-written rather
- * than async generators: reading a buffered item costs one resolved promise, not a generator hop,
- * and one pending waiter promise is shared by all readers.
+ * An append-only stream of one run's events, numbered by position (1 = the first), with bounded
+ * memory however it is read: it keeps the latest `window` events, plus every event an attached
+ * iterator has not read yet (an iterator never misses an event pushed after it started). A caller
+ * that only awaits the result therefore holds at most `window` events, not the whole run; an
+ * iterator that starts after the first events left the window fails with `events_expired` rather
+ * than silently starting in the middle. The root run's log is also what `runtime.attach` reads
+ * (run-registry.ts), so the replay window is one copy, not two.
+ *
+ * Iterators are hand-written rather than async generators: reading a buffered item costs one
+ * resolved promise, not a generator hop, and one pending waiter promise is shared by all readers.
  */
 export class EventLog<T> implements AsyncIterable<T> {
-  private readonly items: T[] = []
-  private closed = false
+  private items: T[] = []
+  /** Index in `items` of the oldest event still kept (the slots before it are dropped). */
+  private offset = 0
+  private readonly cursors = new Set<Cursor>()
   private wake: (() => void) | undefined
   private waiting: Promise<void> | undefined
+  /** Position of the last event pushed (0 before any). */
+  end = 0
+  closed = false
+
+  constructor(
+    private readonly window = DEFAULT_REPLAY_WINDOW,
+    /** Names the run in `events_expired` errors. */
+    private readonly label = 'this run',
+  ) {}
 
   push(item: T): void {
     // A closed log is final: a reader that finished must not be able to miss anything.
     if (this.closed) return
     this.items.push(item)
+    this.end++
+    if (this.items.length - this.offset > this.window) this.trim()
     if (this.wake) this.signal()
   }
 
@@ -22,8 +49,38 @@ export class EventLog<T> implements AsyncIterable<T> {
     if (this.wake) this.signal()
   }
 
-  get size(): number {
-    return this.items.length
+  /** Position of the oldest event still kept. */
+  get first(): number {
+    return this.end - (this.items.length - this.offset) + 1
+  }
+
+  /** The event at a position, or undefined when it is not (or no longer) kept. */
+  at(position: number): T | undefined {
+    const first = this.first
+    if (position < first || position > this.end) return undefined
+    return this.items[this.offset + position - first]
+  }
+
+  /** Resolves at the next push or at close. */
+  changed(): Promise<void> {
+    this.waiting ??= new Promise<void>((resolve) => (this.wake = resolve))
+    return this.waiting
+  }
+
+  /** Drops the oldest events beyond the window that every attached iterator has read. */
+  private trim(): void {
+    let unread = Infinity
+    for (const cursor of this.cursors) if (cursor.next < unread) unread = cursor.next
+    let first = this.first
+    while (this.items.length - this.offset > this.window && first < unread) {
+      this.items[this.offset++] = undefined as T
+      first++
+    }
+    // Compact now and then rather than shift() per event (which copies the array each time).
+    if (this.offset > 1024 && this.offset * 2 > this.items.length) {
+      this.items = this.items.slice(this.offset)
+      this.offset = 0
+    }
   }
 
   private signal(): void {
@@ -33,17 +90,30 @@ export class EventLog<T> implements AsyncIterable<T> {
     wake?.()
   }
 
-  private changed(): Promise<void> {
-    this.waiting ??= new Promise<void>((resolve) => (this.wake = resolve))
-    return this.waiting
-  }
-
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    let index = 0
+    const cursor: Cursor = { next: 1 }
+    let done = false
+    this.cursors.add(cursor)
+    const finish = (): IteratorResult<T> => {
+      done = true
+      this.cursors.delete(cursor)
+      return { value: undefined, done: true }
+    }
     const read = (): IteratorResult<T> | undefined => {
-      if (index === Infinity) return { value: undefined, done: true }
-      if (index < this.items.length) return { value: this.items[index++] as T, done: false }
-      if (this.closed) return { value: undefined, done: true }
+      if (done) return { value: undefined, done: true }
+      if (cursor.next <= this.end) {
+        const first = this.first
+        if (cursor.next < first) {
+          finish()
+          throw expired(this.label, cursor.next, first, this.end)
+        }
+        const value = this.items[this.offset + cursor.next - first] as T
+        cursor.next++
+        // Events this reader held past the window can go once it has read them.
+        if (this.items.length - this.offset > this.window) this.trim()
+        return { value, done: false }
+      }
+      if (this.closed) return finish()
       return undefined
     }
     const next = async (): Promise<IteratorResult<T>> => {
@@ -55,13 +125,21 @@ export class EventLog<T> implements AsyncIterable<T> {
     }
     return {
       next: () => {
-        const result = read()
-        return result ? Promise.resolve(result) : next()
+        try {
+          const result = read()
+          return result ? Promise.resolve(result) : next()
+        } catch (error) {
+          return Promise.reject(error)
+        }
       },
-      return: () => {
-        index = Infinity
-        return Promise.resolve({ value: undefined, done: true })
-      },
+      return: () => Promise.resolve(finish()),
     }
   }
 }
+
+export const expired = (label: string, position: number, first: number, end: number): NestorError =>
+  new NestorError(
+    'events_expired',
+    `events of ${label} from position ${position} are no longer kept (the replay window holds ${first}..${end}); ` +
+      `iterate a run before awaiting it to read every event, or attach from ${first - 1} or later`,
+  )

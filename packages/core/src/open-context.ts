@@ -5,13 +5,18 @@ import type { Frame } from './frame.js'
 import type { Listeners } from './listeners.js'
 import { MessageQueue } from './message-queue.js'
 import { eventRedactor } from './redact.js'
-import { retainEvent } from './run-registry.js'
 import type { Runtime } from './runtime.js'
 import type { AgentEvent, ExecOptions, Message, Tool } from './types.js'
 import { emptyUsage } from './usage.js'
 
 /** What a runtime lends each exec it opens. */
-export type ContextOwner = { runtime: Runtime; listeners: Listeners; settings: LoopSettings }
+export type ContextOwner = {
+  runtime: Runtime
+  listeners: Listeners
+  settings: LoopSettings
+  /** How many of its latest events a run keeps for late readers (see EventLog). */
+  replayWindow: number
+}
 
 /** What a new exec is opened with: the frame it runs in (none at the root), its tools, options and state. */
 export type NewExec = {
@@ -60,7 +65,7 @@ export function openContext(owner: ContextOwner, { frame, tools, options, state,
   // Events are redacted snapshots: a live object could gain a secret after it was redacted.
   const redact = eventRedactor(secrets)
   redact.seal(state.history)
-  const log = new EventLog<AgentEvent>()
+  const log = new EventLog<AgentEvent>(owner.replayWindow, `exec ${execId}`)
   const settings = options.providerOptions
     ? { ...owner.settings, providerOptions: { ...owner.settings.providerOptions, ...options.providerOptions } }
     : owner.settings
@@ -81,7 +86,6 @@ export function openContext(owner: ContextOwner, { frame, tools, options, state,
       log.push(event)
       // An ancestor that already ended takes nothing more into its stream.
       for (let p = ctx.parent; p; p = p.parent) if (!p.control.ended) p.control.log.push(event)
-      retainEvent(tree, event)
       if (listeners.has(event.type)) listeners.dispatch(event, (text) => redact(text))
     },
   }

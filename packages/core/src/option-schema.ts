@@ -1,12 +1,15 @@
-import { z } from 'zod/v4'
+import type { z } from 'zod/v4'
 import { NestorError, invalidOption } from './errors.js'
+import { lazy, zod } from './zod-lazy.js'
 
 // Options objects are checked against strict zod schemas once per constructor, factory or exec
 // call (never per event): a misspelt key or a wrong value fails `invalid_options` where it was
 // given, before any request, instead of being ignored or failing later as something else.
+// Schemas are built at first use (zod-lazy.ts): importing a package loads no zod.
 
 /** A leaf rule: `expected` completes "invalid option {key}: expected …, got …". */
-const rule = <T>(expected: string, test: (value: unknown) => boolean) => z.custom<T>(test, { error: expected })
+const rule = <T>(expected: string, test: (value: unknown) => boolean): z.ZodType<T> =>
+  zod().custom<T>(test, { error: expected })
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
 
@@ -32,12 +35,21 @@ export const option = {
 }
 
 /**
+ * A strict options schema from a shape function, built at its first check: a package that defines
+ * its options this way loads no zod when it is imported. Pass the result to `parseOptions`.
+ */
+export function strictOptions<S extends Record<string, z.ZodType>>(shape: () => S): () => z.ZodObject<S> {
+  return lazy(() => zod().strictObject(shape()) as unknown as z.ZodObject<S>)
+}
+
+/**
  * Checks `value` against a strict object schema and throws the first problem as `invalid_options`:
  * an unknown key is named with the nearest valid one, a bad value with what was expected.
  */
-export function parseOptions(schema: z.ZodType, value: unknown, label = 'options'): void {
+export function parseOptions(schemaOrBuild: z.ZodType | (() => z.ZodType), value: unknown, label = 'options'): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalidOption(label, 'an object', value)
+  const schema = typeof schemaOrBuild === 'function' ? schemaOrBuild() : schemaOrBuild
   const parsed = schema.safeParse(value)
   if (parsed.success) return
   const issue = parsed.error.issues[0]
@@ -56,19 +68,23 @@ export function parseOptions(schema: z.ZodType, value: unknown, label = 'options
   throw invalidOption(at.join('.') || label, issue.message, valueAt(value, issue.path))
 }
 
-/** The keys a strict object accepts at `path` inside `schema` (through optional wrappers). */
+/**
+ * The keys a strict object accepts at `path` inside `schema` (through optional wrappers). Read from
+ * the schemas' definitions, not by instanceof: a package's schema may come from another zod
+ * instance (ESM and CommonJS builds) than core's.
+ */
 function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let node: z.ZodType | undefined = unwrap(schema)
-  for (const key of path) {
-    const shape = node instanceof z.ZodObject ? (node.shape as Record<string, z.ZodType>) : undefined
-    node = shape ? unwrap(shape[String(key)]) : undefined
-  }
-  return node instanceof z.ZodObject ? Object.keys(node.shape) : []
+  let node: Def | undefined = unwrap(defOf(schema))
+  for (const key of path) node = node?.type === 'object' ? unwrap(defOf(node.shape?.[String(key)])) : undefined
+  return node?.type === 'object' && node.shape ? Object.keys(node.shape) : []
 }
 
-function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
-  let node = schema
-  while (node instanceof z.ZodOptional || node instanceof z.ZodNullable) node = node.unwrap() as z.ZodType
+type Def = { type?: string; shape?: Record<string, unknown>; innerType?: unknown }
+const defOf = (schema: unknown): Def | undefined => (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def
+
+function unwrap(def: Def | undefined): Def | undefined {
+  let node = def
+  while (node && (node.type === 'optional' || node.type === 'nullable')) node = defOf(node.innerType)
   return node
 }
 

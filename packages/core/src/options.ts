@@ -1,7 +1,7 @@
-import { z } from 'zod/v4'
 import { invalidOption } from './errors.js'
 import { option, parseOptions, type SameKeys } from './option-schema.js'
-import { messageSchema } from './run-state-schema.js'
+import { stateSchemas } from './run-state-schema.js'
+import { lazy, zod } from './zod-lazy.js'
 import type { ExecOptions, RuntimeOptions } from './types.js'
 
 const MAX_ITERATIONS = 10_000
@@ -15,7 +15,7 @@ const iterations = () =>
 /** Throws `invalid_options` unless `value` is a valid iteration budget (undefined passes). */
 export function checkIterations(name: string, value: unknown): void {
   if (value === undefined) return
-  parseOptions(z.strictObject({ [name]: iterations() }), { [name]: value })
+  parseOptions(zod().strictObject({ [name]: iterations() }), { [name]: value })
 }
 
 const provider = () =>
@@ -38,13 +38,14 @@ const toolChoice = () =>
   )
 const modelName = () => option.nonEmptyString('a non-empty model name')
 
-const hooksShape = {
+// Shapes are functions and schemas lazy: nothing is built (and zod is not loaded) at import.
+const hooksShape = () => ({
   prepareTurn: option.function().optional(),
   beforeToolCall: option.function().optional(),
   afterToolCall: option.function().optional(),
-}
+})
 
-const runtimeShape = {
+const runtimeShape = () => ({
   provider: provider(),
   model: modelName(),
   system: option.string().optional(),
@@ -72,21 +73,21 @@ const runtimeShape = {
   resetToolChoice: option.boolean().optional(),
   stopAtTools: toolNames().optional(),
   approve: option.function().optional(),
-  hooks: z.strictObject(hooksShape).optional(),
+  hooks: zod().strictObject(hooksShape()).optional(),
   stateSecret: option.nonEmptyString().optional(),
   claimState: option.function().optional(),
   providerOptions: option.plainObject().optional(),
-  retention: z
+  retention: zod()
     .strictObject({
       replayWindow: option.nonNegativeInt().optional(),
       keepFinishedMs: option.nonNegative().optional(),
       maxFinishedRuns: option.nonNegativeInt().optional(),
     })
     .optional(),
-}
-const runtimeSchema = z.strictObject(runtimeShape)
+})
+const runtimeSchema = lazy(() => zod().strictObject(runtimeShape()))
 
-const execShape = {
+const execShape = () => ({
   tools: option.custom<unknown[]>('an array of tools', Array.isArray).optional(),
   toolset: option.oneOf(['all', 'none']).optional(),
   toolsAllow: toolNames().optional(),
@@ -97,7 +98,8 @@ const execShape = {
   model: modelName().optional(),
   provider: provider().optional(),
   system: option.string().optional(),
-  history: z.array(messageSchema).optional(),
+  // Checked per message in validateExecOptions (a message object is checked once, not every exec).
+  history: option.custom<ExecOptions['history']>('an array of messages', Array.isArray).optional(),
   signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
   providerOptions: option.plainObject().optional(),
   output: option
@@ -106,12 +108,12 @@ const execShape = {
   outputRetries: option
     .custom<number>('an integer in 0..10', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10)
     .optional(),
-}
-const execSchema = z.strictObject(execShape)
+})
+const execSchema = lazy(() => zod().strictObject(execShape()))
 
 // An option added to the types without a rule here (or the other way round) fails to compile.
-const runtimeKeysMatch: SameKeys<typeof runtimeShape, RuntimeOptions> = true
-const execKeysMatch: SameKeys<typeof execShape, ExecOptions> = true
+const runtimeKeysMatch: SameKeys<ReturnType<typeof runtimeShape>, RuntimeOptions> = true
+const execKeysMatch: SameKeys<ReturnType<typeof execShape>, ExecOptions> = true
 void runtimeKeysMatch
 void execKeysMatch
 
@@ -123,15 +125,36 @@ export function validateRuntimeOptions(o: RuntimeOptions): void {
 /** Every ExecOptions rule, checked once per exec() call. */
 export function validateExecOptions(o: ExecOptions): void {
   parseOptions(execSchema, o)
+  if (o.history) validateHistory(o.history)
   if (o.outputRetries !== undefined && o.output === undefined)
     throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
 }
 
-const inputSchema = z.union([z.string(), messageSchema, z.array(messageSchema)])
+/**
+ * Messages already found well formed. A conversation passes the same message objects to exec after
+ * exec (each run's history is the last one's plus a few messages), so checking every message of a
+ * 500-message history again per call made validation the largest per-exec cost. Messages are not
+ * to be mutated once given (histories are append-only); the set is weak, so it keeps nothing alive.
+ */
+const wellFormed = new WeakSet<object>()
+const historySchema = lazy(() => zod().strictObject({ history: zod().array(stateSchemas().messageSchema) }))
+
+function validateHistory(history: readonly unknown[]): void {
+  const { messageSchema } = stateSchemas()
+  for (const message of history) {
+    if (typeof message === 'object' && message !== null && wellFormed.has(message)) continue
+    // The first bad message is reported by the full schema, with its index in the history.
+    if (!messageSchema.safeParse(message).success) parseOptions(historySchema, { history })
+    wellFormed.add(message as object)
+  }
+}
 
 /** `exec()`'s input: a string, a Message or a Message[], each message well formed. */
 export function validateInput(input: unknown): void {
-  const parsed = inputSchema.safeParse(input)
+  if (typeof input === 'string') return
+  const { messageSchema } = stateSchemas()
+  const z = zod()
+  const parsed = z.union([messageSchema, z.array(messageSchema)]).safeParse(input)
   if (parsed.success) return
   // Report against the most specific reading of the input: one message, or a list of them.
   const issues = Array.isArray(input)

@@ -32,7 +32,7 @@ function walk(
   secrets: readonly string[],
   memo: Map<object, unknown>,
   always: boolean,
-  sealed?: WeakSet<object>,
+  sealed?: Sealed,
 ): unknown {
   if (typeof value === 'string') return redactString(value, secrets)
   if (typeof value !== 'object' || value === null || sealed?.has(value)) return value
@@ -79,12 +79,7 @@ function walk(
  * other own field. A getter that throws or a frozen error is skipped, never a crash: redaction
  * runs on the way out of a failure and must not replace it with another.
  */
-function redactError(
-  error: Error,
-  secrets: readonly string[],
-  memo: Map<object, unknown>,
-  sealed?: WeakSet<object>,
-): void {
+function redactError(error: Error, secrets: readonly string[], memo: Map<object, unknown>, sealed?: Sealed): void {
   for (const key of new Set([...Object.getOwnPropertyNames(error), 'message', 'stack', 'cause'])) {
     let item: unknown
     try {
@@ -115,7 +110,7 @@ function redactEach(
   items: unknown[],
   secrets: readonly string[],
   memo: Map<object, unknown>,
-  sealed?: WeakSet<object>,
+  sealed?: Sealed,
 ): unknown[] {
   for (let i = 0; i < items.length; i++) {
     const next = walk(items[i], secrets, memo, false, sealed)
@@ -158,10 +153,22 @@ export type EventRedactor = (<T>(value: T) => T) & {
   seal(messages: readonly object[]): void
 }
 
+/** Objects a redactor passes through uncopied. */
+type Sealed = { has(value: object): boolean }
+
+/**
+ * History messages known to hold none of a set of secrets (the set's key): a conversation passes
+ * the same messages to exec after exec, and each exec seals its prior history. Weak: keeps nothing.
+ */
+const cleanFor = new WeakMap<object, string>()
+
 export function eventRedactor(secrets: readonly string[]): EventRedactor {
   const ordered = longestFirst(secrets.filter((s) => s.length >= 4))
   if (ordered.length === 0) return Object.assign(<T>(value: T): T => value, { seal: () => {} })
-  const sealed = new WeakSet<object>()
+  const key = ordered.join('\u0000')
+  // Sealed = known to hold none of these secrets. Kept in the shared weak map, so a message
+  // sealed by one exec (its message_end) is passed through by the next exec's events too.
+  const sealed: Sealed = { has: (value) => cleanFor.get(value) === key }
   const has = (text: string) => {
     for (const secret of ordered) if (text.includes(secret)) return true
     return false
@@ -177,12 +184,24 @@ export function eventRedactor(secrets: readonly string[]): EventRedactor {
     }
     const memo = new Map<object, unknown>()
     if (event && event.type === 'message_end' && event.message && !holdsSecret(event.message, ordered, new Set())) {
-      sealed.add(event.message)
+      cleanFor.set(event.message, key)
     }
+    // A tool result is final at tool_end too, so turn_end and agent_end can pass it through; not
+    // one with `details`, which is the tool's own object and could still change.
+    const result = (event as { type?: unknown; result?: { role?: unknown; details?: unknown } }).result
+    if (
+      event?.type === 'tool_end' &&
+      result?.role === 'toolResult' &&
+      result.details === undefined &&
+      !holdsSecret(result, ordered, new Set())
+    )
+      cleanFor.set(result, key)
     return walk(value, ordered, memo, true, sealed) as T
   }
   const seal = (messages: readonly object[]) => {
-    for (const message of messages) if (!holdsSecret(message, ordered, new Set())) sealed.add(message)
+    // A prior message found clean for these secrets by an earlier exec is not walked again.
+    for (const message of messages)
+      if (cleanFor.get(message) !== key && !holdsSecret(message, ordered, new Set())) cleanFor.set(message, key)
   }
   return Object.assign(redact, { seal })
 }

@@ -1,5 +1,5 @@
 import { NestorError, invalidOption } from './errors.js'
-import type { TreeState } from './exec-context.js'
+import type { EventLog } from './event-log.js'
 import type { AgentEvent, ExecResult, UserMessage } from './types.js'
 
 /**
@@ -23,79 +23,48 @@ type Controls = {
   abort(reason?: unknown): void
 }
 
-/** The run an event of this tree belongs to: looked up once per published event. */
-const retainedOf = new WeakMap<TreeState, RetainedRun>()
-
-/** Called for every event of an exec tree (see Runtime's publish). */
-export function retainEvent(tree: TreeState, event: AgentEvent): void {
-  retainedOf.get(tree)?.push(event)
-}
-
 /**
- * The stream of one root exec as a window of its latest events, numbered by position (1 = the
- * first event, nested execs' events included). Readers wait on one shared promise.
+ * A root exec kept readable by `runtime.attach`: its event log (the same `EventLog` the ExecRun is
+ * iterated from, holding the latest `replayWindow` events, nested execs' events included), its
+ * controls while it runs and its result once it ends. Positions are the log's (1 = first event).
  */
 export class RetainedRun {
-  private events: AgentEvent[] = []
-  private offset = 0
-  /** Position of the last event pushed (0 before any). */
-  end = 0
   finished = false
   finishedAt = 0
   result: ExecResult | undefined
   resultPromise: Promise<ExecResult> | undefined
   controls: Controls | undefined
-  private wake: (() => void) | undefined
-  private waiting: Promise<void> | undefined
 
   constructor(
     readonly execId: string,
-    private readonly window: number,
+    readonly log: EventLog<AgentEvent>,
   ) {}
+
+  /** Position of the last event pushed (0 before any). */
+  get end(): number {
+    return this.log.end
+  }
 
   /** Position of the oldest event still kept. */
   get first(): number {
-    return this.end - (this.events.length - this.offset) + 1
-  }
-
-  push(event: AgentEvent): void {
-    this.events.push(event)
-    this.end++
-    if (this.events.length - this.offset > this.window) {
-      this.events[this.offset++] = undefined as unknown as AgentEvent
-      // Compact now and then rather than shift() per event (which copies the array each time).
-      if (this.offset > 1024 && this.offset * 2 > this.events.length) {
-        this.events = this.events.slice(this.offset)
-        this.offset = 0
-      }
-    }
-    this.signal()
+    return this.log.first
   }
 
   finish(result: ExecResult): void {
     this.finished = true
     this.finishedAt = Date.now()
     this.result = result
-    // The live exec (its history, tools and full event log) is no longer reachable from here.
+    // The live exec (its history, tools and context) is no longer reachable from here.
     this.controls = undefined
-    this.signal()
   }
 
   at(position: number): AgentEvent | undefined {
-    if (position < this.first || position > this.end) return undefined
-    return this.events[this.offset + position - this.first]
+    return this.log.at(position)
   }
 
+  /** Resolves at the next event or when the log closes (it closes before `finish`). */
   changed(): Promise<void> {
-    this.waiting ??= new Promise<void>((resolve) => (this.wake = resolve))
-    return this.waiting
-  }
-
-  private signal(): void {
-    const wake = this.wake
-    this.wake = undefined
-    this.waiting = undefined
-    wake?.()
+    return this.log.changed()
   }
 }
 
@@ -113,14 +82,13 @@ export class RunRegistry {
     this.maxFinishedRuns = checkCount('retention.maxFinishedRuns', options.maxFinishedRuns, 50)
   }
 
-  /** Starts retaining a root exec's tree; must run before its first event. */
-  open(execId: string, tree: TreeState): RetainedRun | undefined {
+  /** Keeps a root exec attachable, reading from its own log. */
+  open(execId: string, log: EventLog<AgentEvent>): RetainedRun | undefined {
     if (this.replayWindow === 0) return undefined
-    const run = new RetainedRun(execId, this.replayWindow)
+    const run = new RetainedRun(execId, log)
     // runtime.resume() continues an exec under its own id: the new run replaces the paused one.
     this.drop(execId)
     this.runs.set(execId, run)
-    retainedOf.set(tree, run)
     return run
   }
 
@@ -211,7 +179,7 @@ export class AttachedRun implements AsyncIterable<AgentEvent> {
           next++
           return { value: event, done: false }
         }
-        if (run.finished) return { value: undefined, done: true }
+        if (run.finished || run.log.closed) return { value: undefined, done: true }
         await run.changed()
       }
     }

@@ -1,4 +1,5 @@
-import { z } from 'zod/v4'
+import type { z } from 'zod/v4'
+import { lazy, zod, type Zod } from './zod-lazy.js'
 import type { ApprovalRequest, Message, ReceiptStatus, ToolChoice, ToolReceipt, Usage } from './types.js'
 
 // The one definition of a paused exec as stored data. The RunState type, the checks `resume`
@@ -8,152 +9,159 @@ import type { ApprovalRequest, Message, ReceiptStatus, ToolChoice, ToolReceipt, 
 
 export const RUN_STATE_VERSION = 1
 
-/** Anything JSON can hold (opaque provider data, tool arguments, details). */
-const json = z.json()
-const record: z.ZodType<Record<string, unknown>> = z.record(z.string(), json)
-const count = z.number().int().nonnegative()
+/** The schemas, built at their first use (importing core loads no zod, see zod-lazy.ts). */
+export const stateSchemas = lazy(() => buildSchemas(zod()))
 
-const usage: z.ZodType<Usage> = z.object({
-  input: z.number(),
-  output: z.number(),
-  cacheRead: z.number(),
-  cacheWrite: z.number(),
-  total: z.number(),
-})
+function buildSchemas(z: Zod) {
+  /** Anything JSON can hold (opaque provider data, tool arguments, details). */
+  const json = z.json()
+  const record: z.ZodType<Record<string, unknown>> = z.record(z.string(), json)
+  const count = z.number().int().nonnegative()
 
-const text = z.looseObject({ type: z.literal('text'), text: z.string() })
-// Media by value (base64 `data`) or by reference (`url`), as the message types allow.
-const image = z.union([
-  z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
-  z.looseObject({ type: z.literal('image'), url: z.string(), mimeType: z.string().optional() }),
-])
-const file = z.union([
-  z.looseObject({ type: z.literal('file'), data: z.string(), mimeType: z.string(), name: z.string().optional() }),
-  z.looseObject({ type: z.literal('file'), url: z.string(), mimeType: z.string(), name: z.string().optional() }),
-])
-const userPart = z.union([text, image, file])
-const thinking = z.looseObject({
-  type: z.literal('thinking'),
-  thinking: z.string(),
-  signature: z.string().optional(),
-  redacted: z.boolean().optional(),
-})
-const toolCall = z.looseObject({
-  type: z.literal('toolCall'),
-  id: z.string(),
-  name: z.string(),
-  arguments: record,
-  providerData: record.optional(),
-  invalidArguments: z.string().optional(),
-})
+  const usage: z.ZodType<Usage> = z.object({
+    input: z.number(),
+    output: z.number(),
+    cacheRead: z.number(),
+    cacheWrite: z.number(),
+    total: z.number(),
+  })
 
-const userMessage = z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(userPart)]) })
-const assistantMessage = z.looseObject({
-  role: z.literal('assistant'),
-  content: z.array(z.discriminatedUnion('type', [text, thinking, toolCall])),
-  stopReason: z.enum(['stop', 'length', 'toolUse', 'error', 'aborted']),
-  usage,
-  provider: z.string(),
-  model: z.string(),
-  errorMessage: z.string().optional(),
-  responseId: z.string().optional(),
-  refusal: z.string().optional(),
-  providerData: record.optional(),
-})
-const toolResultMessage = z.looseObject({
-  role: z.literal('toolResult'),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  content: z.array(userPart),
-  isError: z.boolean(),
-  // For events and UIs only (never sent to a model), so anything goes; a state holds its JSON form.
-  details: z.unknown().optional(),
-})
-export const messageSchema: z.ZodType<Message> = z.discriminatedUnion('role', [
-  userMessage,
-  assistantMessage,
-  toolResultMessage,
-])
+  const text = z.looseObject({ type: z.literal('text'), text: z.string() })
+  // Media by value (base64 `data`) or by reference (`url`), as the message types allow.
+  const image = z.union([
+    z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
+    z.looseObject({ type: z.literal('image'), url: z.string(), mimeType: z.string().optional() }),
+  ])
+  const file = z.union([
+    z.looseObject({ type: z.literal('file'), data: z.string(), mimeType: z.string(), name: z.string().optional() }),
+    z.looseObject({ type: z.literal('file'), url: z.string(), mimeType: z.string(), name: z.string().optional() }),
+  ])
+  const userPart = z.union([text, image, file])
+  const thinking = z.looseObject({
+    type: z.literal('thinking'),
+    thinking: z.string(),
+    signature: z.string().optional(),
+    redacted: z.boolean().optional(),
+  })
+  const toolCall = z.looseObject({
+    type: z.literal('toolCall'),
+    id: z.string(),
+    name: z.string(),
+    arguments: record,
+    providerData: record.optional(),
+    invalidArguments: z.string().optional(),
+  })
 
-const toolChoice: z.ZodType<ToolChoice> = z.union([
-  z.enum(['auto', 'required', 'none']),
-  z.object({ type: z.literal('function'), name: z.string() }),
-])
+  const userMessage = z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(userPart)]) })
+  const assistantMessage = z.looseObject({
+    role: z.literal('assistant'),
+    content: z.array(z.discriminatedUnion('type', [text, thinking, toolCall])),
+    stopReason: z.enum(['stop', 'length', 'toolUse', 'error', 'aborted']),
+    usage,
+    provider: z.string(),
+    model: z.string(),
+    errorMessage: z.string().optional(),
+    responseId: z.string().optional(),
+    refusal: z.string().optional(),
+    providerData: record.optional(),
+  })
+  const toolResultMessage = z.looseObject({
+    role: z.literal('toolResult'),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    content: z.array(userPart),
+    isError: z.boolean(),
+    // For events and UIs only (never sent to a model), so anything goes; a state holds its JSON form.
+    details: z.unknown().optional(),
+  })
+  const messageSchema: z.ZodType<Message> = z.discriminatedUnion('role', [
+    userMessage,
+    assistantMessage,
+    toolResultMessage,
+  ])
 
-const receiptStatus: z.ZodType<ReceiptStatus> = z.enum([
-  'ok',
-  'tool_error',
-  'timeout',
-  'unknown_tool',
-  'invalid_arguments',
-  'duplicate_call',
-  'rejected',
-  'skipped',
-  'aborted',
-  'paused',
-])
-const receipt: z.ZodType<ToolReceipt> = z.object({
-  toolCallId: z.string(),
-  toolName: z.string(),
-  execId: z.string(),
-  depth: count,
-  signature: z.string(),
-  status: receiptStatus,
-  attempts: count,
-  cached: z.boolean(),
-  startedAt: z.number(),
-  durationMs: z.number(),
-  batchId: z.string().optional(),
-  itemKey: z.string().optional(),
-  callKey: z.string().optional(),
-})
+  const toolChoice: z.ZodType<ToolChoice> = z.union([
+    z.enum(['auto', 'required', 'none']),
+    z.object({ type: z.literal('function'), name: z.string() }),
+  ])
 
-const approvalRequest: z.ZodType<ApprovalRequest> = z.object({
-  toolCallId: z.string(),
-  toolName: z.string(),
-  args: record,
-  execId: z.string(),
-  depth: count,
-  path: z.array(z.string()),
-})
+  const receiptStatus: z.ZodType<ReceiptStatus> = z.enum([
+    'ok',
+    'tool_error',
+    'timeout',
+    'unknown_tool',
+    'invalid_arguments',
+    'duplicate_call',
+    'rejected',
+    'skipped',
+    'aborted',
+    'paused',
+  ])
+  const receipt: z.ZodType<ToolReceipt> = z.object({
+    toolCallId: z.string(),
+    toolName: z.string(),
+    execId: z.string(),
+    depth: count,
+    signature: z.string(),
+    status: receiptStatus,
+    attempts: count,
+    cached: z.boolean(),
+    startedAt: z.number(),
+    durationMs: z.number(),
+    batchId: z.string().optional(),
+    itemKey: z.string().optional(),
+    callKey: z.string().optional(),
+  })
 
-export const runStateSchema = z.object({
-  version: z.literal(RUN_STATE_VERSION),
-  /** Unique per pause: the id a resume claims, so one state is resumed at most once. */
-  stateId: z.string().min(1).optional(),
-  execId: z.string(),
-  model: z.string(),
-  system: z.string().optional(),
-  history: z.array(messageSchema),
-  /** Index in `history` where this exec's own messages start. */
-  startIndex: count,
-  toolNames: z.array(z.string()),
-  toolChoice: toolChoice.optional(),
-  parallelToolCalls: z.boolean().optional(),
-  iterationsUsed: count,
-  /** `null` stands for Infinity (JSON has no Infinity). */
-  iterationBudget: count.nullable(),
-  usage,
-  totalUsage: usage,
-  /** [signature, first call id] of calls that already succeeded (duplicate rejection survives a pause). */
-  succeeded: z.array(z.tuple([z.string(), z.string()])),
-  /** [signature, consecutive failures] (the circuit breaker survives a pause). */
-  streaks: z.array(z.tuple([z.string(), count])),
-  /** Calls waiting for a decision. */
-  pending: z.array(approvalRequest),
-  /** Ids of the paused message's calls still without a result, in the model's order. */
-  remaining: z.array(z.string()),
-  /** Decisions already taken for calls in `remaining` (partial decisions). */
-  decisions: z.record(
-    z.string(),
-    z.object({ approved: z.boolean(), args: record.optional(), reason: z.string().optional() }),
-  ),
-  receipts: z.array(receipt),
-  /** Tree-wide counters, so budgets continue across the pause. */
-  tree: z.object({ iterations: count, tokens: z.number().nonnegative(), elapsedMs: z.number().nonnegative() }),
-  /** HMAC-SHA256 (hex) of the canonical JSON of every other field, with `stateSecret`. */
-  signature: z.string().optional(),
-})
+  const approvalRequest: z.ZodType<ApprovalRequest> = z.object({
+    toolCallId: z.string(),
+    toolName: z.string(),
+    args: record,
+    execId: z.string(),
+    depth: count,
+    path: z.array(z.string()),
+  })
+
+  const runStateSchema = z.object({
+    version: z.literal(RUN_STATE_VERSION),
+    /** Unique per pause: the id a resume claims, so one state is resumed at most once. */
+    stateId: z.string().min(1).optional(),
+    execId: z.string(),
+    model: z.string(),
+    system: z.string().optional(),
+    history: z.array(messageSchema),
+    /** Index in `history` where this exec's own messages start. */
+    startIndex: count,
+    toolNames: z.array(z.string()),
+    toolChoice: toolChoice.optional(),
+    parallelToolCalls: z.boolean().optional(),
+    iterationsUsed: count,
+    /** `null` stands for Infinity (JSON has no Infinity). */
+    iterationBudget: count.nullable(),
+    usage,
+    totalUsage: usage,
+    /** [signature, first call id] of calls that already succeeded (duplicate rejection survives a pause). */
+    succeeded: z.array(z.tuple([z.string(), z.string()])),
+    /** [signature, consecutive failures] (the circuit breaker survives a pause). */
+    streaks: z.array(z.tuple([z.string(), count])),
+    /** Calls waiting for a decision. */
+    pending: z.array(approvalRequest),
+    /** Ids of the paused message's calls still without a result, in the model's order. */
+    remaining: z.array(z.string()),
+    /** Decisions already taken for calls in `remaining` (partial decisions). */
+    decisions: z.record(
+      z.string(),
+      z.object({ approved: z.boolean(), args: record.optional(), reason: z.string().optional() }),
+    ),
+    receipts: z.array(receipt),
+    /** Tree-wide counters, so budgets continue across the pause. */
+    tree: z.object({ iterations: count, tokens: z.number().nonnegative(), elapsedMs: z.number().nonnegative() }),
+    /** HMAC-SHA256 (hex) of the canonical JSON of every other field, with `stateSecret`. */
+    signature: z.string().optional(),
+  })
+
+  return { messageSchema, runStateSchema }
+}
 
 /** A paused exec as plain JSON. Versioned; optionally HMAC-signed with the runtime's `stateSecret`. */
-export type RunState = z.infer<typeof runStateSchema>
+export type RunState = z.infer<ReturnType<typeof buildSchemas>['runStateSchema']>

@@ -3,7 +3,7 @@ import { canonicalJson } from './canonical.js'
 import { NestorError } from './errors.js'
 import type { ExecContext, ExecState, PriorDecision } from './exec-context.js'
 import type { ToolsOutcome } from './execute-tools.js'
-import { RUN_STATE_VERSION, runStateSchema, type RunState } from './run-state-schema.js'
+import { RUN_STATE_VERSION, stateSchemas, type RunState } from './run-state-schema.js'
 import type { AssistantMessage, Message } from './types.js'
 
 export { RUN_STATE_VERSION }
@@ -117,7 +117,7 @@ export function verifyState(
   if (version !== RUN_STATE_VERSION) {
     throw invalid(`unknown version ${describe(version)}; this runtime reads version ${RUN_STATE_VERSION}`)
   }
-  const parsed = runStateSchema.safeParse(value)
+  const parsed = stateSchemas().runStateSchema.safeParse(value)
   if (!parsed.success) throw invalid(firstIssue(parsed.error.issues))
   if (secret !== undefined) {
     const signature = (value as { signature?: unknown }).signature

@@ -253,12 +253,15 @@ export class Runtime {
   }
 
   private open(what: NewExec): ExecContext {
-    return openContext({ runtime: this, listeners: this.listeners, settings: this.settings }, what)
+    return openContext(
+      { runtime: this, listeners: this.listeners, settings: this.settings, replayWindow: this.runs.replayWindow },
+      what,
+    )
   }
 
   private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
     // Opened before the loop publishes agent_start; only root execs (children are in their stream).
-    const retained = ctx.parent ? undefined : this.runs.open(ctx.execId, ctx.tree)
+    const retained = ctx.parent ? undefined : this.runs.open(ctx.execId, ctx.control.log)
     // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
     // exec without a model or tool call.
     const body = claim

@@ -88,7 +88,8 @@ export function applyCacheControl(params: Params, cache: Resolved): void {
       { type: string; cache_control?: Anthropic.CacheControlEphemeral } | undefined
     // Thinking blocks cannot carry a breakpoint; such a message is skipped.
     if (!block || block.type === 'thinking' || block.type === 'redacted_thinking') continue
-    block.cache_control = mark
+    // A copy: message blocks are memoised across requests and must not keep this request's mark.
+    message.content[message.content.length - 1] = { ...block, cache_control: mark } as Anthropic.ContentBlockParam
     placed++
   }
 }

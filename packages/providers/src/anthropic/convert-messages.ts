@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
 import { checkMedia, hasData, type MediaRule } from '../shared/media.js'
+import { perMessage } from '../shared/per-message.js'
 
 type Block = Anthropic.ContentBlockParam
 type Turn = { role: 'user' | 'assistant'; content: Block[] }
@@ -22,19 +23,27 @@ type Turn = { role: 'user' | 'assistant'; content: Block[] }
 export function toAnthropicMessages(messages: readonly Message[], providerName: string): Anthropic.MessageParam[] {
   checkMedia(messages, providerName, anthropicMedia)
   const turns: Turn[] = []
-  const push = (role: Turn['role'], content: Block[]) => {
+  // Blocks are memoised per message: each turn gets its own array (merging and the cache
+  // breakpoints change turns, never a message's blocks).
+  const push = (role: Turn['role'], content: readonly Block[]) => {
     if (content.length === 0) return
     const last = turns.at(-1)
-    if (last && last.role === role) last.content.push(...content)
-    else turns.push({ role, content })
+    if (last && last.role === role) for (const block of content) last.content.push(block)
+    else turns.push({ role, content: [...content] })
   }
-  for (const message of messages) {
-    if (message.role === 'user') push('user', userBlocks(message.content))
-    else if (message.role === 'toolResult') push('user', [toolResultBlock(message)])
-    else push('assistant', assistantBlocks(message, providerName))
-  }
+  for (const message of messages)
+    push(message.role === 'assistant' ? 'assistant' : 'user', blocksOf(message, providerName))
   return turns
 }
+
+/** One message's blocks, converted once per message object (histories are resent every turn). */
+const blocksOf = perMessage((message: Message, providerName: string): readonly Block[] =>
+  message.role === 'user'
+    ? userBlocks(message.content)
+    : message.role === 'toolResult'
+      ? [toolResultBlock(message)]
+      : assistantBlocks(message, providerName),
+)
 
 const imageTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp'])
 

@@ -1,8 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { Provider } from '@nestor/core'
 import type { SameKeys } from '@nestor/core/provider-kit'
-import { option, parseOptions } from '@nestor/core/provider-kit'
-import { z } from 'zod/v4'
+import { option, parseOptions, strictOptions, zod } from '@nestor/core/provider-kit'
 import {
   finalAfterContent,
   type RequestAttempt,
@@ -38,13 +37,13 @@ export type AnthropicOptions = RetryOptions & {
   cacheControl?: AnthropicCacheControl
 }
 
-const anthropicShape = {
+const anthropicShape = () => ({
   apiKey: option.nonEmptyString().optional(),
   baseURL: option.nonEmptyString().optional(),
   client: option.custom<Anthropic>('an Anthropic SDK client', (v) => typeof v === 'object' && v !== null).optional(),
-  ...retryOptionShape,
+  ...retryOptionShape(),
   maxTokens: option.positiveInt().optional(),
-  thinking: z.strictObject({ budgetTokens: option.positiveInt() }).optional(),
+  thinking: zod().strictObject({ budgetTokens: option.positiveInt() }).optional(),
   name: option.nonEmptyString().optional(),
   logger: loggerOption(),
   // Its fields are checked by resolveCacheControl, whose messages name the field that is wrong.
@@ -54,9 +53,9 @@ const anthropicShape = {
       (v) => typeof v === 'boolean' || (typeof v === 'object' && v !== null),
     )
     .optional(),
-}
-const anthropicSchema = z.strictObject(anthropicShape)
-const anthropicKeysMatch: SameKeys<typeof anthropicShape, AnthropicOptions> = true
+})
+const anthropicSchema = strictOptions(anthropicShape)
+const anthropicKeysMatch: SameKeys<ReturnType<typeof anthropicShape>, AnthropicOptions> = true
 void anthropicKeysMatch
 
 /**

@@ -1,5 +1,6 @@
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
 import { checkMedia, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
+import { perMessage } from '../shared/per-message.js'
 import { textSignatures } from './signatures.js'
 import type { GeminiContent, GeminiPart } from './wire-types.js'
 
@@ -19,12 +20,12 @@ export function toGeminiContents(messages: readonly Message[], providerName: str
   const contents: GeminiContent[] = []
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!
+    // Parts are memoised per message (histories are resent every turn); each content gets its own array.
     if (message.role === 'user') {
-      const parts = typeof message.content === 'string' ? [{ text: message.content }] : message.content.map(userPart)
-      contents.push({ role: 'user', parts })
+      contents.push({ role: 'user', parts: [...userParts(message)] })
     } else if (message.role === 'assistant') {
-      const parts = modelParts(message, providerName)
-      if (parts.length > 0) contents.push({ role: 'model', parts })
+      const parts = modelPartsOf(message, providerName)
+      if (parts.length > 0) contents.push({ role: 'model', parts: [...parts] })
     } else {
       const results: ToolResultMessage[] = [message]
       while (messages[i + 1]?.role === 'toolResult') results.push(messages[++i] as ToolResultMessage)
@@ -33,6 +34,12 @@ export function toGeminiContents(messages: readonly Message[], providerName: str
   }
   return contents
 }
+
+const userParts = perMessage((message: Message & { role: 'user' }): readonly GeminiPart[] =>
+  typeof message.content === 'string' ? [{ text: message.content }] : message.content.map(userPart),
+)
+const modelPartsOf = perMessage(modelParts)
+const responseOf = perMessage((result: ToolResultMessage) => functionResponse(result))
 
 /** Gemini takes any media by data (`inlineData`); by URL (`fileData`) only with a mimeType. */
 const geminiMedia: MediaRule = (part) =>
@@ -71,18 +78,25 @@ function modelParts(message: AssistantMessage, providerName: string): GeminiPart
   return parts
 }
 
+function functionResponse(result: ToolResultMessage): { part: GeminiPart; images: GeminiPart[] } {
+  const text = result.content
+    .filter((c): c is TextContent => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n')
+  // `response` must be a JSON object: the text goes under `result`, or `error` for a failure.
+  const response = result.isError ? { error: text } : { result: text }
+  const images: GeminiPart[] = []
+  for (const c of result.content) if (c.type !== 'text') images.push(mediaPart(c))
+  return { part: { functionResponse: { name: result.toolName, id: result.toolCallId, response } }, images }
+}
+
 function functionResponseParts(results: ToolResultMessage[]): GeminiPart[] {
   const parts: GeminiPart[] = []
   const images: GeminiPart[] = []
   for (const result of results) {
-    const text = result.content
-      .filter((c): c is TextContent => c.type === 'text')
-      .map((c) => c.text)
-      .join('\n')
-    // `response` must be a JSON object: the text goes under `result`, or `error` for a failure.
-    const response = result.isError ? { error: text } : { result: text }
-    parts.push({ functionResponse: { name: result.toolName, id: result.toolCallId, response } })
-    for (const c of result.content) if (c.type !== 'text') images.push(mediaPart(c))
+    const converted = responseOf(result)
+    parts.push(converted.part)
+    for (const image of converted.images) images.push(image)
   }
   // functionResponse in v1beta carries no images; they follow the responses in the same turn.
   return [...parts, ...images]

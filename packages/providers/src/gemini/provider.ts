@@ -1,7 +1,6 @@
 import type { Provider } from '@nestor/core'
 import type { ModelRequest, SameKeys } from '@nestor/core/provider-kit'
-import { option, parseOptions } from '@nestor/core/provider-kit'
-import { z } from 'zod/v4'
+import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
 import { retryOptionShape, retryingStreams, type AttemptPlan, type RetryOptions } from '../shared/retrying-provider.js'
 import { lazySdkClient } from '../shared/sdk-client.js'
 import { missingApiKey } from '../shared/failures.js'
@@ -27,17 +26,17 @@ export type GeminiOptions = RetryOptions & {
   name?: string
 }
 
-const geminiShape = {
+const geminiShape = () => ({
   apiKey: option.nonEmptyString().optional(),
   baseURL: option.nonEmptyString().optional(),
   client: option
     .custom<GeminiClient>('a GoogleGenerativeAI instance', (v) => typeof v === 'object' && v !== null)
     .optional(),
-  ...retryOptionShape,
+  ...retryOptionShape(),
   name: option.nonEmptyString().optional(),
-}
-const geminiSchema = z.strictObject(geminiShape)
-const geminiKeysMatch: SameKeys<typeof geminiShape, GeminiOptions> = true
+})
+const geminiSchema = strictOptions(geminiShape)
+const geminiKeysMatch: SameKeys<ReturnType<typeof geminiShape>, GeminiOptions> = true
 void geminiKeysMatch
 
 /** A Nestor provider for Google Gemini (generativelanguage v1beta) over @google/generative-ai. */

@@ -1,7 +1,6 @@
 import type { Provider } from '@nestor/core'
 import type { Capabilities, ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
-import { option, parseOptions } from '@nestor/core/provider-kit'
-import { z } from 'zod/v4'
+import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
 import { openai } from '../openai/provider.js'
 import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
@@ -46,7 +45,7 @@ export type OpenAICompatibleProvider = Provider & {
   protocolFor(model: string): Promise<'native' | 'text'>
 }
 
-const compatibleShape = {
+const compatibleShape = () => ({
   baseURL: option.nonEmptyString('a non-empty URL'),
   apiKey: option.nonEmptyString().optional(),
   model: option.string().optional(),
@@ -56,9 +55,9 @@ const compatibleShape = {
   streamIdleTimeoutMs: option.nonNegative().optional(),
   logger: loggerOption(),
   structuredOutput: option.oneOf(['auto', 'native', 'instructions']).optional(),
-}
-const compatibleSchema = z.strictObject(compatibleShape)
-const compatibleKeysMatch: SameKeys<typeof compatibleShape, OpenAICompatibleOptions> = true
+})
+const compatibleSchema = strictOptions(compatibleShape)
+const compatibleKeysMatch: SameKeys<ReturnType<typeof compatibleShape>, OpenAICompatibleOptions> = true
 void compatibleKeysMatch
 
 // A placeholder the SDK needs to build a client; local servers ignore it.

@@ -5,6 +5,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions'
 import { checkMedia, dataUrlOf, fileNameOf, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
+import { perMessage } from '../shared/per-message.js'
 import { replayArguments, toolResultText } from './tool-result-text.js'
 
 /** Chat Completions: images by data or URL; files only as PDF data (`file.file_data`). */
@@ -51,19 +52,31 @@ export function toChatMessages(
   }
   for (const message of messages) {
     if (message.role !== 'toolResult') flushImages()
-    if (message.role === 'user') out.push(userMessage(message))
-    else if (message.role === 'assistant') {
-      const converted = assistantMessage(message)
-      if (converted) out.push(converted)
-    } else {
-      out.push(toolMessage(message))
-      const images = message.content.filter((part): part is MediaPart => part.type !== 'text')
+    const converted = convertOne(message)
+    if (converted) out.push(converted)
+    if (message.role === 'toolResult') {
+      const images = mediaOf(message)
       if (images.length > 0) pendingImages.push({ toolName: message.toolName, images })
     }
   }
   flushImages()
   return out
 }
+
+/** One message's Chat form, converted once per message object (histories are resent every turn). */
+const convertOne = perMessage((message: Message): ChatCompletionMessageParam | undefined =>
+  message.role === 'user'
+    ? userMessage(message)
+    : message.role === 'assistant'
+      ? assistantMessage(message)
+      : toolMessage(message),
+)
+
+const noMedia: MediaPart[] = []
+const mediaOf = perMessage((message: ToolResultMessage): MediaPart[] => {
+  const media = message.content.filter((part): part is MediaPart => part.type !== 'text')
+  return media.length > 0 ? media : noMedia
+})
 
 function userMessage(message: UserMessage): ChatCompletionMessageParam {
   if (typeof message.content === 'string') return { role: 'user', content: message.content }

@@ -1,6 +1,5 @@
-import { option, type SameKeys } from '@nestor/core/provider-kit'
+import { option, strictOptions, type SameKeys } from '@nestor/core/provider-kit'
 import type OpenAI from 'openai'
-import { z } from 'zod/v4'
 import type { ReasoningEffort } from 'openai/resources/shared'
 import { retryOptionShape, type RetryOptions } from '../shared/retrying-provider.js'
 import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'
@@ -31,17 +30,17 @@ export type OpenAIRequestOptions = {
   openai?: Record<string, unknown>
 }
 
-const openAIShape = {
+const openAIShape = () => ({
   apiKey: option.nonEmptyString().optional(),
   baseURL: option.nonEmptyString().optional(),
   client: option.custom<OpenAI>('an OpenAI SDK client', (v) => typeof v === 'object' && v !== null).optional(),
   api: option.oneOf(['chat', 'responses']).optional(),
   strict: option.boolean().optional(),
-  ...retryOptionShape,
+  ...retryOptionShape(),
   name: option.nonEmptyString().optional(),
   logger: loggerOption(),
-}
+})
 /** `openai()`'s options as a strict schema: an unknown key or a bad value fails at the factory. */
-export const openAIOptionsSchema = z.strictObject(openAIShape)
-const openAIKeysMatch: SameKeys<typeof openAIShape, OpenAIProviderOptions> = true
+export const openAIOptionsSchema = strictOptions(openAIShape)
+const openAIKeysMatch: SameKeys<ReturnType<typeof openAIShape>, OpenAIProviderOptions> = true
 void openAIKeysMatch

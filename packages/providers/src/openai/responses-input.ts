@@ -5,6 +5,7 @@ import type {
   ResponseInputMessageContentList,
 } from 'openai/resources/responses/responses'
 import type { ResponsesProviderData } from './responses-stream.js'
+import { perMessage } from '../shared/per-message.js'
 import { checkMedia, dataUrlOf, fileNameOf, hasData, type MediaPart } from '../shared/media.js'
 import { replayArguments, toolResultText } from './tool-result-text.js'
 
@@ -25,17 +26,28 @@ function mediaInput(part: MediaPart, index: number): ResponseInputMessageContent
  * backend would not know them.
  */
 export function toResponsesInput(messages: Message[], provider: string): ResponseInputItem[] {
-  checkMedia(messages, provider, () => undefined)
+  checkMedia(messages, provider, anyMedia)
   const out: ResponseInputItem[] = []
   for (const message of messages) {
     if (message.role === 'user') out.push(userItem(message))
-    else if (message.role === 'assistant') out.push(...assistantItems(message, message.provider === provider))
-    else out.push(toolOutputItem(message))
+    else if (message.role === 'assistant') {
+      // Only the provider that made a message gets its item ids and reasoning back.
+      for (const item of assistantItemsOf(message, message.provider === provider ? 'own' : 'other')) out.push(item)
+    } else out.push(toolOutputItem(message))
   }
   return out
 }
 
-function userItem(message: UserMessage): ResponseInputItem {
+const anyMedia = (): undefined => undefined
+
+// Each message is converted once per message object (histories are resent every turn).
+const userItem = perMessage((message: UserMessage) => userItemOf(message))
+const toolOutputItem = perMessage((message: ToolResultMessage) => toolOutputItemOf(message))
+const assistantItemsOf = perMessage((message: AssistantMessage, variant: string) =>
+  assistantItems(message, variant === 'own'),
+)
+
+function userItemOf(message: UserMessage): ResponseInputItem {
   if (typeof message.content === 'string') return { role: 'user', content: message.content }
   const content: ResponseInputMessageContentList = message.content.map((part, i) =>
     part.type === 'text' ? { type: 'input_text', text: part.text } : mediaInput(part, i),
@@ -79,7 +91,7 @@ function assistantItems(message: AssistantMessage, own: boolean): ResponseInputI
   return out
 }
 
-function toolOutputItem(message: ToolResultMessage): ResponseInputItem {
+function toolOutputItemOf(message: ToolResultMessage): ResponseInputItem {
   const media = message.content.filter((part): part is MediaPart => part.type !== 'text')
   if (media.length === 0)
     return { type: 'function_call_output', call_id: message.toolCallId, output: toolResultText(message) }

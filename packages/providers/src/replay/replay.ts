@@ -3,8 +3,7 @@ import { join } from 'node:path'
 import type { AssistantMessage, Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
-import { emptyUsage, option, parseOptions, redactDeep, sleep } from '@nestor/core/provider-kit'
-import { z } from 'zod/v4'
+import { emptyUsage, option, parseOptions, redactDeep, sleep, strictOptions } from '@nestor/core/provider-kit'
 import {
   CASSETTE_VERSION,
   canonicalRequest,
@@ -45,7 +44,7 @@ export type ReplayProvider = Provider & {
  * passed through its `secrets()` redaction. Only streams that end in `done` are written: a failed
  * or aborted call is not an answer worth replaying, and `retry` events (network weather) are dropped.
  */
-const replayShape = {
+const replayShape = () => ({
   provider: option
     .custom<Provider>(
       'a Provider with a stream() method',
@@ -56,9 +55,9 @@ const replayShape = {
   mode: option.oneOf(['strict', 'record', 'auto']),
   secrets: option.stringList().optional(),
   paceMs: option.nonNegative().optional(),
-}
-const replaySchema = z.strictObject(replayShape)
-const replayKeysMatch: SameKeys<typeof replayShape, ReplayOptions> = true
+})
+const replaySchema = strictOptions(replayShape)
+const replayKeysMatch: SameKeys<ReturnType<typeof replayShape>, ReplayOptions> = true
 void replayKeysMatch
 
 export function replay(options: ReplayOptions): ReplayProvider {

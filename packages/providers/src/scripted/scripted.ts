@@ -1,8 +1,7 @@
 import type { Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
 import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
-import { option, parseOptions, sleep } from '@nestor/core/provider-kit'
-import { z } from 'zod/v4'
+import { option, parseOptions, sleep, strictOptions } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
 import { offlineProvider } from '../replay/offline.js'
 
@@ -33,13 +32,13 @@ export type ScriptedProvider = Provider & {
   readonly [offlineProvider]: true
 }
 
-const scriptedShape = {
+const scriptedShape = () => ({
   name: option.nonEmptyString().optional(),
   delayMs: option.nonNegative().optional(),
   chunkSize: option.positiveInt().optional(),
-}
-const scriptedSchema = z.strictObject(scriptedShape)
-const scriptedKeysMatch: SameKeys<typeof scriptedShape, ScriptedOptions> = true
+})
+const scriptedSchema = strictOptions(scriptedShape)
+const scriptedKeysMatch: SameKeys<ReturnType<typeof scriptedShape>, ScriptedOptions> = true
 void scriptedKeysMatch
 
 /**

@@ -15,8 +15,12 @@ export type MediaRule = (part: MediaPart, inToolResult: boolean) => string | und
  * (`messages[2].content[1]`), its kind and why.
  */
 export function checkMedia(messages: readonly Message[], provider: string, rule: MediaRule): void {
+  // A message that passed a rule once is not walked again: histories are resent every turn.
+  let passed = passedRule.get(rule)
+  if (!passed) passedRule.set(rule, (passed = new WeakSet()))
+  const ok = passed
   messages.forEach((message, i) => {
-    if (message.role === 'assistant' || typeof message.content === 'string') return
+    if (message.role === 'assistant' || typeof message.content === 'string' || ok.has(message)) return
     message.content.forEach((part, j) => {
       if (part.type === 'text') return
       const reason = rule(part, message.role === 'toolResult')
@@ -28,8 +32,12 @@ export function checkMedia(messages: readonly Message[], provider: string, rule:
         { provider, retryable: false },
       )
     })
+    ok.add(message)
   })
 }
+
+/** Messages that passed each rule (rules are module constants; the sets are weak). */
+const passedRule = new WeakMap<MediaRule, WeakSet<Message>>()
 
 export const dataUrlOf = (part: { data: string; mimeType: string }): string =>
   `data:${part.mimeType};base64,${part.data}`

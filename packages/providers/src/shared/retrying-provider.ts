@@ -33,11 +33,12 @@ export type RetryOptions = {
 }
 
 /** The checks of the retry options every adapter takes (`maxRetries`, `maxRetryDelayMs`, `streamIdleTimeoutMs`). */
-export const retryOptionShape = {
+// A function, not a constant: building option rules loads zod, which importing an adapter must not.
+export const retryOptionShape = () => ({
   maxRetries: option.nonNegativeInt().optional(),
   maxRetryDelayMs: option.nonNegative().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
-}
+})
 
 /** What an adapter decides per request: how to run one attempt and how to classify its failure. */
 export type AttemptPlan = Pick<RetryStreamOptions, 'attempt' | 'classify'>

@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+// zod costs about as much to load as an SDK: core builds its schemas at their first use, so a
+// cold start that only imports Nestor does not pay it.
+describe('importing @nestor/core and @nestor/providers/openai', () => {
+  it('loads no zod module; the first runtime made still checks its options', { timeout: 300_000 }, () => {
+    if (!existsSync(`${root}packages/providers/dist/openai.js`))
+      execFileSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit', timeout: 240_000 })
+    const out = execFileSync(
+      process.execPath,
+      [fileURLToPath(new URL('./fixtures/import-core-and-openai.mjs', import.meta.url))],
+      { cwd: root, encoding: 'utf8', timeout: 60_000 },
+    )
+    const seen = JSON.parse(out.trim().split('\n').at(-1)!) as { atImport: string[]; runtime: string }
+    expect(seen.atImport).toEqual([])
+    expect(seen.runtime).toBe('function')
+  })
+})

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Runtime, type JournalEntry, type RunState } from '@nestor/core'
-import { defineTool, exec } from '@nestor/core'
+import { Runtime, defineTool, exec, type JournalEntry, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 // @ts-expect-error a plain .mjs fixture shared with the spawned process
 import { tree } from './fixtures/nested-tree.mjs'

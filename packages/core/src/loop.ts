@@ -5,25 +5,13 @@ import { NestorError } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { executeToolCalls, type ToolsOutcome } from './execute-tools.js'
 import { toRunState } from './run-state.js'
-import { streamTurn } from './stream-turn.js'
 import { refusalError, type Verdict } from './output.js'
-import type {
-  AssistantMessage,
-  ExecResult,
-  Message,
-  ModelRequest,
-  NestorErrorLike,
-  ToolCall,
-  ToolResultMessage,
-  UserMessage,
-} from './types.js'
+import type { AssistantMessage, ExecResult, Message, NestorErrorLike, ToolCall, ToolResultMessage } from './types.js'
 import { addUsage } from './usage.js'
 import { generateId } from './ids.js'
 import { asInternal } from './hook-call.js'
 import { journalPending, notePausedChild, recordTurn, replayedTurn, takeMessages } from './durable.js'
 import { append, liveTurn, replayTurn } from './turn.js'
-
-const ABORTED = Symbol('aborted')
 
 const LENGTH_CUT =
   'Tool call not executed: the response was cut off by the length limit, so its arguments may be incomplete'

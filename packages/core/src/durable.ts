@@ -59,9 +59,14 @@ export function treeJournal(runId: string, journal: Journal | undefined, given: 
   }
   fill(given)
   if (journal && given.length === 0) {
-    tree.ready = journal.load(runId).then(fill, (error: unknown) => {
-      throw journalError('load', error)
-    })
+    // Called on a later tick: a load that throws synchronously fails the exec like one that rejects.
+    tree.ready = Promise.resolve()
+      .then(() => journal.load(runId))
+      .then(fill, (error: unknown) => {
+        throw journalError('load', error)
+      })
+    // An exec refused before its loop runs (a lost claim) never awaits it: no unhandled rejection.
+    tree.ready.catch(() => undefined)
   }
   return tree
 }

@@ -3,7 +3,7 @@ import { Runtime } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { call, collect, lastToolResult } from './support.js'
+import { call, collect, lastToolResult } from '../support/agent-runs.js'
 
 const published: string[] = []
 

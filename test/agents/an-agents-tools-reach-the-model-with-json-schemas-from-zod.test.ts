@@ -4,7 +4,7 @@ import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod/v3'
-import { call, collect } from './support.js'
+import { call, collect } from '../support/agent-runs.js'
 
 class Notes extends Agent {
   instructions = 'You keep notes.'

@@ -3,7 +3,7 @@ import { Runtime, type EventOf } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { call, collect, lastToolResult } from './support.js'
+import { call, collect, lastToolResult } from '../support/agent-runs.js'
 
 /** Two relays that hand every question to each other: an unbounded recursion without maxDepth. */
 class Relay extends Agent {

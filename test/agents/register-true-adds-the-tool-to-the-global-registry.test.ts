@@ -3,7 +3,7 @@ import { Runtime, registry } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { call } from './support.js'
+import { call } from '../support/agent-runs.js'
 
 afterEach(() => {
   registry.remove('agents_test_clock')

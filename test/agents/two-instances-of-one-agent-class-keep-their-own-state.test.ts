@@ -3,7 +3,7 @@ import { Runtime } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { call } from './support.js'
+import { call } from '../support/agent-runs.js'
 
 class Counter extends Agent {
   instructions = 'You count.'

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Runtime, defineTool } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
-import { toolEnds } from './support.js'
+import { toolEnds } from '../support/tool-results.js'
 
 describe('an afterToolCall hook that throws', () => {
   it('fails the exec with hook_error, and the call that ran keeps its ok receipt, its tool_end and its result', async () => {

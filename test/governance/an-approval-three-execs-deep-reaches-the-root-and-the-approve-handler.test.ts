@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Runtime, defineTool, exec, type AgentEvent, type ApprovalDecision, type ApprovalRequest } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect } from '../support/run.js'
-import { resultText, toolEnds } from './support.js'
+import { resultText, toolEnds } from '../support/tool-results.js'
 
 /**
  * Three execs deep: the root calls `outer`, whose body opens an exec (runtime.exec) that calls

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Runtime, defineTool, type ExecResult } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
-import { resultText, toolResults } from './support.js'
+import { resultText, toolResults } from '../support/tool-results.js'
 
 describe('approvals when things go wrong', () => {
   it('aborting the run while the approve handler never answers ends the exec as aborted without running the call', async () => {

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type ToolReceipt } from '@nestor/core'
 import { type BatchLane } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
-import { resultText, sleep } from './support.js'
+import { resultText, sleep } from '../support/tool-results.js'
 
 /** Tools that record what ran, and how many bodies were running at once (real timers). */
 function workshop() {

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Runtime, defineTool, type ExecResult } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
-import { sleep } from './support.js'
+import { sleep } from '../support/tool-results.js'
 
 const noop = defineTool({
   name: 'noop',

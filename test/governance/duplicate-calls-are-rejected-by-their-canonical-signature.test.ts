@@ -4,7 +4,7 @@ import { Runtime, defineTool } from '@nestor/core'
 import { callSignature, canonicalJson } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
-import { resultText, toolEnds, toolResults } from './support.js'
+import { resultText, toolEnds, toolResults } from '../support/tool-results.js'
 
 function setup(duplicateCalls?: 'reject' | 'allow') {
   let runs = 0

@@ -4,10 +4,10 @@ import { Runtime, defineTool, type AgentEvent } from '@nestor/core'
 import { type ReceiptStatus } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
-import { toolEnds } from './support.js'
+import { toolEnds } from '../support/tool-results.js'
 
 describe('receipts', () => {
-  it('every call gets one receipt in result.receipts and the same one on its tool_end, with the status DESIGN.md names for its outcome', async () => {
+  it('every call gets one receipt in result.receipts and the same one on its tool_end, with the status docs/design.md names for its outcome', async () => {
     const ok = defineTool({
       name: 'ok_tool',
       description: 'Works',

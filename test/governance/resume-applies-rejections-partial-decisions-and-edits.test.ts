@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Runtime, defineTool } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
-import { resultText, toolResults } from './support.js'
+import { resultText, toolResults } from '../support/tool-results.js'
 
 function setup(turns: Parameters<typeof scripted>[0]) {
   const ran: { service: string; replicas: number }[] = []

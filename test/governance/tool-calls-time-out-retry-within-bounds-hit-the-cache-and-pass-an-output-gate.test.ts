@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Runtime, defineTool } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect } from '../support/run.js'
-import { resultText, toolEnds, toolResults } from './support.js'
+import { resultText, toolEnds, toolResults } from '../support/tool-results.js'
 
 /** A body that never settles and ignores its signal: only the runtime's timeout can end it. */
 const hang = () => new Promise<never>(() => {})

@@ -1,6 +1,6 @@
 import { Runtime, type ExecRun } from '@nestor/core'
 import { describe, expect, it } from 'vitest'
-import { sentMessages, text, useOpenAIWire } from './support.js'
+import { sentMessages, text, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 const contents = (messages: { role: string; content: unknown }[]) =>
   messages.filter((m) => m.role === 'user').map((m) => m.content)

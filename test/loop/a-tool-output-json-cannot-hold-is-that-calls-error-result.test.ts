@@ -2,7 +2,7 @@ import { Runtime, defineTool, type ToolResultMessage } from '@nestor/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { historyProblems, textOf } from '../support/run.js'
-import { sentMessages, text, toolCalls, useOpenAIWire } from './support.js'
+import { sentMessages, text, toolCalls, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 const circular = () => {
   const node: Record<string, unknown> = { name: 'loop' }

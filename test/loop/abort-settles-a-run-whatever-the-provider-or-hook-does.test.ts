@@ -4,7 +4,7 @@ import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { collect, historyProblems, textOf } from '../support/run.js'
-import { text, toolCalls, useOpenAIWire, within } from './support.js'
+import { text, toolCalls, useOpenAIWire, within } from '../support/openai-loop-wire.js'
 
 const echo = defineTool({ name: 'echo', description: 'echoes', parameters: z.object({}), execute: () => 'echoed' })
 const never = () => new Promise<never>(() => {})

@@ -2,7 +2,7 @@ import { Runtime, defineTool, type ExecRun } from '@nestor/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { collect, historyProblems } from '../support/run.js'
-import { text, toolCalls, useOpenAIWire } from './support.js'
+import { text, toolCalls, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 const echo = defineTool({ name: 'echo', description: 'echoes', parameters: z.object({}), execute: () => 'echoed' })
 

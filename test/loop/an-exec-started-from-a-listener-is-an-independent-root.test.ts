@@ -2,7 +2,7 @@ import { Runtime, currentExec, defineTool, type AgentEvent, type ExecResult, typ
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { collect } from '../support/run.js'
-import { text, toolCalls, useOpenAIWire } from './support.js'
+import { text, toolCalls, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 describe('an exec started from a listener is an independent root', () => {
   const wire = useOpenAIWire()

@@ -1,6 +1,6 @@
 import { NestorError, Runtime } from '@nestor/core'
 import { describe, expect, it } from 'vitest'
-import { text, useOpenAIWire } from './support.js'
+import { text, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 function thrownBy(fn: () => unknown): unknown {
   try {

@@ -2,7 +2,7 @@ import { Runtime, defineTool, type AgentEvent, type ToolCall } from '@nestor/cor
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { collect, historyProblems } from '../support/run.js'
-import { text, toolCalls, useOpenAIWire } from './support.js'
+import { text, toolCalls, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 const slow = defineTool({
   name: 'slow',

@@ -1,6 +1,6 @@
 import { Runtime } from '@nestor/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { text, useOpenAIWire } from './support.js'
+import { text, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 const PIECES = 300
 

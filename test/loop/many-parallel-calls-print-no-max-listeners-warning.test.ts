@@ -1,7 +1,7 @@
 import { Runtime, defineTool, exec } from '@nestor/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { text, toolCalls, useOpenAIWire } from './support.js'
+import { text, toolCalls, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 const N = 25
 

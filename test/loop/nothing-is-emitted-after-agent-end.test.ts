@@ -2,7 +2,7 @@ import { Runtime, defineTool, type AgentEvent } from '@nestor/core'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { collect } from '../support/run.js'
-import { text, toolCalls, useOpenAIWire } from './support.js'
+import { text, toolCalls, useOpenAIWire } from '../support/openai-loop-wire.js'
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -5,7 +5,7 @@ import { mcpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { calls, historyProblems } from '../support/run.js'
-import { alive, edgeServer, textOfResult, toolResults } from './support.js'
+import { alive, edgeServer, textOfResult, toolResults } from '../support/mcp-servers.js'
 
 describe('a server process that dies', () => {
   it('the call in flight gets an error result and the next call starts a new process', async () => {

@@ -3,7 +3,7 @@ import { mcpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { calls, historyProblems } from '../support/run.js'
-import { drain, edgeServer, everythingServer } from './support.js'
+import { drain, edgeServer, everythingServer } from '../support/mcp-servers.js'
 
 const cancellations = async (mcp: Awaited<ReturnType<typeof mcpTools>>) => {
   const r = await mcp.client!.callTool({ name: 'cancellations', arguments: {} })

@@ -4,7 +4,7 @@ import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls, historyProblems } from '../support/run.js'
-import { textOfResult, toolResults } from './support.js'
+import { textOfResult, toolResults } from '../support/mcp-servers.js'
 
 const serve = (port: number, answer: string) => {
   const hello = defineTool({

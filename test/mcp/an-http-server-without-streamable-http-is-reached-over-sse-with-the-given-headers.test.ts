@@ -8,7 +8,7 @@ import { mcpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { calls } from '../support/run.js'
-import { textOfResult, toolResults } from './support.js'
+import { textOfResult, toolResults } from '../support/mcp-servers.js'
 
 /** A server of the older HTTP+SSE transport only (GET /sse, POST /messages), on loopback. */
 function legacySseServer() {

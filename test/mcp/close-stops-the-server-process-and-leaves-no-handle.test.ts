@@ -1,6 +1,6 @@
 import { mcpTools } from '@nestor/mcp'
 import { describe, expect, it } from 'vitest'
-import { alive, edgeServer, everythingServer } from './support.js'
+import { alive, edgeServer, everythingServer } from '../support/mcp-servers.js'
 
 const pidOf = async (mcp: Awaited<ReturnType<typeof mcpTools>>) => {
   const r = await mcp.client!.callTool({ name: 'pid', arguments: {} })

@@ -7,7 +7,7 @@ import { scripted } from '@nestor/providers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls } from '../support/run.js'
-import { textOfResult, toolResults } from './support.js'
+import { textOfResult, toolResults } from '../support/mcp-servers.js'
 
 class Researcher extends Agent {
   instructions = 'You research.'

@@ -6,7 +6,7 @@ import { mcpTools, type McpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { calls, historyProblems } from '../support/run.js'
-import { filesystemServer, textOfResult, toolResults } from './support.js'
+import { filesystemServer, textOfResult, toolResults } from '../support/mcp-servers.js'
 
 // @modelcontextprotocol/server-filesystem, confined to a temp dir, over stdio.
 describe('the filesystem server through a Nestor exec', () => {

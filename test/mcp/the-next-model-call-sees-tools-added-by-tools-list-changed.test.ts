@@ -3,7 +3,7 @@ import { mcpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { calls } from '../support/run.js'
-import { edgeServer, textOfResult, toolResults } from './support.js'
+import { edgeServer, textOfResult, toolResults } from '../support/mcp-servers.js'
 
 describe('notifications/tools/list_changed', () => {
   it('a tool the server adds mid-exec is offered in the next model call and can be called', async () => {

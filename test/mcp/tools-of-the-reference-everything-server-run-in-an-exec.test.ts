@@ -3,7 +3,7 @@ import { mcpTools, type McpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { calls, historyProblems } from '../support/run.js'
-import { everythingServer, textOfResult, toolResults } from './support.js'
+import { everythingServer, textOfResult, toolResults } from '../support/mcp-servers.js'
 
 // @modelcontextprotocol/server-everything, the protocol's reference server, over stdio.
 describe('the everything server through a Nestor exec', () => {

@@ -4,7 +4,7 @@ import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls } from '../support/run.js'
-import { memoryTracing, treeOf } from './support.js'
+import { memoryTracing, treeOf } from '../support/memory-tracing.js'
 
 describe('otel: execs on two runtimes', () => {
   it('puts a child exec run on its own instrumented runtime under the tool call that opened it', async () => {

@@ -2,7 +2,7 @@ import { instrument } from '@nestor/otel'
 import { describe, expect, it } from 'vitest'
 import { collect } from '../support/run.js'
 import { threeLevelRuntime } from './nested-runs.js'
-import { idOf, memoryTracing, only, parentIdOf, treeOf } from './support.js'
+import { idOf, memoryTracing, only, parentIdOf, treeOf } from '../support/memory-tracing.js'
 
 const level = ['chat m', 'execute_tool lookup', '  invoke_agent', '    chat m', 'chat m']
 const indent = (lines: string[], by: string) => lines.map((l) => by + l)

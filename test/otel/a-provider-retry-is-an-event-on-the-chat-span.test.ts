@@ -4,8 +4,8 @@ import { openai } from '@nestor/providers'
 import { SpanStatusCode } from '@opentelemetry/api'
 import { describe, expect, it } from 'vitest'
 import * as chat from '../providers/wire/openai/chat-scenarios.js'
-import { useWire } from '../providers/openai/support.js'
-import { memoryTracing } from './support.js'
+import { useWire } from '../support/openai-wire.js'
+import { memoryTracing } from '../support/memory-tracing.js'
 
 const json = { 'content-type': 'application/json' }
 const serverError = {

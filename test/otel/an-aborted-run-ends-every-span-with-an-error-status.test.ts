@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls } from '../support/run.js'
 import { threeLevelRuntime } from './nested-runs.js'
-import { memoryTracing } from './support.js'
+import { memoryTracing } from '../support/memory-tracing.js'
 
 describe('otel: abort', () => {
   it('ends all spans of a three-level run aborted while the innermost model streams, each exec span with error.type aborted', async () => {

@@ -4,7 +4,7 @@ import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls } from '../support/run.js'
-import { memoryTracing } from './support.js'
+import { memoryTracing } from '../support/memory-tracing.js'
 
 const PASSWORD = 'hunter2-correct-horse'
 

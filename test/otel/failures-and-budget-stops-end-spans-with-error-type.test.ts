@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls } from '../support/run.js'
 import { threeLevelRuntime } from './nested-runs.js'
-import { memoryTracing } from './support.js'
+import { memoryTracing } from '../support/memory-tracing.js'
 
 describe('otel: failures and budget stops', () => {
   it('marks a throwing tool’s span as an error with error.type tool_error while the exec completes', async () => {

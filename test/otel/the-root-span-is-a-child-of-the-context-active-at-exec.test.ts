@@ -4,7 +4,7 @@ import { scripted } from '@nestor/providers'
 import { context, trace } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { idOf, memoryTracing, only, parentIdOf } from './support.js'
+import { idOf, memoryTracing, only, parentIdOf } from '../support/memory-tracing.js'
 
 describe('otel: the caller’s active context parents the run', () => {
   const manager = new AsyncLocalStorageContextManager()

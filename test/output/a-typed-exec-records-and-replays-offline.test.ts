@@ -2,7 +2,7 @@ import { Runtime } from '@nestor/core'
 import { replay, scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { tempDir } from '../replay/support.js'
+import { tempDir } from '../support/cassette-files.js'
 
 const Answer = z.object({ city: z.string(), score: z.number() })
 

@@ -2,7 +2,7 @@ import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import { replay, scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
-import { drain, tempDir, weatherRequest } from './support.js'
+import { drain, tempDir, weatherRequest } from '../support/cassette-files.js'
 
 const recordOne = async (request: ModelRequest) => {
   const dir = await tempDir()

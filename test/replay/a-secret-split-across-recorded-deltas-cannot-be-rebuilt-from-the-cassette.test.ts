@@ -3,7 +3,7 @@ import type { AssistantMessage, ToolCall } from '@nestor/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startWireServer, type WireServer } from '../support/wire-server.js'
 import { nativeToolCall, textAnswer } from './chat-sse.js'
-import { drain, filesIn, tempDir, weatherRequest } from './support.js'
+import { drain, filesIn, tempDir, weatherRequest } from '../support/cassette-files.js'
 
 const SECRET = 'db-pass-31c9-zebra'
 

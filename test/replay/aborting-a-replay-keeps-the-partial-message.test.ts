@@ -3,7 +3,7 @@ import type { ModelEvent } from '@nestor/core/provider-kit'
 import { Runtime } from '@nestor/core'
 import { replay, scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
-import { drain, tempDir, weatherRequest } from './support.js'
+import { drain, tempDir, weatherRequest } from '../support/cassette-files.js'
 
 describe('replay: an abort mid-replay ends like a live abort', () => {
   it('stops with one aborted error event that keeps the text replayed so far', async () => {

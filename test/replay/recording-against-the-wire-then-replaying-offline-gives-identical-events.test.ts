@@ -2,7 +2,7 @@ import { openai, replay } from '@nestor/providers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startWireServer, type WireServer } from '../support/wire-server.js'
 import { nativeToolCall, textAnswer } from './chat-sse.js'
-import { drain, filesIn, tempDir, weatherRequest } from './support.js'
+import { drain, filesIn, tempDir, weatherRequest } from '../support/cassette-files.js'
 
 describe('replay: record against a real HTTP server, then replay offline', () => {
   let wire: WireServer | undefined

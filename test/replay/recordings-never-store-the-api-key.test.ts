@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { startWireServer, type WireServer } from '../support/wire-server.js'
 import { nativeToolCall, textAnswer } from './chat-sse.js'
-import { filesIn, tempDir } from './support.js'
+import { filesIn, tempDir } from '../support/cassette-files.js'
 
 const KEY = 'sk-nestor-cassette-secret-7f3a9c'
 

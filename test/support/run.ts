@@ -8,7 +8,7 @@ export async function collect(run: ExecRun): Promise<{ events: AgentEvent[]; res
 }
 
 /**
- * The history invariant of DESIGN.md: each tool call is followed by exactly one result with its
+ * The history invariant of docs/design.md: each tool call is followed by exactly one result with its
  * id before the next assistant message. Returns the problems found (empty when it holds).
  */
 export function historyProblems(history: Message[]): string[] {

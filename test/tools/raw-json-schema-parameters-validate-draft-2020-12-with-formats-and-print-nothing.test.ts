@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { NestorError, Runtime, defineTool, type JSONSchema } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
-import { resultText, toolResults } from '../governance/support.js'
+import { resultText, toolResults } from '../support/tool-results.js'
 
 /** Runs one model-made call of a raw-schema tool; returns the tool result text and whether the body ran. */
 async function callWith(

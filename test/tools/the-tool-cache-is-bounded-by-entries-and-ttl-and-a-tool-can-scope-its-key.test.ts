@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type CacheOptions } from '@nestor/core'
 import { TOOL_CACHE_DEFAULTS } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
-import { resultText } from '../governance/support.js'
+import { resultText } from '../support/tool-results.js'
 
 const runtimeFor = () => new Runtime({ provider: scripted([]), model: 'm' })
 

@@ -1,7 +1,7 @@
 import type { AgentEvent, ExecRun } from '@nestor/core'
 import { ApprovalGate, pipeToNodeResponse, type RunSource } from '@nestor/web'
 import { afterEach, describe, expect, it } from 'vitest'
-import { serve, startTrip, tripRuntime } from './support.js'
+import { serve, startTrip, tripRuntime } from '../support/trip-web.js'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { ApprovalGate, runRoutes, toNodeListener } from '@nestor/web'
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseFrames, serve, startTrip, tripRuntime, type SSEFrame } from './support.js'
+import { parseFrames, serve, startTrip, tripRuntime, type SSEFrame } from '../support/trip-web.js'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { scripted } from '@nestor/providers'
 import { pipeToNodeResponse, toSSE } from '@nestor/web'
 import { Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { serve, startTrip, tripRuntime } from './support.js'
+import { serve, startTrip, tripRuntime } from '../support/trip-web.js'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {

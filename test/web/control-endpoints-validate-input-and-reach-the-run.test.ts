@@ -1,7 +1,7 @@
 import type { AgentEvent } from '@nestor/core'
 import { ApprovalGate, runRoutes, toNodeListener } from '@nestor/web'
 import { afterEach, describe, expect, it } from 'vitest'
-import { serve, startTrip, tripRuntime } from './support.js'
+import { serve, startTrip, tripRuntime } from '../support/trip-web.js'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {

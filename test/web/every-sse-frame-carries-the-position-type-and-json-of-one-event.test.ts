@@ -1,7 +1,7 @@
 import type { AgentEvent } from '@nestor/core'
 import { toResponse, toSSE } from '@nestor/web'
 import { describe, expect, it } from 'vitest'
-import { parseFrames, readAll, startTrip, tripRuntime } from './support.js'
+import { parseFrames, readAll, startTrip, tripRuntime } from '../support/trip-web.js'
 
 describe('toSSE: one frame per event of the root run, nested execs included', () => {
   it('gives id = position (1, 2, 3… across nested execs), event = type, data = the event as JSON, then an end frame', async () => {

@@ -1,6 +1,6 @@
 import { toSSE } from '@nestor/web'
 import { describe, expect, it } from 'vitest'
-import { startTrip, tripRuntime } from './support.js'
+import { startTrip, tripRuntime } from '../support/trip-web.js'
 
 describe('heartbeats', () => {
   it('sends a ": heartbeat" comment while the run is quiet (here: waiting for an approval)', async () => {

@@ -1,6 +1,6 @@
 import { NestorError, type AgentEvent } from '@nestor/core'
 import { describe, expect, it } from 'vitest'
-import { startTrip, tripRuntime } from './support.js'
+import { startTrip, tripRuntime } from '../support/trip-web.js'
 
 const drain = async (source: AsyncIterable<AgentEvent>) => {
   const events: AgentEvent[] = []

@@ -1,7 +1,7 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { toUIMessageStream, toUIMessageStreamResponse } from '@nestor/web'
 import { describe, expect, it } from 'vitest'
-import { startTrip, tripRuntime } from './support.js'
+import { startTrip, tripRuntime } from '../support/trip-web.js'
 
 /** The last state of the message readUIMessageStream (the real `ai` package) builds. */
 async function finalMessage(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { minimalServer } from '../../examples/web/minimal-node.js'
-import { parseFrames } from './support.js'
+import { parseFrames } from '../support/trip-web.js'
 
 let close: () => void = () => {}
 afterEach(() => close())

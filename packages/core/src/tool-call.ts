@@ -27,7 +27,7 @@ export type CallOutcome =
   | { kind: 'pause'; requests: ApprovalRequest[] }
 
 /**
- * One tool call through every gate, in the order DESIGN.md gives: hook, unknown name, argument
+ * One tool call through every gate, in the order docs/design.md gives: hook, unknown name, argument
  * schema, duplicate, approval, cache, execution (timeout, retries), output gate, breaker, hook.
  */
 export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: number): Promise<CallOutcome> {

@@ -1,5 +1,5 @@
 // Every public type of @nestor/core, each with the contract a caller may rely on.
-// Names follow ../shared/DESIGN.md: they are public API.
+// Names follow docs/design.md: they are public API.
 
 // ─── Messages ────────────────────────────────────────────────────────────────
 

@@ -80,14 +80,15 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
     if (check && !check.ok) return errorText(`invalid arguments for ${tool.spec.name}: ${check.issues.join('; ')}`)
     const token = extra._meta?.progressToken
     let progress = 0
+    // Sent before the result: a client drops progress that arrives after the response.
+    const sending: Promise<unknown>[] = []
     const report = (message: string) => {
       if (token === undefined) return
-      extra
-        .sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken: token, progress: ++progress, message },
-        })
-        .catch(() => undefined)
+      const sent = extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: ++progress, message },
+      })
+      sending.push(sent.catch(() => undefined))
     }
     // The execs of this call: the batch's, then every exec opened under it.
     const tree = new Set<string>()
@@ -112,6 +113,7 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
         signal: extra.signal,
       })
       const result = batch.results[0]!.result
+      await Promise.all(sending)
       return { content: toMcpContent(result.content), isError: result.isError }
     } catch (error) {
       return errorText(messageOf(error))

@@ -2,7 +2,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { Runtime, defineTool } from '@nestor/core'
 import { aiSdk } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
-import { body, timeTool, useWire, weatherTool } from '../openai/support.js'
+import { body, timeTool, useWire, weatherTool } from '../../support/openai-wire.js'
 import * as chat from '../wire/openai/chat-scenarios.js'
 
 const weather = defineTool({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { request, scenario } from './support.js'
+import { request, scenario } from '../../support/anthropic-wire.js'
 
 describe('anthropic provider abort', () => {
   let server: WireServer

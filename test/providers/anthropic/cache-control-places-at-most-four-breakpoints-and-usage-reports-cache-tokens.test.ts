@@ -3,7 +3,7 @@ import { NestorError } from '@nestor/core'
 import { anthropic, type AnthropicCacheControl } from '@nestor/providers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, scenario, weatherTool, type Body } from './support.js'
+import { collect, scenario, weatherTool, type Body } from '../../support/anthropic-wire.js'
 
 const history: Message[] = [
   { role: 'user', content: 'First question' },

@@ -3,7 +3,7 @@ import type { ToolChoice } from '@nestor/core'
 import { anthropic } from '@nestor/providers'
 import { toAnthropicToolChoice } from '@nestor/providers/anthropic'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, request, scenario, weatherTool, type Body } from './support.js'
+import { collect, request, scenario, weatherTool, type Body } from '../../support/anthropic-wire.js'
 
 const choices: (ToolChoice | undefined)[] = [
   undefined,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, request } from './support.js'
+import { collect, request } from '../../support/anthropic-wire.js'
 
 const key = 'sk-ant-api03-SECRET-do-not-echo-0123456789'
 

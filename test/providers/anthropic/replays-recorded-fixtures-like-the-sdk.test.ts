@@ -4,9 +4,9 @@ import type { ModelEvent, ToolSpec } from '@nestor/core/provider-kit'
 import { anthropic } from '@nestor/providers'
 import { hasSharedWire, readShared, readSharedJson } from '../../support/fixtures.js'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, type Body } from './support.js'
+import { collect, type Body } from '../../support/anthropic-wire.js'
 
-// Reads ../shared/fixtures/wire in place (never copied). Skipped when that directory is absent:
+// Reads the recorded wire fixtures (outside the repo, see test/support/fixtures.ts) in place, never copied. Skipped when that directory is absent:
 // the committed scenarios under test/providers/wire/anthropic cover the same ground.
 
 type SdkBlock =
@@ -36,7 +36,7 @@ const stopReasons: Record<string, string> = {
   stop_sequence: 'stop',
 }
 
-describe.skipIf(!hasSharedWire)('anthropic provider on the recorded wire fixtures (../shared/fixtures/wire)', () => {
+describe.skipIf(!hasSharedWire)('anthropic provider on the recorded wire fixtures', () => {
   let server: WireServer
   const provider = () => anthropic({ baseURL: server.url, apiKey: 'sk-ant-test', maxRetries: 0 })
   beforeAll(async () => {

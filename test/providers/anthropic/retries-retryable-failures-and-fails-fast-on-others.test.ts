@@ -3,7 +3,7 @@ import type { ModelEvent } from '@nestor/core/provider-kit'
 import Anthropic from '@anthropic-ai/sdk'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, request, scenario } from './support.js'
+import { collect, request, scenario } from '../../support/anthropic-wire.js'
 
 const json = { 'content-type': 'application/json' }
 const errorBody = (type: string, message: string) => JSON.stringify({ type: 'error', error: { type, message } })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Runtime, defineTool } from '@nestor/core'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { scenario, type Body } from './support.js'
+import { scenario, type Body } from '../../support/anthropic-wire.js'
 
 const add = defineTool({
   name: 'add',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AssistantMessage, Message } from '@nestor/core'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, request, scenario, weatherTool, type Body } from './support.js'
+import { collect, request, scenario, weatherTool, type Body } from '../../support/anthropic-wire.js'
 
 const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, total: 2 }
 const signature = 'EoQDCm0IDhgCKkCDzGs2-opaque+/='

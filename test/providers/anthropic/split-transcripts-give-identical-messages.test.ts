@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { anthropic } from '@nestor/providers'
-import { collect, request, scenario } from './support.js'
+import { collect, request, scenario } from '../../support/anthropic-wire.js'
 
 /**
  * A real HTTP server that writes one body cut at exactly the given byte offsets, yielding to the

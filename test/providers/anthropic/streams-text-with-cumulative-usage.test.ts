@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, request, scenario, type Body } from './support.js'
+import { collect, request, scenario, type Body } from '../../support/anthropic-wire.js'
 
 describe('anthropic provider streaming plain text', () => {
   let server: WireServer

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, request, scenario, weatherTool } from './support.js'
+import { collect, request, scenario, weatherTool } from '../../support/anthropic-wire.js'
 
 const ofType = <T extends ModelEvent['type']>(events: ModelEvent[], type: T) =>
   events.filter((e): e is Extract<ModelEvent, { type: T }> => e.type === type)

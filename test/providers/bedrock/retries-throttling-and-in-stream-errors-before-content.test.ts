@@ -8,7 +8,7 @@ import {
   streamResponse,
   text,
   useBedrockWire,
-} from './support.js'
+} from '../../support/bedrock-wire.js'
 
 const request = { model: modelId, messages: [{ role: 'user' as const, content: 'hi' }], tools: [] }
 

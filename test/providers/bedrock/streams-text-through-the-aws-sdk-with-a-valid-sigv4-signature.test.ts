@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { collect, modelId, provider, signatureIsValid, streamResponse, text, useBedrockWire } from './support.js'
+import {
+  collect,
+  modelId,
+  provider,
+  signatureIsValid,
+  streamResponse,
+  text,
+  useBedrockWire,
+} from '../../support/bedrock-wire.js'
 
 describe('bedrock: a text answer over ConverseStream', () => {
   const wire = useBedrockWire()

@@ -1,7 +1,7 @@
 import type { Message } from '@nestor/core'
 import type { ToolSpec } from '@nestor/core/provider-kit'
 import { describe, expect, it } from 'vitest'
-import { collect, modelId, provider, streamResponse, useBedrockWire, type Frame } from './support.js'
+import { collect, modelId, provider, streamResponse, useBedrockWire, type Frame } from '../../support/bedrock-wire.js'
 
 const weather: ToolSpec = {
   name: 'get_weather',

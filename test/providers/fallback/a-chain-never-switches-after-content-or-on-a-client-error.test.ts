@@ -2,7 +2,7 @@ import { NestorError } from '@nestor/core'
 import { anthropic, fallback, openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import * as chat from '../wire/openai/chat-scenarios.js'
-import { anthropicScenario, collect, json, useTwoWires } from './support.js'
+import { anthropicScenario, collect, json, useTwoWires } from '../../support/fallback-wires.js'
 
 const request = { model: 'x', messages: [{ role: 'user' as const, content: 'hi' }], tools: [] }
 

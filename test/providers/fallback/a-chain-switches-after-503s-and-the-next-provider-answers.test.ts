@@ -2,7 +2,7 @@ import { Runtime, defineTool } from '@nestor/core'
 import { anthropic, fallback, openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import * as chat from '../wire/openai/chat-scenarios.js'
-import { anthropicScenario, unavailable, useTwoWires } from './support.js'
+import { anthropicScenario, unavailable, useTwoWires } from '../../support/fallback-wires.js'
 
 const weather = defineTool({
   name: 'get_weather',

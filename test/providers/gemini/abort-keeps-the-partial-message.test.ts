@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { geminiSse, final, request } from './support.js'
+import { geminiSse, final, request } from '../../support/gemini-wire.js'
 
 describe('aborting a Gemini stream', () => {
   let server: WireServer

@@ -3,8 +3,8 @@ import fc from 'fast-check'
 import type { AssistantMessage } from '@nestor/core'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { gemini } from '@nestor/providers'
-import { collect, final, request, scenario } from './support.js'
-import { startSplitServer } from './split-server.js'
+import { collect, final, request, scenario } from '../../support/gemini-wire.js'
+import { startSplitServer } from '../../support/split-server.js'
 
 const transcripts = [
   'text.three-chunks.sse',

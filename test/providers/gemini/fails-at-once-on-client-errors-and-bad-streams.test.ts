@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { assistantText, collect, final, geminiSse, googleError, request } from './support.js'
+import { assistantText, collect, final, geminiSse, googleError, request } from '../../support/gemini-wire.js'
 
 describe('Gemini fails at once, as an error result, on what a retry cannot fix', () => {
   let server: WireServer

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, final, googleError, request, retryInfo, scenario } from './support.js'
+import { collect, final, googleError, request, retryInfo, scenario } from '../../support/gemini-wire.js'
 
 const KEY = 'AIzaSy-nestor-secret-0123456789'
 

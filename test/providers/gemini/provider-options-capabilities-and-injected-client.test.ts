@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GoogleGenerativeAI } from '@google/generative-ai'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, final, request, scenario, type Body } from './support.js'
+import { collect, final, request, scenario, type Body } from '../../support/gemini-wire.js'
 
 describe('gemini() options', () => {
   let server: WireServer

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { assistantText, collect, final, googleError, request, retryInfo, scenario } from './support.js'
+import { assistantText, collect, final, googleError, request, retryInfo, scenario } from '../../support/gemini-wire.js'
 
 type Retry = Extract<ModelEvent, { type: 'retry' }>
 const retries = (events: ModelEvent[]) => events.filter((e): e is Retry => e.type === 'retry')

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Runtime, defineTool } from '@nestor/core'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { scenario, timeTool, weatherTool, type Body } from './support.js'
+import { scenario, timeTool, weatherTool, type Body } from '../../support/gemini-wire.js'
 
 const weather = defineTool({
   name: weatherTool.name,

@@ -13,7 +13,7 @@ import {
   timeTool,
   weatherTool,
   type Body,
-} from './support.js'
+} from '../../support/gemini-wire.js'
 
 describe('Gemini streams our committed SSE scenarios through @google/generative-ai', () => {
   let server: WireServer

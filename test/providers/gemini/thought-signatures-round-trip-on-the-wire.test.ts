@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '@nestor/core'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, final, geminiSse, request, scenario, timeTool, weatherTool, type Body } from './support.js'
+import {
+  collect,
+  final,
+  geminiSse,
+  request,
+  scenario,
+  timeTool,
+  weatherTool,
+  type Body,
+} from '../../support/gemini-wire.js'
 
 const result = (call: ToolCall, text: string, isError = false): ToolResultMessage => ({
   role: 'toolResult',

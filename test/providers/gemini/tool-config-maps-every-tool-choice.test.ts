@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gemini } from '@nestor/providers'
 import { toGeminiToolConfig } from '@nestor/providers/gemini'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, geminiSse, request, weatherTool, timeTool, type Body } from './support.js'
+import { collect, geminiSse, request, weatherTool, timeTool, type Body } from '../../support/gemini-wire.js'
 
 describe('toGeminiToolConfig', () => {
   it('maps auto to mode AUTO', () => {

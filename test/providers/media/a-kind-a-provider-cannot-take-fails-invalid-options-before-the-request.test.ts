@@ -3,7 +3,7 @@ import type { ModelEvent } from '@nestor/core/provider-kit'
 import { anthropic, bedrock, gemini, openai } from '@nestor/providers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, image, imageUrl, pdfUrl } from './support.js'
+import { collect, image, imageUrl, pdfUrl } from '../../support/media-parts.js'
 
 describe('an image or file a provider cannot take fails invalid_options before any request, naming the part', () => {
   let server: WireServer

@@ -3,10 +3,15 @@ import { aiSdk, anthropic, gemini, openai } from '@nestor/providers'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { useBedrockWire, provider as bedrockProvider, streamResponse, text as bedrockText } from '../bedrock/support.js'
+import {
+  useBedrockWire,
+  provider as bedrockProvider,
+  streamResponse,
+  text as bedrockText,
+} from '../../support/bedrock-wire.js'
 import * as chat from '../wire/openai/chat-scenarios.js'
 import * as responses from '../wire/openai/responses-scenarios.js'
-import { PDF, PNG, collect, history, image, imageUrl, pdf, pdfUrl, plotTool } from './support.js'
+import { PDF, PNG, collect, history, image, imageUrl, pdf, pdfUrl, plotTool } from '../../support/media-parts.js'
 
 const scenario = (dir: string, name: string) => readFileSync(new URL(`../wire/${dir}/${name}`, import.meta.url), 'utf8')
 const json = (server: WireServer, i = 0) => server.requests[i]?.json as Record<string, unknown>

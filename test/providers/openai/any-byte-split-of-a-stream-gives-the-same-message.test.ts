@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hasSharedWire, readShared, readSharedJson } from '../../support/fixtures.js'
 import * as chat from '../wire/openai/chat-scenarios.js'
 import * as responses from '../wire/openai/responses-scenarios.js'
-import { startSplitServer } from './split-server.js'
-import { collect, request, timeTool, weatherTool } from './support.js'
+import { startSplitServer } from '../../support/split-server.js'
+import { collect, request, timeTool, weatherTool } from '../../support/openai-wire.js'
 
 type Transcript = { name: string; api: 'chat' | 'responses'; body: string }
 

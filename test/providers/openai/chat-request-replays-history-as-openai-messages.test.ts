@@ -2,7 +2,7 @@ import type { Message } from '@nestor/core'
 import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import * as chat from '../wire/openai/chat-scenarios.js'
-import { body, collect, request, useWire } from './support.js'
+import { body, collect, request, useWire } from '../../support/openai-wire.js'
 
 const pixel = 'iVBORw0KGgo='
 

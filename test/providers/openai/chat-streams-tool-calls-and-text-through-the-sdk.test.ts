@@ -1,7 +1,7 @@
 import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import * as chat from '../wire/openai/chat-scenarios.js'
-import { body, collect, request, timeTool, useWire, weatherTool } from './support.js'
+import { body, collect, request, timeTool, useWire, weatherTool } from '../../support/openai-wire.js'
 
 describe('openai chat: the SDK over the wire produces Nestor events', () => {
   const wire = useWire()

@@ -1,7 +1,7 @@
 import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import * as chat from '../wire/openai/chat-scenarios.js'
-import { collect, request, useWire } from './support.js'
+import { collect, request, useWire } from '../../support/openai-wire.js'
 
 const json = { 'content-type': 'application/json' }
 

@@ -2,7 +2,7 @@ import { openai } from '@nestor/providers'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import * as chat from '../wire/openai/chat-scenarios.js'
-import { collect, request, useWire } from './support.js'
+import { collect, request, useWire } from '../../support/openai-wire.js'
 
 describe('openai provider options', () => {
   const wire = useWire()

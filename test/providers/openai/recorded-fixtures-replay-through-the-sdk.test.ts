@@ -1,4 +1,4 @@
-// Replays the recorded OpenAI wire fixtures (../shared/fixtures/wire, read in place) through the
+// Replays the recorded OpenAI wire fixtures (outside the repo, read in place) through the
 // real SDK and our adapter, and compares with what the SDK itself assembled (index.json's
 // verified_sdk_result) and with the recorded request bodies.
 import type { AssistantMessage, Message, ToolCall } from '@nestor/core'
@@ -6,7 +6,7 @@ import type { ToolSpec } from '@nestor/core/provider-kit'
 import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { hasSharedWire, readShared, readSharedJson } from '../../support/fixtures.js'
-import { body, collect, request, useWire } from './support.js'
+import { body, collect, request, useWire } from '../../support/openai-wire.js'
 
 type Fixture = {
   file: string
@@ -52,7 +52,7 @@ const specFromChatTool = (tool: {
 })
 
 describe.skipIf(!hasSharedWire)(
-  'openai: recorded wire fixtures replay through the SDK (skipped: ../shared/fixtures/wire not found)',
+  'openai: recorded wire fixtures replay through the SDK (skipped: the recorded wire fixtures are not found)',
   () => {
     const wire = useWire()
 

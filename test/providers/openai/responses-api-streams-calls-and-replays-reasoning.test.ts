@@ -2,7 +2,7 @@ import type { AssistantMessage, Message } from '@nestor/core'
 import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import * as responses from '../wire/openai/responses-scenarios.js'
-import { body, collect, request, useWire, weatherTool } from './support.js'
+import { body, collect, request, useWire, weatherTool } from '../../support/openai-wire.js'
 
 describe('openai responses api', () => {
   const wire = useWire()

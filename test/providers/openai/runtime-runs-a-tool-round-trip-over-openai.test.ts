@@ -3,7 +3,7 @@ import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import * as chat from '../wire/openai/chat-scenarios.js'
 import * as responses from '../wire/openai/responses-scenarios.js'
-import { body, timeTool, useWire, weatherTool } from './support.js'
+import { body, timeTool, useWire, weatherTool } from '../../support/openai-wire.js'
 
 const weather = defineTool({
   name: weatherTool.name,

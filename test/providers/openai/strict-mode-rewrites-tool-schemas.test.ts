@@ -2,7 +2,7 @@ import { openai } from '@nestor/providers'
 import { toStrictSchema } from '@nestor/providers/openai'
 import { describe, expect, it } from 'vitest'
 import { sse } from '../../support/wire-server.js'
-import { body, collect, request, useWire } from './support.js'
+import { body, collect, request, useWire } from '../../support/openai-wire.js'
 
 const schema = {
   type: 'object',

@@ -1,7 +1,7 @@
 import { NestorError } from '@nestor/core'
 import { messageOf } from '@nestor/core/provider-kit'
 import type { ClassifiedError } from '../shared/retry-stream.js'
-import { isRetryableStatus } from '../shared/retry-stream.js'
+import { isNetworkFailure, isRetryableStatus, reissue } from '../shared/failures.js'
 
 type ApiCallErrorLike = { statusCode?: number; isRetryable?: boolean; responseHeaders?: Record<string, string> }
 
@@ -12,15 +12,7 @@ type ApiCallErrorLike = { statusCode?: number; isRetryable?: boolean; responseHe
  */
 export function classifyAiSdkError(error: unknown, provider: string): ClassifiedError {
   if (NestorError.isInstance(error)) {
-    return {
-      error: error.provider
-        ? error
-        : new NestorError(error.code, error.message, {
-            provider,
-            ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
-            ...(error.status === undefined ? {} : { status: error.status }),
-          }),
-    }
+    return { error: error.provider ? error : reissue(error, { provider }) }
   }
   if (error instanceof Error && error.name === 'AbortError')
     return { error: new NestorError('aborted', 'aborted', { provider }) }
@@ -42,12 +34,4 @@ function retryAfter(headers: Record<string, string> | undefined): number | undef
   if (headers['retry-after-ms'] !== undefined && Number.isFinite(ms)) return ms
   const seconds = Number(headers['retry-after'])
   return headers['retry-after'] !== undefined && Number.isFinite(seconds) ? seconds * 1000 : undefined
-}
-
-function isNetworkFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false
-  const cause = (error as { cause?: unknown }).cause
-  const code = (cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code
-  if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+)$/.test(code)) return true
-  return error.name === 'TypeError' && /terminated|fetch failed|socket|network/i.test(error.message)
 }

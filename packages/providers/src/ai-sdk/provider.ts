@@ -1,21 +1,20 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import type { Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
-import { NestorError } from '@nestor/core'
+import type { ModelRequest } from '@nestor/core/provider-kit'
 import { invalidOption } from '@nestor/core/provider-kit'
-import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import {
+  finalAfterContent,
+  type RequestAttempt,
+  retryingStreams,
+  type RetryOptions,
+} from '../shared/retrying-provider.js'
 import { buildCallOptions } from './call-options.js'
 import { classifyAiSdkError } from './errors.js'
-import { readAiSdkStream } from './stream.js'
+import { parseAiSdkStream, readableParts } from './stream.js'
 
-export type AiSdkOptions = {
+export type AiSdkOptions = RetryOptions & {
   /** Provider name on messages and errors. Default: the model's `provider` (e.g. 'openai.chat'). */
   name?: string
-  /** Nestor's retries of a failure before any content. Default 2; `request.maxRetries` wins. */
-  maxRetries?: number
-  maxRetryDelayMs?: number
-  streamIdleTimeoutMs?: number
   /** Strings to redact from errors and events (the key you gave the `@ai-sdk/*` provider). */
   secrets?: string[]
 }
@@ -35,45 +34,21 @@ export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provi
     throw invalidOption('model.specificationVersion', "'v3' (AI SDK 6)", model.specificationVersion)
   const name = options.name ?? model.provider
   const secrets = (): string[] => options.secrets?.filter((s) => s !== '') ?? []
-  const streams = retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
-    let current: AssistantBuilder | undefined
-    return {
-      attempt: (builder, signal, emit) => {
-        current = builder
-        return attempt(request, builder, signal, emit)
-      },
-      classify: (error) => {
-        const classified = classifyAiSdkError(error, name)
-        if (current?.hasContent && classified.error.retryable) {
-          const { status, provider } = classified.error
-          return {
-            error: new NestorError(classified.error.code, classified.error.message, {
-              retryable: false,
-              ...(status === undefined ? {} : { status }),
-              ...(provider === undefined ? {} : { provider }),
-            }),
-          }
-        }
-        return classified
-      },
-    }
-  })
+  const attempt: RequestAttempt = async (request, builder, signal, emit) => {
+    const call = buildCallOptions(request, name, signal)
+    const result = await model.doStream(call)
+    await parseAiSdkStream(readableParts(result.stream, signal), builder, signal, emit)
+  }
+
+  const streams = retryingStreams(
+    { ...options, name, secrets },
+    finalAfterContent(attempt, (error) => classifyAiSdkError(error, name)),
+  )
   const own = (request: ModelRequest): ModelRequest => ({ ...request, model: model.modelId })
   return {
     name,
     stream: (request, signal) => streams.stream(own(request), signal),
     streamTo: (request, signal, sink) => streams.streamTo(own(request), signal, sink),
     secrets,
-  }
-
-  async function attempt(
-    request: ModelRequest,
-    builder: AssistantBuilder,
-    signal: AbortSignal,
-    emit: (event: ModelEvent) => void,
-  ): Promise<void> {
-    const call = buildCallOptions(request, name, signal)
-    const result = await model.doStream(call)
-    await readAiSdkStream(result.stream, builder, signal, emit)
   }
 }

@@ -1,7 +1,7 @@
 import { NestorError } from '@nestor/core'
 import { messageOf } from '@nestor/core/provider-kit'
 import type { ClassifiedError } from '../shared/retry-stream.js'
-import { isRetryableStatus, retryAfterFromHeaders } from '../shared/retry-stream.js'
+import { isNetworkFailure, isRetryableStatus, retryAfterFromHeaders } from '../shared/failures.js'
 import { loadedAnthropic } from './sdk.js'
 
 /** Error types an in-stream `event: error` (HTTP status unknown) may carry that are worth a retry. */
@@ -45,17 +45,8 @@ export function classifyAnthropicError(error: unknown, provider: string): Classi
       }),
     }
   }
-  // A body that dies mid-read surfaces from fetch as a bare TypeError ("terminated") or a socket
-  // error with a code; those are network failures. Anything else is a bug and is not retried.
+  // A body that dies mid-read is a network failure; anything else is a bug and is not retried.
   const network = isNetworkFailure(error)
   const message = network ? `connection lost: ${messageOf(error)}` : messageOf(error)
   return { error: new NestorError('provider_error', message, { provider, retryable: network }) }
-}
-
-function isNetworkFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false
-  const cause = (error as { cause?: unknown }).cause
-  const code = (cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code
-  if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+)$/.test(code)) return true
-  return error.name === 'TypeError' && /terminated|fetch failed|socket|network/i.test(error.message)
 }

@@ -1,31 +1,31 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
-import { NestorError } from '@nestor/core'
+import type { SameKeys } from '@nestor/core/provider-kit'
 import { option, parseOptions } from '@nestor/core/provider-kit'
 import { z } from 'zod/v4'
-import type { AssistantBuilder } from '../shared/assistant-builder.js'
-import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
-import { sdkLogging, type ProviderLogger } from '../shared/sdk-logger.js'
+import {
+  finalAfterContent,
+  type RequestAttempt,
+  retryOptionShape,
+  retryingStreams,
+  type RetryOptions,
+} from '../shared/retrying-provider.js'
+import { loggerOption, sdkLogging, type ProviderLogger } from '../shared/sdk-logger.js'
+import { lazySdkClient } from '../shared/sdk-client.js'
+import { missingApiKey } from '../shared/failures.js'
 import { resolveCacheControl, type AnthropicCacheControl } from './cache-control.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
 import { loadAnthropic } from './sdk.js'
-import { readAnthropicStream } from './stream.js'
+import { parseAnthropicStream } from './stream.js'
 
-export type AnthropicOptions = {
+export type AnthropicOptions = RetryOptions & {
   /** Default: `process.env.ANTHROPIC_API_KEY`. Ignored when `client` is given. */
   apiKey?: string
   baseURL?: string
   /** A ready SDK client (proxies, custom fetch). Its own retries are bypassed per request. */
   client?: Anthropic
-  /** Nestor's retries of a failure before any content. Default 2; `request.maxRetries` wins. */
-  maxRetries?: number
-  /** Cap on a server-requested `retry-after`. Default 30 s. */
-  maxRetryDelayMs?: number
-  /** A stream silent this long fails as retryable; `request.streamIdleTimeoutMs` wins. */
-  streamIdleTimeoutMs?: number
   /** `max_tokens` when the request gives none. Default 4096. */
   maxTokens?: number
   /** Extended thinking for every request (a request's `options.thinking` wins; `false` turns it off). */
@@ -42,18 +42,11 @@ const anthropicShape = {
   apiKey: option.nonEmptyString().optional(),
   baseURL: option.nonEmptyString().optional(),
   client: option.custom<Anthropic>('an Anthropic SDK client', (v) => typeof v === 'object' && v !== null).optional(),
-  maxRetries: option.nonNegativeInt().optional(),
-  maxRetryDelayMs: option.nonNegative().optional(),
-  streamIdleTimeoutMs: option.nonNegative().optional(),
+  ...retryOptionShape,
   maxTokens: option.positiveInt().optional(),
   thinking: z.strictObject({ budgetTokens: option.positiveInt() }).optional(),
   name: option.nonEmptyString().optional(),
-  logger: option
-    .custom<ProviderLogger>(
-      'a logger { log(entry) }',
-      (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function',
-    )
-    .optional(),
+  logger: loggerOption(),
   // Its fields are checked by resolveCacheControl, whose messages name the field that is wrong.
   cacheControl: option
     .custom<AnthropicCacheControl>(
@@ -82,69 +75,37 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
     ...(options.thinking ? { thinking: options.thinking } : {}),
     ...(cacheControl ? { cacheControl } : {}),
   }
-  let client = options.client
-  // Built on first use, so a missing key is an `error` event of the first call, not a throw here.
-  const getClient = async (): Promise<Anthropic> => {
-    // The SDK is loaded even for an injected client: classifying its errors needs its classes.
-    const sdk = await loadAnthropic(name)
-    if (client) return client
-    if (!apiKey) {
-      throw new NestorError('invalid_options', `${name}: no API key (pass apiKey or set ANTHROPIC_API_KEY)`, {
-        provider: name,
-        retryable: false,
-      })
-    }
-    client = new sdk.default({
-      apiKey,
-      maxRetries: 0,
-      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-      ...sdkLogging(name, options.logger, secrets),
-    })
-    return client
-  }
+  const getClient = lazySdkClient({
+    load: () => loadAnthropic(name),
+    injected: options.client,
+    apiKey,
+    missingKey: () => missingApiKey(name, `${name}: no API key (pass apiKey or set ANTHROPIC_API_KEY)`),
+    create: (sdk, key): Anthropic =>
+      new sdk.default({
+        apiKey: key,
+        maxRetries: 0,
+        ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+        ...sdkLogging(name, options.logger, secrets),
+      }),
+  })
   const secrets = (): string[] => {
     const keys = [apiKey, options.client?.apiKey].filter((k): k is string => typeof k === 'string' && k !== '')
     return [...new Set(keys)]
   }
 
-  return {
-    name,
-    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
-      // The builder of the attempt in flight: a failure after visible content must not be reported
-      // as retryable, since retrying would duplicate what the caller already streamed.
-      let current: AssistantBuilder | undefined
-      return {
-        attempt: (builder, attemptSignal, emit) => {
-          current = builder
-          return attempt(request, builder, attemptSignal, emit)
-        },
-        classify: (error) => {
-          const classified = classifyAnthropicError(error, name)
-          if (current?.hasContent && classified.error.retryable) {
-            const { status, provider } = classified.error
-            const extra = {
-              retryable: false,
-              ...(status === undefined ? {} : { status }),
-              ...(provider === undefined ? {} : { provider }),
-            }
-            return { error: new NestorError(classified.error.code, classified.error.message, extra) }
-          }
-          return classified
-        },
-      }
-    }),
-    capabilities: async (model: string) => anthropicCapabilities(model),
-    secrets,
-  }
-
-  async function attempt(
-    request: ModelRequest,
-    builder: AssistantBuilder,
-    signal: AbortSignal,
-    emit: (event: ModelEvent) => void,
-  ): Promise<void> {
+  const attempt: RequestAttempt = async (request, builder, signal, emit) => {
     const params = buildAnthropicParams(request, defaults, name)
     const events = await (await getClient()).messages.create(params, { signal, maxRetries: 0 })
-    await readAnthropicStream(events, builder, name, emit)
+    await parseAnthropicStream(events, builder, signal, emit)
+  }
+
+  return {
+    name,
+    ...retryingStreams(
+      { ...options, name, secrets },
+      finalAfterContent(attempt, (error) => classifyAnthropicError(error, name)),
+    ),
+    capabilities: async (model: string) => anthropicCapabilities(model),
+    secrets,
   }
 }

@@ -1,12 +1,13 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import type { StopReason, ThinkingContent, Usage } from '@nestor/core'
+import type { StopReason, Usage } from '@nestor/core'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import type { StreamParser } from '../shared/stream-parser.js'
 
 type OpenBlock =
   | { kind: 'text' }
-  | { kind: 'thinking'; block: ThinkingContent }
+  | { kind: 'thinking' }
   | { kind: 'tool'; id: string; json: string; initial: Record<string, unknown> }
   | { kind: 'other' }
 
@@ -59,12 +60,13 @@ export function mapUsage(usage: Partial<Record<string, unknown>> | null | undefi
  * it stays in the message with its raw text in `invalidArguments` and no `toolcall_end`, so it can
  * never run even if the fragment happens to parse.
  */
-export async function readAnthropicStream(
-  events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
-  builder: AssistantBuilder,
-  provider: string,
-  emit: (event: ModelEvent) => void,
-): Promise<void> {
+export const parseAnthropicStream: StreamParser<Anthropic.RawMessageStreamEvent> = async (
+  events,
+  builder,
+  _signal,
+  emit,
+) => {
+  const provider = builder.message.provider
   const open = new Map<number, OpenBlock>()
   let stopReason: string | null | undefined
   for await (const event of events) {
@@ -80,14 +82,15 @@ export async function readAnthropicStream(
           open.set(event.index, { kind: 'text' })
           if (block.text) emit(builder.text(block.text))
         } else if (block.type === 'thinking') {
-          builder.pushThinkingBlock({ thinking: block.thinking ?? '' })
-          const ref = builder.message.content.at(-1) as ThinkingContent
-          if (block.signature) ref.signature = block.signature
-          open.set(event.index, { kind: 'thinking', block: ref })
-          if (block.thinking) emit({ type: 'thinking_delta', delta: block.thinking })
+          const start = builder.thinkingBlock(
+            block.thinking ?? '',
+            block.signature ? { signature: block.signature } : {},
+          )
+          open.set(event.index, { kind: 'thinking' })
+          if (start) emit(start)
         } else if (block.type === 'redacted_thinking') {
           // Opaque encrypted reasoning: kept as a redacted ThinkingContent whose signature is the data.
-          builder.pushThinkingBlock({ thinking: '', signature: block.data, redacted: true })
+          builder.thinkingBlock('', { signature: block.data, redacted: true })
           open.set(event.index, { kind: 'other' })
         } else if (block.type === 'tool_use') {
           const initial = isRecord(block.input) ? block.input : {}
@@ -106,12 +109,10 @@ export async function readAnthropicStream(
         if (delta.type === 'text_delta') {
           if (state?.kind === 'text' && delta.text) emit(builder.text(delta.text))
         } else if (delta.type === 'thinking_delta') {
-          if (state?.kind === 'thinking' && delta.thinking) {
-            state.block.thinking += delta.thinking
-            emit({ type: 'thinking_delta', delta: delta.thinking })
-          }
+          // Blocks arrive one after another, so the open thinking block is the message's last one.
+          if (state?.kind === 'thinking' && delta.thinking) emit(builder.thinking(delta.thinking))
         } else if (delta.type === 'signature_delta') {
-          if (state?.kind === 'thinking') state.block.signature = (state.block.signature ?? '') + delta.signature
+          if (state?.kind === 'thinking') builder.thinkingSignature(delta.signature)
         } else if (delta.type === 'input_json_delta') {
           if (state?.kind === 'tool' && delta.partial_json) {
             state.json += delta.partial_json

@@ -1,7 +1,7 @@
 import { NestorError } from '@nestor/core'
 import { messageOf } from '@nestor/core/provider-kit'
 import type { ClassifiedError } from '../shared/retry-stream.js'
-import { isRetryableStatus } from '../shared/retry-stream.js'
+import { isRetryableStatus } from '../shared/failures.js'
 
 /** Converse exceptions worth another attempt, by the name the AWS SDK gives them. */
 const retryableNames = new Set([

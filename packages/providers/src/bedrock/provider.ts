@@ -1,18 +1,22 @@
 import type { BedrockRuntimeClient, BedrockRuntimeClientConfig } from '@aws-sdk/client-bedrock-runtime'
 import type { Provider } from '@nestor/core'
-import type { Capabilities, ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import type { Capabilities } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
-import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { importPeer } from '../shared/import-peer.js'
-import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import {
+  finalAfterContent,
+  type RequestAttempt,
+  retryingStreams,
+  type RetryOptions,
+} from '../shared/retrying-provider.js'
 import { bedrockCapabilities } from './capabilities.js'
 import { classifyBedrockError } from './errors.js'
 import { buildConverseInput } from './request.js'
-import { readConverseStream } from './stream.js'
+import { parseConverseStream } from './stream.js'
 
 type Sdk = typeof import('@aws-sdk/client-bedrock-runtime')
 
-export type BedrockOptions = {
+export type BedrockOptions = RetryOptions & {
   /** Default: `AWS_REGION`, then `AWS_DEFAULT_REGION`, then the SDK's own resolution. */
   region?: string
   /** Static credentials or a provider; default: the AWS SDK's default chain (env, profile, SSO, IMDS…). */
@@ -21,10 +25,6 @@ export type BedrockOptions = {
   endpoint?: string
   /** A ready SDK client. Nestor still sends each attempt once (its own retries, not the SDK's). */
   client?: BedrockRuntimeClient
-  /** Nestor's retries of a failure before any content. Default 2; `request.maxRetries` wins. */
-  maxRetries?: number
-  maxRetryDelayMs?: number
-  streamIdleTimeoutMs?: number
   /** `inferenceConfig.maxTokens` when the request gives none. Default: the model's own. */
   maxTokens?: number
   /** Claude extended thinking for every request (a request's `options.thinking` wins; `false` turns it off). */
@@ -66,42 +66,7 @@ export function bedrock(options: BedrockOptions = {}): Provider {
     return [creds.secretAccessKey, creds.sessionToken].filter((s): s is string => typeof s === 'string' && s !== '')
   }
 
-  return {
-    name,
-    ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
-      let current: AssistantBuilder | undefined
-      return {
-        attempt: (builder, signal, emit) => {
-          current = builder
-          return attempt(request, builder, signal, emit)
-        },
-        classify: (error) => {
-          const classified = classifyBedrockError(error, name)
-          // After visible content a retry would duplicate output: report the failure as final.
-          if (current?.hasContent && classified.error.retryable) {
-            const { status, provider } = classified.error
-            return {
-              error: new NestorError(classified.error.code, classified.error.message, {
-                retryable: false,
-                ...(status === undefined ? {} : { status }),
-                ...(provider === undefined ? {} : { provider }),
-              }),
-            }
-          }
-          return classified
-        },
-      }
-    }),
-    capabilities: async (model: string): Promise<Capabilities> => bedrockCapabilities(model),
-    secrets,
-  }
-
-  async function attempt(
-    request: ModelRequest,
-    builder: AssistantBuilder,
-    signal: AbortSignal,
-    emit: (event: ModelEvent) => void,
-  ): Promise<void> {
+  const attempt: RequestAttempt = async (request, builder, signal, emit) => {
     const input = buildConverseInput(request, defaults, name)
     const [aws, bedrockClient] = await Promise.all([loadSdk(), getClient()])
     const response = await bedrockClient.send(new aws.ConverseStreamCommand(input), { abortSignal: signal })
@@ -110,6 +75,16 @@ export function bedrock(options: BedrockOptions = {}): Provider {
         provider: name,
         retryable: false,
       })
-    await readConverseStream(response.stream, builder, name, emit)
+    await parseConverseStream(response.stream, builder, signal, emit)
+  }
+
+  return {
+    name,
+    ...retryingStreams(
+      { ...options, name, secrets },
+      finalAfterContent(attempt, (error) => classifyBedrockError(error, name)),
+    ),
+    capabilities: async (model: string): Promise<Capabilities> => bedrockCapabilities(model),
+    secrets,
   }
 }

@@ -1,8 +1,7 @@
 import type { ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime'
 import type { StopReason } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
-import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import type { StreamParser } from '../shared/stream-parser.js'
 
 /**
  * Reads the ConverseStream output into the builder. Block indexes key the open tool calls.
@@ -10,12 +9,8 @@ import type { AssistantBuilder } from '../shared/assistant-builder.js'
  * and retried like HTTP failures. `metadata` (usage) follows `messageStop`, so `done` is emitted
  * at the end of the stream, not at `messageStop`.
  */
-export async function readConverseStream(
-  stream: AsyncIterable<ConverseStreamOutput>,
-  builder: AssistantBuilder,
-  provider: string,
-  emit: (event: ModelEvent) => void,
-): Promise<void> {
+export const parseConverseStream: StreamParser<ConverseStreamOutput> = async (stream, builder, _signal, emit) => {
+  const provider = builder.message.provider
   emit(builder.start())
   let stopReason: StopReason | undefined
   for await (const event of stream) {
@@ -37,11 +32,8 @@ export async function readConverseStream(
         if (reasoning.text !== undefined) emit(builder.thinking(reasoning.text))
         else if (reasoning.signature !== undefined) builder.thinkingSignature(reasoning.signature)
         else if (reasoning.redactedContent !== undefined) {
-          builder.pushThinkingBlock({
-            thinking: '',
-            signature: Buffer.from(reasoning.redactedContent).toString('base64'),
-            redacted: true,
-          })
+          const data = Buffer.from(reasoning.redactedContent).toString('base64')
+          builder.thinkingBlock('', { signature: data, redacted: true })
         }
       }
     } else if (event.contentBlockStop) {

@@ -1,5 +1,6 @@
 import { NestorError } from '@nestor/core'
-import { isRetryableStatus, type ClassifiedError } from '../shared/retry-stream.js'
+import { isRetryableStatus } from '../shared/failures.js'
+import type { ClassifiedError } from '../shared/retry-stream.js'
 import { describeSdkError } from './sdk.js'
 
 /**

@@ -1,9 +1,10 @@
 import type { Provider } from '@nestor/core'
 import type { ModelRequest, SameKeys } from '@nestor/core/provider-kit'
-import { NestorError } from '@nestor/core'
 import { option, parseOptions } from '@nestor/core/provider-kit'
 import { z } from 'zod/v4'
-import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
+import { retryOptionShape, retryingStreams, type AttemptPlan, type RetryOptions } from '../shared/retrying-provider.js'
+import { lazySdkClient } from '../shared/sdk-client.js'
+import { missingApiKey } from '../shared/failures.js'
 import { geminiCapabilities } from './capabilities.js'
 import { toGeminiContents } from './convert-messages.js'
 import { toGeminiParameters, toGeminiTools } from './convert-tools.js'
@@ -11,23 +12,17 @@ import { withOutputInstructions } from '../shared/output-instructions.js'
 import { classifyGeminiError } from './errors.js'
 import { toGenerationConfig } from './generation-config.js'
 import { clientApiKey, createClient, loadGeminiSdk, streamGenerateContent, type GeminiClient } from './sdk.js'
-import { GeminiStreamReader } from './stream.js'
+import { parseGeminiStream } from './stream.js'
 import { toGeminiToolConfig } from './tool-config.js'
 import type { GeminiRequest } from './wire-types.js'
 
-export type GeminiOptions = {
+export type GeminiOptions = RetryOptions & {
   /** Default: GEMINI_API_KEY, then GOOGLE_API_KEY. */
   apiKey?: string
   /** Scheme + host the SDK posts to (it appends /v1beta/models/…). Default: Google's endpoint. */
   baseURL?: string
   /** A `GoogleGenerativeAI` instance to use instead of one built from `apiKey`. */
   client?: GeminiClient
-  /** Retries of a retryable failure before any content. Default 2; `request.maxRetries` wins. */
-  maxRetries?: number
-  /** Cap on a server-requested wait (RetryInfo). Default 30 s. */
-  maxRetryDelayMs?: number
-  /** A stream silent this long fails as retryable; `request.streamIdleTimeoutMs` wins. */
-  streamIdleTimeoutMs?: number
   /** The provider name on messages and errors. Default 'gemini'. */
   name?: string
 }
@@ -38,9 +33,7 @@ const geminiShape = {
   client: option
     .custom<GeminiClient>('a GoogleGenerativeAI instance', (v) => typeof v === 'object' && v !== null)
     .optional(),
-  maxRetries: option.nonNegativeInt().optional(),
-  maxRetryDelayMs: option.nonNegative().optional(),
-  streamIdleTimeoutMs: option.nonNegative().optional(),
+  ...retryOptionShape,
   name: option.nonEmptyString().optional(),
 }
 const geminiSchema = z.strictObject(geminiShape)
@@ -57,8 +50,13 @@ export function gemini(options: GeminiOptions = {}): Provider {
     process.env.GEMINI_API_KEY ??
     process.env.GOOGLE_API_KEY ??
     ''
-  let client = options.client
-  const getClient = () => (client ??= createClient(apiKey))
+  const getClient = lazySdkClient({
+    load: () => loadGeminiSdk(name),
+    injected: options.client,
+    apiKey,
+    missingKey: () => missingApiKey(name, 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY'),
+    create: (_sdk, key) => createClient(key),
+  })
   const secrets = () => (apiKey ? [apiKey] : [])
 
   return {
@@ -72,27 +70,18 @@ export function gemini(options: GeminiOptions = {}): Provider {
         return {
           classify: (error) => classifyGeminiError(error, name),
           async attempt(builder, attemptSignal, emit) {
-            if (!apiKey && !options.client) {
-              throw new NestorError('invalid_options', 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY', {
-                provider: name,
-                retryable: false,
-              })
-            }
-            await loadGeminiSdk(name)
+            const client = await getClient()
             // A local controller so a consumer that stops early also stops the HTTP body.
             const controller = new AbortController()
             const onAbort = () => controller.abort(attemptSignal.reason)
             attemptSignal.addEventListener('abort', onAbort, { once: true })
             if (attemptSignal.aborted) controller.abort(attemptSignal.reason)
             try {
-              const reader = new GeminiStreamReader(builder, name)
-              const chunks = streamGenerateContent(getClient(), request.model, body, {
+              const chunks = streamGenerateContent(client, request.model, body, {
                 ...(options.baseURL ? { baseUrl: options.baseURL.replace(/\/+$/, '') } : {}),
                 signal: controller.signal,
               })
-              emit(builder.start())
-              for await (const chunk of chunks) for (const event of reader.read(chunk)) emit(event)
-              emit(reader.finish())
+              await parseGeminiStream(chunks, builder, controller.signal, emit)
             } finally {
               attemptSignal.removeEventListener('abort', onAbort)
               controller.abort()

@@ -2,8 +2,17 @@ import type { Usage } from '@nestor/core'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import type { StreamParser } from '../shared/stream-parser.js'
 import { setTextSignature, textSignatures } from './signatures.js'
 import type { GeminiChunk, GeminiPart, GeminiUsageMetadata } from './wire-types.js'
+
+/** Gemini's stream chunks → events: reads each chunk's parts, then the terminal event at the end. */
+export const parseGeminiStream: StreamParser<GeminiChunk> = async (chunks, builder, _signal, emit) => {
+  const reader = new GeminiStreamReader(builder)
+  emit(builder.start())
+  for await (const chunk of chunks) for (const event of reader.read(chunk)) emit(event)
+  emit(reader.finish())
+}
 
 /**
  * Turns raw stream chunks into ModelEvents on one AssistantBuilder.
@@ -16,16 +25,16 @@ import type { GeminiChunk, GeminiPart, GeminiUsageMetadata } from './wire-types.
  * start/delta/end triple. A part with a signature becomes a block of its own: Gemini asks that
  * signed parts are never merged with neighbours, and replay mirrors the blocks one to one.
  */
-export class GeminiStreamReader {
+class GeminiStreamReader {
   private finishReason: string | undefined
   private finishMessage: string | undefined
   private blockReason: string | undefined
   private calls = 0
+  private readonly provider: string
 
-  constructor(
-    private readonly builder: AssistantBuilder,
-    private readonly provider: string,
-  ) {}
+  constructor(private readonly builder: AssistantBuilder) {
+    this.provider = builder.message.provider
+  }
 
   *read(chunk: GeminiChunk): Generator<ModelEvent> {
     if (chunk.usageMetadata) this.builder.setUsage(toUsage(chunk.usageMetadata))
@@ -57,14 +66,7 @@ export class GeminiStreamReader {
   }
 
   private fail(message: string): ModelEvent {
-    this.builder.closeAll()
-    this.builder.message.stopReason = 'error'
-    this.builder.message.errorMessage = message
-    return {
-      type: 'error',
-      message: this.builder.message,
-      error: new NestorError('provider_error', message, { provider: this.provider, retryable: false }),
-    }
+    return this.builder.fail(new NestorError('provider_error', message, { provider: this.provider, retryable: false }))
   }
 
   private *part(part: GeminiPart): Generator<ModelEvent> {
@@ -85,8 +87,8 @@ export class GeminiStreamReader {
       if (signature === undefined) {
         if (part.text !== '') yield this.builder.thinking(part.text)
       } else {
-        this.builder.pushThinkingBlock({ thinking: part.text, signature })
-        yield { type: 'thinking_delta', delta: part.text }
+        const start = this.builder.thinkingBlock(part.text, { signature })
+        if (start) yield start
       }
       return
     }

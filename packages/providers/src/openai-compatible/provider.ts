@@ -3,10 +3,12 @@ import type { Capabilities, ModelEvent, ModelRequest, SameKeys } from '@nestor/c
 import { option, parseOptions } from '@nestor/core/provider-kit'
 import { z } from 'zod/v4'
 import { openai } from '../openai/provider.js'
-import type { ProviderLogger } from '../shared/sdk-logger.js'
+import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
 import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'
-import { parseTextProtocol } from './text-protocol-stream.js'
+import { AssistantBuilder } from '../shared/assistant-builder.js'
+import { parsedEvents } from '../shared/stream-parser.js'
+import { textProtocolParser } from './text-protocol-stream.js'
 import { withOutputInstructions } from '../shared/output-instructions.js'
 
 export type ToolProtocol = 'auto' | 'native' | 'text'
@@ -52,12 +54,7 @@ const compatibleShape = {
   name: option.nonEmptyString().optional(),
   maxRetries: option.nonNegativeInt().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
-  logger: option
-    .custom<ProviderLogger>(
-      'a logger { log(entry) }',
-      (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function',
-    )
-    .optional(),
+  logger: loggerOption(),
   structuredOutput: option.oneOf(['auto', 'native', 'instructions']).optional(),
 }
 const compatibleSchema = z.strictObject(compatibleShape)
@@ -128,7 +125,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
       if (resolved.output && (textTools || !(await nativeOutputFor(model)))) resolved = withOutputInstructions(resolved)
       if (protocol === 'native') return yield* inner.stream(resolved, signal)
       const events = inner.stream(toTextProtocolRequest(resolved), signal)
-      yield* parseTextProtocol(events, name, model, activeTools(resolved).length > 0)
+      const parser = textProtocolParser(activeTools(resolved).length > 0)
+      yield* parsedEvents(parser, events, new AssistantBuilder(name, model), signal ?? new AbortController().signal)
     },
   }
 }

@@ -1,8 +1,7 @@
 import type { StopReason } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import type { StreamParser } from '../shared/stream-parser.js'
 import { toUsage } from './usage.js'
 
 /**
@@ -11,13 +10,8 @@ import { toUsage } from './usage.js'
  * split a JSON token). The usage chunk comes after the finish reason, so the message is finished
  * only when the stream ends; a stream that ends without a finish reason was cut off.
  */
-export async function chatStreamEvents(
-  chunks: AsyncIterable<ChatCompletionChunk>,
-  builder: AssistantBuilder,
-  provider: string,
-  signal: AbortSignal,
-  emit: (event: ModelEvent) => void,
-): Promise<void> {
+export const parseChatStream: StreamParser<ChatCompletionChunk> = async (chunks, builder, signal, emit) => {
+  const provider = builder.message.provider
   emit(builder.start())
   let finish: string | undefined
   for await (const chunk of chunks) {

@@ -1,7 +1,8 @@
 import { NestorError } from '@nestor/core'
 import { messageOf } from '@nestor/core/provider-kit'
 import { loadedOpenAI } from './sdk.js'
-import { isRetryableStatus, retryAfterFromHeaders, type ClassifiedError } from '../shared/retry-stream.js'
+import { isRetryableStatus, retryAfterFromHeaders } from '../shared/failures.js'
+import type { ClassifiedError } from '../shared/retry-stream.js'
 
 /**
  * Classifies anything an OpenAI attempt threw. HTTP errors retry on 408/409/429/5xx, except a 429

@@ -2,9 +2,10 @@ import { option, type SameKeys } from '@nestor/core/provider-kit'
 import type OpenAI from 'openai'
 import { z } from 'zod/v4'
 import type { ReasoningEffort } from 'openai/resources/shared'
-import type { ProviderLogger } from '../shared/sdk-logger.js'
+import { retryOptionShape, type RetryOptions } from '../shared/retrying-provider.js'
+import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'
 
-export type OpenAIProviderOptions = {
+export type OpenAIProviderOptions = RetryOptions & {
   /** Default `process.env.OPENAI_API_KEY`. Never appears in events or errors. */
   apiKey?: string
   /** Default the SDK's (`https://api.openai.com/v1`). */
@@ -15,12 +16,6 @@ export type OpenAIProviderOptions = {
   api?: 'chat' | 'responses'
   /** Send tools in strict mode (schemas rewritten to OpenAI's strict subset). Default false. */
   strict?: boolean
-  /** Retries of a retryable failure before any content. Default 2; `ModelRequest.maxRetries` wins. */
-  maxRetries?: number
-  /** Cap on a server-requested `retry-after` wait. Default 30 s. */
-  maxRetryDelayMs?: number
-  /** A stream silent this long fails (retryable). `ModelRequest.streamIdleTimeoutMs` wins. */
-  streamIdleTimeoutMs?: number
   /** `provider` on produced messages. Default 'openai'. */
   name?: string
   /** The SDK's diagnostics, redacted. Default: none, the SDK prints nothing. Not applied to an injected `client`. */
@@ -42,16 +37,9 @@ const openAIShape = {
   client: option.custom<OpenAI>('an OpenAI SDK client', (v) => typeof v === 'object' && v !== null).optional(),
   api: option.oneOf(['chat', 'responses']).optional(),
   strict: option.boolean().optional(),
-  maxRetries: option.nonNegativeInt().optional(),
-  maxRetryDelayMs: option.nonNegative().optional(),
-  streamIdleTimeoutMs: option.nonNegative().optional(),
+  ...retryOptionShape,
   name: option.nonEmptyString().optional(),
-  logger: option
-    .custom<ProviderLogger>(
-      'a logger { log(entry) }',
-      (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function',
-    )
-    .optional(),
+  logger: loggerOption(),
 }
 /** `openai()`'s options as a strict schema: an unknown key or a bad value fails at the factory. */
 export const openAIOptionsSchema = z.strictObject(openAIShape)

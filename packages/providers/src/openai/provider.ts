@@ -1,18 +1,19 @@
 import type { Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
-import { NestorError } from '@nestor/core'
 import { parseOptions } from '@nestor/core/provider-kit'
 import type OpenAI from 'openai'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { sdkLogging } from '../shared/sdk-logger.js'
+import { lazySdkClient } from '../shared/sdk-client.js'
+import { missingApiKey } from '../shared/failures.js'
 import { openAICapabilities } from './capabilities.js'
 import { toChatRequest } from './chat-request.js'
-import { chatStreamEvents } from './chat-stream.js'
+import { parseChatStream } from './chat-stream.js'
 import { classifyOpenAIError } from './errors.js'
 import { openAIOptionsSchema, type OpenAIProviderOptions } from './options.js'
 import { toResponsesRequest } from './responses-request.js'
-import { responsesStreamEvents } from './responses-stream.js'
+import { parseResponsesStream } from './responses-stream.js'
 import { loadOpenAI } from './sdk.js'
 import { dropOptionalNulls } from './strict-schema.js'
 
@@ -29,24 +30,19 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
   const api = options.api ?? 'chat'
   const strict = options.strict ?? false
   const apiKey = options.client ? options.client.apiKey : (options.apiKey ?? process.env.OPENAI_API_KEY)
-  let client = options.client
-  const getClient = async (): Promise<OpenAI> => {
-    // The SDK is loaded even for an injected client: classifying its errors needs its classes.
-    const OpenAISdk = await loadOpenAI(name)
-    if (client) return client
-    if (!apiKey)
-      throw new NestorError('invalid_options', 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY', {
-        provider: name,
-        retryable: false,
-      })
-    client = new OpenAISdk({
-      apiKey,
-      baseURL: options.baseURL,
-      maxRetries: 0,
-      ...sdkLogging(name, options.logger, secrets),
-    })
-    return client
-  }
+  const getClient = lazySdkClient({
+    load: () => loadOpenAI(name),
+    injected: options.client,
+    apiKey: apiKey ?? undefined,
+    missingKey: () => missingApiKey(name, 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY'),
+    create: (OpenAISdk, key): OpenAI =>
+      new OpenAISdk({
+        apiKey: key,
+        baseURL: options.baseURL,
+        maxRetries: 0,
+        ...sdkLogging(name, options.logger, secrets),
+      }),
+  })
   const secrets = (): string[] => (apiKey ? [apiKey] : [])
 
   return {
@@ -77,13 +73,13 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
             signal: attemptSignal,
             maxRetries: 0,
           })
-          await responsesStreamEvents(stream, builder, name, attemptSignal, emit)
+          await parseResponsesStream(stream, builder, attemptSignal, emit)
         } else {
           const stream = await sdk.chat.completions.create(toChatRequest(request, strict), {
             signal: attemptSignal,
             maxRetries: 0,
           })
-          await chatStreamEvents(stream, builder, name, attemptSignal, emit)
+          await parseChatStream(stream, builder, attemptSignal, emit)
         }
       }
       return { attempt, classify: (error) => classifyOpenAIError(error, name) }

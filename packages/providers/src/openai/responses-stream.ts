@@ -1,7 +1,7 @@
-import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import type { ResponseReasoningItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
+import type { StreamParser } from '../shared/stream-parser.js'
 import { toUsage } from './usage.js'
 
 /** Where a reasoning item stood among the message's content blocks, so replay keeps the order. */
@@ -15,13 +15,8 @@ export type ResponsesProviderData = { responseId?: string; reasoning: StoredReas
  * `ToolCall.providerData.itemId`. Reasoning items are kept whole on the message's providerData;
  * their summaries stream as thinking.
  */
-export async function responsesStreamEvents(
-  events: AsyncIterable<ResponseStreamEvent>,
-  builder: AssistantBuilder,
-  provider: string,
-  signal: AbortSignal,
-  emit: (event: ModelEvent) => void,
-): Promise<void> {
+export const parseResponsesStream: StreamParser<ResponseStreamEvent> = async (events, builder, signal, emit) => {
+  const provider = builder.message.provider
   emit(builder.start())
   const data: ResponsesProviderData = { reasoning: [] }
   const reasoningAt = new Map<string, number>()

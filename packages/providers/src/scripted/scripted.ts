@@ -64,12 +64,7 @@ export function scripted(
       const index = requests.push(structuredClone(request)) - 1
       const builder = new AssistantBuilder(name, request.model)
       yield builder.start()
-      const aborted = () => {
-        builder.closeAll()
-        builder.message.stopReason = 'aborted'
-        builder.message.errorMessage = 'aborted'
-        return { type: 'error', message: builder.message, error: new NestorError('aborted', 'aborted') } as const
-      }
+      const aborted = () => builder.fail(new NestorError('aborted', 'aborted'), 'aborted')
       const pause = async () => {
         if (options.delayMs) await sleep(options.delayMs, signal)
         return signal?.aborted ?? false
@@ -83,14 +78,12 @@ export function scripted(
       if (turn === undefined) turn = { error: `scripted provider has no turn ${index + 1}` }
       if (typeof turn === 'string') turn = { content: [{ type: 'text', text: turn }] }
       if ('error' in turn) {
-        builder.message.stopReason = 'error'
-        builder.message.errorMessage = turn.error
         const extra: { provider: string; status?: number; retryable: boolean } = {
           provider: name,
           retryable: turn.retryable ?? false,
         }
         if (turn.status !== undefined) extra.status = turn.status
-        yield { type: 'error', message: builder.message, error: new NestorError('provider_error', turn.error, extra) }
+        yield builder.fail(new NestorError('provider_error', turn.error, extra))
         return
       }
       for (const [i, block] of turn.content.entries()) {

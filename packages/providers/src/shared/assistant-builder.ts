@@ -1,5 +1,5 @@
 import type { AssistantMessage, StopReason, ToolCall, Usage } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent, NestorErrorLike } from '@nestor/core/provider-kit'
 import { emptyUsage } from '@nestor/core/provider-kit'
 
 type OpenCall = { id: string; name: string; json: string; providerData?: Record<string, unknown>; index: number }
@@ -55,7 +55,7 @@ export class AssistantBuilder {
     return { type: 'thinking_delta', delta }
   }
 
-  /** Attaches a signature to the latest thinking block (Anthropic sends it after the text). */
+  /** Attaches a signature to the latest thinking block (Anthropic and Bedrock send it after the text). */
   thinkingSignature(signature: string): void {
     for (let i = this.message.content.length - 1; i >= 0; i--) {
       const block = this.message.content[i]
@@ -67,10 +67,18 @@ export class AssistantBuilder {
     this.message.content.push({ type: 'thinking', thinking: '', signature })
   }
 
-  /** Pushes a whole block the provider must get back verbatim (e.g. redacted thinking). */
-  pushThinkingBlock(block: { thinking: string; signature?: string; redacted?: boolean }): void {
+  /**
+   * A thinking block of its own, never merged into the previous one: a block boundary the provider
+   * drew, a signed part, or redacted reasoning the provider must get back verbatim (its opaque data
+   * is the signature). Later `thinking` deltas continue it while it is unsigned.
+   */
+  thinkingBlock(thinking: string, options: { signature?: string; redacted?: boolean } = {}): ModelEvent | undefined {
     this.hasContent = true
-    this.message.content.push({ type: 'thinking', ...block })
+    const block: AssistantMessage['content'][number] = { type: 'thinking', thinking }
+    if (options.signature !== undefined) block.signature = options.signature
+    if (options.redacted) block.redacted = true
+    this.message.content.push(block)
+    return thinking === '' ? undefined : { type: 'thinking_delta', delta: thinking }
   }
 
   toolCallStart(
@@ -129,6 +137,17 @@ export class AssistantBuilder {
     const u = this.message.usage
     Object.assign(u, usage)
     if (usage.total === undefined) u.total = u.input + u.output + u.cacheRead + u.cacheWrite
+  }
+
+  /**
+   * Ends the message as failed: calls still open are closed with what arrived, the error's message
+   * is kept on the message, and the terminal `error` event is returned.
+   */
+  fail(error: NestorErrorLike, stopReason: 'error' | 'aborted' = 'error'): ModelEvent {
+    this.closeAll()
+    this.message.stopReason = stopReason
+    this.message.errorMessage = error.message
+    return { type: 'error', message: this.message, error }
   }
 
   done(stopReason: StopReason): ModelEvent {

@@ -2,6 +2,7 @@ import type { ModelEvent } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import { messageOf, redactString, sleep } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from './assistant-builder.js'
+import { reissue } from './failures.js'
 import { PushStream } from './push-stream.js'
 
 /** A provider failure, classified: whether to retry, and how long the server asked us to wait. */
@@ -52,11 +53,8 @@ export async function pumpWithRetries(options: RetryStreamOptions, sink: (event:
   const maxDelay = options.maxRetryDelayMs ?? 30_000
   let started = false
   const fail = (builder: AssistantBuilder, error: NestorError, stopReason: 'error' | 'aborted') => {
-    builder.closeAll()
-    builder.message.stopReason = stopReason
-    builder.message.errorMessage = error.message
     if (!started) out.push(builder.start())
-    out.push({ type: 'error', message: builder.message, error })
+    out.push(builder.fail(error, stopReason))
   }
   const abortedError = () => new NestorError('aborted', 'aborted', { provider: options.provider })
   for (let attempt = 0; ; attempt++) {
@@ -122,12 +120,7 @@ function safeClassify(options: RetryStreamOptions, thrown: unknown): ClassifiedE
 
 function redacted(error: NestorError, secrets: string[]): NestorError {
   const message = redactString(error.message, secrets)
-  if (message === error.message) return error
-  const extra: { status?: number; provider?: string; retryable?: boolean } = {}
-  if (error.status !== undefined) extra.status = error.status
-  if (error.provider !== undefined) extra.provider = error.provider
-  if (error.retryable !== undefined) extra.retryable = error.retryable
-  return new NestorError(error.code, message, extra)
+  return message === error.message ? error : reissue(error, { message })
 }
 
 /** Exponential backoff with full jitter; a server's retry-after wins, capped. */
@@ -157,20 +150,3 @@ function watchIdle(timeoutMs: number, controller: AbortController) {
   timer.unref?.()
   return state
 }
-
-/** Parses `retry-after-ms` / `retry-after` (seconds or an HTTP date) from response headers. */
-export function retryAfterFromHeaders(headers: { get(name: string): string | null } | undefined): number | undefined {
-  if (!headers) return undefined
-  const ms = headers.get('retry-after-ms')
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Number(ms)
-  const value = headers.get('retry-after')
-  if (value === null || value.trim() === '') return undefined
-  const seconds = Number(value)
-  if (Number.isFinite(seconds)) return seconds * 1000
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
-}
-
-/** Status codes every provider retries: 408, 409, 429, 5xx (Anthropic's 529 included). */
-export const isRetryableStatus = (status: number | undefined): boolean =>
-  status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500)

@@ -1,5 +1,9 @@
 import type { Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import { option } from '@nestor/core/provider-kit'
+import type { AssistantBuilder } from './assistant-builder.js'
+import { reissue } from './failures.js'
+import type { EmitEvent } from './stream-parser.js'
 import { pumpWithRetries, streamWithRetries, type RetryStreamOptions } from './retry-stream.js'
 
 /**
@@ -18,8 +22,55 @@ export type RetryDefaults = {
   secrets(): string[]
 }
 
+/** The retry options every adapter takes; the request's own settings (the runtime's) win. */
+export type RetryOptions = {
+  /** Nestor's retries of a retryable failure before any content. Default 2; `request.maxRetries` wins. */
+  maxRetries?: number
+  /** Cap on a server-requested wait (`retry-after`, RetryInfo). Default 30 s. */
+  maxRetryDelayMs?: number
+  /** A stream silent this long fails as retryable. Default 120 s; `request.streamIdleTimeoutMs` wins. */
+  streamIdleTimeoutMs?: number
+}
+
+/** The checks of the retry options every adapter takes (`maxRetries`, `maxRetryDelayMs`, `streamIdleTimeoutMs`). */
+export const retryOptionShape = {
+  maxRetries: option.nonNegativeInt().optional(),
+  maxRetryDelayMs: option.nonNegative().optional(),
+  streamIdleTimeoutMs: option.nonNegative().optional(),
+}
+
 /** What an adapter decides per request: how to run one attempt and how to classify its failure. */
 export type AttemptPlan = Pick<RetryStreamOptions, 'attempt' | 'classify'>
+
+/** One attempt at a request: sends it and parses the reply into the builder (see StreamParser). */
+export type RequestAttempt = (
+  request: ModelRequest,
+  builder: AssistantBuilder,
+  signal: AbortSignal,
+  emit: EmitEvent,
+) => Promise<void>
+
+/**
+ * Plans whose failures after visible content are reported as final (`retryable: false`): a
+ * retry would duplicate what the caller already streamed, so the error must not promise one.
+ */
+export const finalAfterContent =
+  (attempt: RequestAttempt, classify: AttemptPlan['classify']) =>
+  (request: ModelRequest): AttemptPlan => {
+    // The builder of the attempt in flight.
+    let current: AssistantBuilder | undefined
+    return {
+      attempt: (builder, signal, emit) => {
+        current = builder
+        return attempt(request, builder, signal, emit)
+      },
+      classify: (error) => {
+        const classified = classify(error)
+        if (!current?.hasContent || !classified.error.retryable) return classified
+        return { error: reissue(classified.error, { retryable: false }) }
+      },
+    }
+  }
 
 /**
  * Both faces of an adapter built on the retry stream: `stream` (the async iterable any consumer

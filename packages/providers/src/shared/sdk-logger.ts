@@ -1,5 +1,5 @@
 import { inspect } from 'node:util'
-import { redactString } from '@nestor/core/provider-kit'
+import { option, redactString } from '@nestor/core/provider-kit'
 
 export type ProviderLogLevel = 'error' | 'warn' | 'info' | 'debug'
 export type ProviderLogEntry = { provider: string; level: ProviderLogLevel; message: string }
@@ -16,6 +16,15 @@ export type ProviderLogger = {
   /** More strings to hide (pass the runtime's `secrets`). */
   secrets?: string[]
 }
+
+/** The check of every adapter's `logger` option. */
+export const loggerOption = () =>
+  option
+    .custom<ProviderLogger>(
+      'a logger { log(entry) }',
+      (v) => typeof v === 'object' && v !== null && typeof (v as { log?: unknown }).log === 'function',
+    )
+    .optional()
 
 type SdkLogFn = (message: string, ...rest: unknown[]) => void
 export type SdkLoggingOptions = { logLevel: 'off' | ProviderLogLevel; logger: Record<ProviderLogLevel, SdkLogFn> }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AssistantMessage, Message } from '@nestor/core'
 import { gemini } from '@nestor/providers'
-import { collect, final, weatherTool } from './support.js'
+import { collect, final, weatherTool } from '../../support/gemini-wire.js'
 
 const live = process.env.NESTOR_LIVE_TESTS === '1' && !!process.env.GEMINI_API_KEY
 const model = process.env.NESTOR_GEMINI_MODEL ?? 'gemini-2.5-flash'

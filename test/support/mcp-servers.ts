@@ -28,7 +28,7 @@ export const filesystemServer = (dir: string): McpStdioServer => ({
 /** Our own SDK-built server for hangs, deaths and list changes (test/mcp/fixtures/edge-server.mjs). */
 export const edgeServer = (): McpStdioServer => ({
   command: process.execPath,
-  args: [fileURLToPath(new URL('./fixtures/edge-server.mjs', import.meta.url))],
+  args: [fileURLToPath(new URL('../mcp/fixtures/edge-server.mjs', import.meta.url))],
   stderr: 'ignore',
 })
 

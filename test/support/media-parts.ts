@@ -1,5 +1,4 @@
 import type { Message } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
 
 export const PNG = 'iVBORw0KGgoAAAANSUhEUg=='
 export const PDF = 'JVBERi0xLjQK'
@@ -30,8 +29,4 @@ export function history(
 
 export const plotTool = { name: 'plot', description: 'Plot', parameters: { type: 'object', properties: {} } }
 
-export async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
-  const events: ModelEvent[] = []
-  for await (const event of stream) events.push(event)
-  return events
-}
+export { collectModelEvents as collect } from './model-events.js'

@@ -4,7 +4,7 @@ import type { ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
 import { gemini } from '@nestor/providers'
 import { hasSharedWire, readShared, readSharedJson } from '../../support/fixtures.js'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
-import { collect, final, type Body } from './support.js'
+import { collect, final, type Body } from '../../support/gemini-wire.js'
 
 type Verified = {
   chunks?: number
@@ -55,7 +55,7 @@ const entries = hasSharedWire
     )
   : []
 
-// The recorded fixtures live in ../shared and are read in place. Without them (a bare checkout)
+// The recorded fixtures live outside the repo (see test/support/fixtures.ts) and are read in place. Without them (a bare checkout)
 // this suite is skipped; our own scenarios in test/providers/wire/gemini cover the same ground.
 describe.skipIf(!hasSharedWire)('Gemini replays every recorded fixture through @google/generative-ai', () => {
   let server: WireServer

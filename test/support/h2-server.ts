@@ -1,6 +1,6 @@
 import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2'
 import type { AddressInfo } from 'node:net'
-import type { CapturedRequest, WireResponse } from '../../support/wire-server.js'
+import type { CapturedRequest, WireResponse } from './wire-server.js'
 
 export type H2Server = {
   url: string

@@ -2,7 +2,7 @@
 import type { Message } from '@nestor/core'
 import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
-import { collect, weatherTool } from './support.js'
+import { collect, weatherTool } from '../../support/openai-wire.js'
 
 const live = process.env.NESTOR_LIVE_TESTS === '1' && !!process.env.OPENAI_API_KEY
 const model = process.env.NESTOR_OPENAI_MODEL ?? 'gpt-4o-mini'

@@ -2,20 +2,19 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * A real HTTP server that writes each response body split at given byte offsets, waiting for each
+ * A real HTTP server that writes each queued SSE body split at given byte offsets, waiting for each
  * piece to be flushed before the next, so the client really reads the pieces apart. Offsets may
  * fall inside a multi-byte UTF-8 character or an SSE line: that is the point.
  */
 export async function startSplitServer(): Promise<{
   url: string
-  serve(body: string, cuts: number[]): void
+  serve(body: string | Buffer, cuts: number[]): void
   close(): Promise<void>
 }> {
-  let next: { bytes: Buffer; cuts: number[] } | undefined
+  const jobs: { bytes: Buffer; cuts: number[] }[] = []
   const server: Server = createServer(async (req, res) => {
     for await (const _ of req) void _
-    const job = next
-    next = undefined
+    const job = jobs.shift()
     if (!job) {
       res.writeHead(404).end()
       return
@@ -34,8 +33,12 @@ export async function startSplitServer(): Promise<{
   return {
     url: `http://127.0.0.1:${port}`,
     serve: (body, cuts) => {
-      next = { bytes: Buffer.from(body, 'utf8'), cuts }
+      jobs.push({ bytes: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, cuts })
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

@@ -5,18 +5,14 @@ import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-k
 
 /** Our own committed Gemini SSE scenarios (test/providers/wire/gemini). */
 export const scenario = (name: string): string =>
-  readFileSync(fileURLToPath(new URL(`../wire/gemini/${name}`, import.meta.url)), 'utf8')
+  readFileSync(fileURLToPath(new URL(`../providers/wire/gemini/${name}`, import.meta.url)), 'utf8')
 
 /** Gemini's framing: one `data: <json>` line per event, CRLF blank line after it. */
 export const geminiSse = (chunks: unknown[]): string => chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('')
 
 export const STREAM_PATH = (model: string) => `/v1beta/models/${model}:streamGenerateContent?alt=sse`
 
-export async function collect(events: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
-  const out: ModelEvent[] = []
-  for await (const event of events) out.push(event)
-  return out
-}
+export { collectModelEvents as collect } from './model-events.js'
 
 /** The final message of a stream: the one `done` or `error` event, which must be last. */
 export function final(events: ModelEvent[]): Extract<ModelEvent, { type: 'done' | 'error' }> {

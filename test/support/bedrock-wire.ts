@@ -4,7 +4,7 @@ import { SignatureV4 } from '@smithy/signature-v4'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { bedrock } from '@nestor/providers'
 import { afterEach, beforeEach } from 'vitest'
-import type { CapturedRequest, WireResponse } from '../../support/wire-server.js'
+import type { CapturedRequest, WireResponse } from './wire-server.js'
 import { startH2Server, type H2Server } from './h2-server.js'
 
 export const credentials = { accessKeyId: 'AKIDNESTORFAKE', secretAccessKey: 'nestor-fake-secret-key-0123456789' }

@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs'
-import type { ModelEvent } from '@nestor/core/provider-kit'
 import { afterEach, beforeEach } from 'vitest'
-import { startWireServer, type WireServer } from '../../support/wire-server.js'
+import { startWireServer, type WireServer } from './wire-server.js'
 
-export const anthropicScenario = (name: string): string =>
-  readFileSync(new URL(`../wire/anthropic/${name}`, import.meta.url), 'utf8')
+export { scenario as anthropicScenario } from './anthropic-wire.js'
 
 export const json = { 'content-type': 'application/json' }
 export const unavailable = {
@@ -33,8 +30,4 @@ export function useTwoWires(): { readonly first: WireServer; readonly second: Wi
   }
 }
 
-export async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
-  const events: ModelEvent[] = []
-  for await (const event of stream) events.push(event)
-  return events
-}
+export { collectModelEvents as collect } from './model-events.js'

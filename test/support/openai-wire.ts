@@ -1,7 +1,7 @@
 import type { AssistantMessage } from '@nestor/core'
 import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
 import { afterEach, beforeEach } from 'vitest'
-import { startWireServer, type WireServer } from '../../support/wire-server.js'
+import { startWireServer, type WireServer } from './wire-server.js'
 
 export type Collected = { events: ModelEvent[]; final: AssistantMessage; last: ModelEvent }
 

@@ -1,7 +1,7 @@
 // A real OpenAI SDK talking Chat Completions SSE to a local server, for the loop's tests.
 import { openai } from '@nestor/providers'
 import { afterEach, beforeEach } from 'vitest'
-import { sse, startWireServer, type WireServer } from '../support/wire-server.js'
+import { sse, startWireServer, type WireServer } from './wire-server.js'
 
 const base = { id: 'chatcmpl-loop', object: 'chat.completion.chunk', created: 1780000000, model: 'gpt-4o-mini' }
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({

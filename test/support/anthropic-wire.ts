@@ -4,7 +4,7 @@ import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-k
 
 /** A committed scenario from test/providers/wire/anthropic/. */
 export const scenario = (name: string): string =>
-  readFileSync(new URL(`../wire/anthropic/${name}`, import.meta.url), 'utf8')
+  readFileSync(new URL(`../providers/wire/anthropic/${name}`, import.meta.url), 'utf8')
 
 /** Drains a provider stream; the last event is always the terminal one. */
 export async function collect(

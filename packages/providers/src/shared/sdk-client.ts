@@ -1,0 +1,23 @@
+import type { NestorError } from '@nestor/core'
+
+/**
+ * An adapter's SDK client, built on first use, so a missing key is the first call's
+ * `invalid_options` error event (raised before any request), not a throw at the factory. The SDK is
+ * loaded even for an injected client: classifying its errors needs its classes.
+ */
+export function lazySdkClient<Sdk, Client>(setup: {
+  load: () => Promise<Sdk>
+  injected: Client | undefined
+  apiKey: string | undefined
+  missingKey: () => NestorError
+  create: (sdk: Sdk, apiKey: string) => Client
+}): () => Promise<Client> {
+  let client = setup.injected
+  return async () => {
+    const sdk = await setup.load()
+    if (client) return client
+    if (!setup.apiKey) throw setup.missingKey()
+    client = setup.create(sdk, setup.apiKey)
+    return client
+  }
+}

@@ -33,18 +33,22 @@ export function unrunAnswer(
   return { result: errorResult(call.id, call.name, text), receipt }
 }
 
-/** Records a call's receipt and emits its tool_end: every call that had a tool_start gets one. */
-export function closeCall(ctx: ExecContext, call: ToolCall, { result, receipt }: CallAnswer): void {
+/**
+ * Records a call's receipt and emits its tool_end: every call that had a tool_start gets one.
+ * `replayed`: the answer came from a journal (docs/durability.md).
+ */
+export function closeCall(ctx: ExecContext, call: ToolCall, { result, receipt }: CallAnswer, replayed = false): void {
   ctx.state.receipts.push(receipt)
-  emit(ctx, {
-    type: 'tool_end',
+  const end = {
+    type: 'tool_end' as const,
     toolCallId: call.id,
     toolName: call.name,
     result,
     isError: result.isError,
     durationMs: receipt.durationMs,
     receipt,
-  })
+  }
+  emit(ctx, replayed ? { ...end, replayed: true } : end)
 }
 
 /** Answers a call with an error result, a receipt and a tool_end, without running it. */

@@ -29,10 +29,11 @@ export type EventBase = {
 type EventBody =
   | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }
   | { type: 'turn_start'; iteration: number; iterationBudget: number }
-  | { type: 'message_start'; message: Message }
+  /** `replayed: true` when the message comes from a journal (no model call, no deltas): see docs/durability.md. */
+  | { type: 'message_start'; message: Message; replayed?: true }
   | { type: 'message_delta'; delta: MessageDelta }
-  | { type: 'message_end'; message: Message }
-  | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  | { type: 'message_end'; message: Message; replayed?: true }
+  | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown>; replayed?: true }
   | { type: 'tool_update'; toolCallId: string; update: unknown }
   | {
       type: 'tool_end'
@@ -42,6 +43,8 @@ type EventBody =
       isError: boolean
       durationMs: number
       receipt: ToolReceipt
+      /** The result comes from a journal: the tool body did not run again. */
+      replayed?: true
     }
   | { type: 'approval_required'; approvals: ApprovalRequest[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }

@@ -128,6 +128,13 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   output?: S
   /** How often an answer that fails `output` goes back to the model with the issues. Default 2. */
   outputRetries?: number
+  /**
+   * Records every finished step of this exec tree and replays recorded ones instead of running
+   * them again (see docs/durability.md). Read by root execs; a nested exec uses its tree's.
+   */
+  journal?: import('./journal.js').Journal
+  /** The run's id in the journal (default: the root's execId). The same id again replays the run. */
+  runId?: string
 }
 
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }

@@ -4,6 +4,7 @@ import { answerUnrun, closeCall } from './answer-call.js'
 import { NOT_RUN, runToolCall, type CallOutcome } from './tool-call.js'
 import { approvalContext, approvalRequest, needsApprovalOf } from './approvals.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from './types.js'
+import { markPaused, recordTool } from './durable.js'
 
 export const SKIPPED_FOR_STEERING = 'Skipped due to queued user message'
 
@@ -26,25 +27,27 @@ export type ToolsOutcome = {
 export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iteration: number): Promise<ToolsOutcome> {
   const out: ToolsOutcome = { results: [], pending: [], remaining: [] }
   const slots: (ToolResultMessage | undefined)[] = new Array(calls.length)
+  const replayed: boolean[] = []
   let stopReason: string | undefined
   let paused = false
   let failed: { error: unknown } | undefined
 
-  const settle = (index: number, call: ToolCall, outcome: CallOutcome) => {
+  const settle = (index: number, call: ToolCall, outcome: CallOutcome): Promise<void> | undefined => {
     if (outcome.kind === 'pause') {
       paused = true
-      out.pending.push(outcome.request)
-      return
+      out.pending.push(...outcome.requests)
+      return undefined
     }
     slots[index] = outcome.result
-    closeCall(ctx, call, outcome)
+    if (outcome.replayed) replayed[index] = true
+    closeCall(ctx, call, outcome, outcome.replayed)
     if (outcome.thrown) {
       // A hook (or a bug) threw: the exec will fail with it, but only once every call that is
       // running has its result and receipt, so nothing of this round arrives after agent_end.
       // The loop answers the calls never started when it repairs the history.
       failed ??= outcome.thrown
       stopReason ??= NOT_RUN
-      return
+      return undefined
     }
     if (outcome.tripped && !out.tripped) {
       out.tripped = {
@@ -57,6 +60,8 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       out.stoppedAt = outcome.result
       stopReason ??= `Skipped: the exec stopped at tool ${call.name}`
     }
+    // Durable before the next call starts: a crash from here on never runs this body again.
+    return outcome.replayed ? undefined : recordTool(ctx, iteration, call, outcome.result, outcome.receipt)
   }
 
   const process = async (index: number, call: ToolCall): Promise<void> => {
@@ -68,7 +73,13 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     if (ctx.env.settings.steering === 'interrupt' && ctx.control.steering.pending) {
       return skip('skipped', SKIPPED_FOR_STEERING)
     }
-    settle(index, call, await runToolCall(ctx, call, iteration))
+    const saved = settle(index, call, await runToolCall(ctx, call, iteration))
+    if (saved)
+      await saved.catch((error: unknown) => {
+        // The journal failed: the call has its result, but the exec cannot go on unrecorded.
+        failed ??= { error }
+        stopReason ??= NOT_RUN
+      })
   }
 
   if (ctx.env.settings.toolExecution === 'parallel' && calls.length > 1) {
@@ -101,14 +112,19 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     if (result) {
       out.results.push(result)
       ctx.state.history.push(result)
-      emit(ctx, { type: 'message_start', message: result })
-      emit(ctx, { type: 'message_end', message: result })
+      if (replayed[index]) {
+        emit(ctx, { type: 'message_start', message: result, replayed: true })
+        emit(ctx, { type: 'message_end', message: result, replayed: true })
+      } else {
+        emit(ctx, { type: 'message_start', message: result })
+        emit(ctx, { type: 'message_end', message: result })
+      }
     } else {
       out.remaining.push(call.id)
     }
   }
   if (failed) throw failed.error
-  if (paused && ctx.env.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out)
+  if (paused && ctx.env.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out, iteration)
   return out
 }
 
@@ -116,7 +132,12 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
  * After a sequential pause, the calls behind the first pending one wait too (their order matters).
  * Those that will need a decision are listed now, so a person can decide them all at once.
  */
-async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: ToolsOutcome): Promise<void> {
+async function listLaterApprovals(
+  ctx: ExecContext,
+  calls: ToolCall[],
+  out: ToolsOutcome,
+  iteration: number,
+): Promise<void> {
   const first = out.pending[0]
   if (!first) return
   const start = calls.findIndex((c) => c.id === first.toolCallId) + 1
@@ -127,6 +148,9 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: Tool
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
     const needs = await needsApprovalOf(tool, args, approvalContext(ctx, call))
-    if (needs) out.pending.push(approvalRequest(ctx, call, args))
+    if (!needs) continue
+    const request = approvalRequest(ctx, call, args)
+    markPaused(ctx, iteration, request)
+    out.pending.push(request)
   }
 }

@@ -5,25 +5,13 @@ import { NestorError } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { executeToolCalls, type ToolsOutcome } from './execute-tools.js'
 import { toRunState } from './run-state.js'
-import { streamTurn } from './stream-turn.js'
 import { refusalError, type Verdict } from './output.js'
-import type {
-  AssistantMessage,
-  ExecResult,
-  Message,
-  ModelRequest,
-  NestorErrorLike,
-  ToolCall,
-  ToolResultMessage,
-  UserMessage,
-} from './types.js'
+import type { AssistantMessage, ExecResult, Message, NestorErrorLike, ToolCall, ToolResultMessage } from './types.js'
 import { addUsage } from './usage.js'
-import { untilAbort } from './abort-watch.js'
 import { generateId } from './ids.js'
-import { asInternal, callHook } from './hook-call.js'
-import { refreshLiveTools } from './live-tools.js'
-
-const ABORTED = Symbol('aborted')
+import { asInternal } from './hook-call.js'
+import { journalPending, notePausedChild, recordTurn, replayedTurn, takeMessages } from './durable.js'
+import { append, liveTurn, replayTurn } from './turn.js'
 
 const LENGTH_CUT =
   'Tool call not executed: the response was cut off by the length limit, so its arguments may be incomplete'
@@ -43,6 +31,8 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   let text = ''
   let output: unknown
   try {
+    const loading = journalPending(ctx)
+    if (loading) await loading
     let wantsTools = true
     if ('resume' in start) {
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
@@ -60,42 +50,31 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
       while (wantsTools || ctx.control.steering.pending) {
         // After an abort no model call starts and no iteration is counted.
         if (ctx.control.controller.signal.aborted) return end(ctx, aborted(ctx))
-        const steered = ctx.control.steering.drain()
-        for (const message of steered) append(ctx, message)
+        const taken = takeMessages(ctx, ctx.state.iterationsUsed + 1, () => ctx.control.steering.drain())
+        if (taken.saved) await taken.saved
+        const steered = taken.messages
+        for (const message of steered) append(ctx, message, taken.replayed)
         const budgetError = checkBudgets(ctx)
         if (budgetError) return end(ctx, { status: 'failed', error: budgetError })
         if (ctx.state.iterationsUsed >= ctx.state.iterationBudget)
           return end(ctx, { status: 'failed', error: iterationLimit(ctx) })
 
-        // prepareTurn runs before the turn opens, and an abort does not wait for it: aborted
-        // there, the exec ends with no turn events and no empty assistant message.
         const iteration = ctx.state.iterationsUsed + 1
-        const request = await untilAbort(
-          buildRequest(ctx, iteration),
-          ctx.control.controller.signal,
-          () => ABORTED,
-        ).catch((thrown: unknown) => {
-          if (thrown === ABORTED) return undefined
-          throw thrown
-        })
-        if (!request) return end(ctx, aborted(ctx))
-        ctx.state.iterationsUsed = iteration
-        ctx.tree.iterations++
-        emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.state.iterationBudget })
-        // Steering that arrived while the request was prepared (or right after exec() returned)
-        // still goes into this model call ('one' mode takes one message per call).
-        if (steered.length === 0 || ctx.control.steering.mode === 'all') {
-          for (const message of ctx.control.steering.drain()) {
-            append(ctx, message)
-            if (request.messages !== ctx.state.history) request.messages = [...request.messages, message]
-          }
-        }
-        const { message, error } = await streamTurn(ctx, request)
+        const recorded = replayedTurn(ctx, iteration)
+        const { message, error } = recorded
+          ? replayTurn(ctx, iteration, recorded)
+          : await liveTurn(ctx, iteration, steered.length > 0)
+        if (!message) return end(ctx, aborted(ctx))
         ctx.state.history.push(message)
         addUsage(ctx.state.usage, message.usage)
         addUsage(ctx.state.totalUsage, message.usage)
         ctx.tree.tokens += message.usage.total
         const calls = uniqueCalls(ctx, message)
+        if (!recorded && message.stopReason !== 'error' && message.stopReason !== 'aborted') {
+          // Durable before any tool of this turn runs: a crash from here on never pays for the turn again.
+          const saved = recordTurn(ctx, iteration, message)
+          if (saved) await saved
+        }
 
         if (message.stopReason === 'error' || message.stopReason === 'aborted') {
           const results = answerAll(
@@ -160,9 +139,10 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           ctx.state.toolChoice = 'auto'
         }
       }
-      const followUps = ctx.control.followUp.drain()
-      if (followUps.length === 0) break outer
-      for (const message of followUps) append(ctx, message)
+      const followUps = takeMessages(ctx, ctx.state.iterationsUsed + 1, () => ctx.control.followUp.drain())
+      if (followUps.saved) await followUps.saved
+      if (followUps.messages.length === 0) break outer
+      for (const message of followUps.messages) append(ctx, message, followUps.replayed)
       wantsTools = true
     }
     return end(ctx, ctx.env.output ? { status: 'completed', text, output } : { status: 'completed', text })
@@ -196,9 +176,13 @@ async function runCalls(
 /** What the tool round decided: pause, breaker, stop-at-tool or abort end the exec; else undefined. */
 function afterTools(ctx: ExecContext, outcome: ToolsOutcome): Ending | undefined {
   if (outcome.pending.length > 0) {
+    // Without an approve handler the stream still announces what waits for a decision, once, from
+    // the exec whose calls wait (an ancestor pausing because of it says nothing more).
+    const own = outcome.pending.filter((request) => request.execId === ctx.execId)
+    // A child's pause goes up: the call whose body opened it waits too, up to the root.
+    if (ctx.parent) notePausedChild(ctx, outcome.pending)
     const state = toRunState(ctx, outcome)
-    // Without an approve handler the stream still announces what waits for a decision.
-    emit(ctx, { type: 'approval_required', approvals: outcome.pending })
+    if (own.length > 0) emit(ctx, { type: 'approval_required', approvals: own })
     return { status: 'paused', pending: { state, approvals: outcome.pending } }
   }
   if (ctx.control.controller.signal.aborted) return aborted(ctx)
@@ -214,39 +198,6 @@ function afterTools(ctx: ExecContext, outcome: ToolsOutcome): Ending | undefined
   }
   if (outcome.stoppedAt) return { status: 'completed', text: textOf(outcome.stoppedAt) }
   return undefined
-}
-
-async function buildRequest(ctx: ExecContext, iteration: number): Promise<ModelRequest> {
-  await refreshLiveTools(ctx)
-  let model = ctx.env.model
-  let specs = ctx.env.specs
-  let toolChoice = ctx.state.toolChoice
-  let messages = ctx.state.history
-  const prepare = ctx.env.settings.hooks.prepareTurn
-  if (prepare) {
-    const changes = await callHook('prepareTurn', () =>
-      prepare({ iteration, messages: ctx.state.history, tools: ctx.env.specs, toolChoice }),
-    )
-    if (changes) {
-      if (changes.model) model = changes.model
-      if (changes.tools) {
-        const visible = new Set(changes.tools)
-        specs = ctx.env.specs.filter((s) => visible.has(s.name))
-      }
-      if (changes.toolChoice) toolChoice = changes.toolChoice
-      if (changes.messages) messages = changes.messages
-    }
-  }
-  const request: ModelRequest = { model, messages, tools: specs }
-  if (ctx.env.system !== undefined) request.system = ctx.env.system
-  if (toolChoice !== undefined) request.toolChoice = toolChoice
-  if (ctx.env.parallelToolCalls !== undefined) request.parallelToolCalls = ctx.env.parallelToolCalls
-  if (ctx.env.settings.providerOptions) request.options = ctx.env.settings.providerOptions
-  if (ctx.env.settings.maxRetries !== undefined) request.maxRetries = ctx.env.settings.maxRetries
-  if (ctx.env.settings.streamIdleTimeoutMs !== undefined)
-    request.streamIdleTimeoutMs = ctx.env.settings.streamIdleTimeoutMs
-  if (ctx.env.output) request.output = ctx.env.output.spec
-  return request
 }
 
 /** Tool calls of a message with ids made unique and non-empty within this exec. */
@@ -287,12 +238,6 @@ function repairHistory(ctx: ExecContext): void {
   )
   const open = message.content.filter((c): c is ToolCall => c.type === 'toolCall' && !answered.has(c.id))
   answerAll(ctx, open, 'skipped', NOT_RUN)
-}
-
-function append(ctx: ExecContext, message: Message | UserMessage): void {
-  ctx.state.history.push(message)
-  emit(ctx, { type: 'message_start', message })
-  emit(ctx, { type: 'message_end', message })
 }
 
 const aborted = (ctx: ExecContext): Ending => ({

@@ -18,6 +18,8 @@ import { normalizeTools } from './tool.js'
 import { ToolCache } from './tool-cache.js'
 import { OutputGate } from './output.js'
 import type { SchemaInput } from './schema.js'
+import { childSlot, joinJournal, treeJournal } from './durable.js'
+import type { Journal } from './journal.js'
 import type {
   AgentEvent,
   AgentEventType,
@@ -115,13 +117,13 @@ export class Runtime {
     }
     const history = [...(options.history ?? [])]
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
-    const ctx = this.open({
-      frame,
-      tools,
-      options,
-      state: freshState(history, history.length, budget),
-      execId: generateId('exec'),
-    })
+    // A replayed child takes back the execId it had, so approval paths stay the same.
+    const slot = childSlot(frame)
+    const execId = slot?.execId ?? generateId('exec')
+    const ctx = this.open({ frame, tools, options, state: freshState(history, history.length, budget), execId })
+    // A root opens the tree's journal (in memory at least: a pause at any depth resumes from the
+    // root); a nested exec takes its place in its tree's.
+    joinJournal(ctx, frame ? slot : { key: 'root', tree: treeJournal(options.runId ?? execId, options.journal) })
     watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
     if (output) ctx.env.output = output
     if (ctx.depth > ctx.tree.maxDepth)
@@ -144,9 +146,10 @@ export class Runtime {
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
   ): ExecRun {
     const { state: checked } = verifyState(state, this.options.stateSecret)
+    const journal = resumeJournal(checked, options.journal)
     const available = indexTools(
       options.tools ? normalizeTools(options.tools) : (this.options.registry ?? globalRegistry).list(),
     )
@@ -158,14 +161,18 @@ export class Runtime {
       tools.set(name, tool)
     }
     const known = new Set(checked.remaining)
+    // Calls waiting below the root are found again by their journal key when the resume replays there.
+    const below = new Map((checked.journal?.waiting ?? []).map((w) => [w.toolCallId, w.key]))
     const decided = new Map<string, PriorDecision>()
     const decide = (id: string, decision: PriorDecision) => {
-      if (!known.has(id))
+      if (!known.has(id) && !below.has(id))
         throw new NestorError('invalid_state', `invalid decision: tool call ${id} is not waiting in this state`)
       // Approve and reject (or two edits) for one call is ambiguous: refuse rather than guess.
       if (decided.has(id))
         throw new NestorError('invalid_state', `invalid decision: tool call ${id} is decided more than once`)
       decided.set(id, decision)
+      const key = below.get(id)
+      if (key !== undefined) journal.decisions.set(key, decision)
     }
     for (const id of decisions.approve ?? []) decide(id, { approved: true })
     for (const { toolCallId, args } of decisions.edit ?? []) decide(toolCallId, { approved: true, args })
@@ -178,7 +185,7 @@ export class Runtime {
     if (options.signal) execOptions.signal = options.signal
     // verifyState returned a deep copy: the exec may grow it, the caller's state stays as given.
     const resumed = restoredState(checked)
-    for (const [id, decision] of decided) resumed.decisions.set(id, decision)
+    for (const [id, decision] of decided) if (known.has(id)) resumed.decisions.set(id, decision)
     const ctx = this.open({
       frame: currentFrame(),
       tools,
@@ -186,6 +193,7 @@ export class Runtime {
       state: resumed,
       execId: checked.execId,
     })
+    joinJournal(ctx, { key: 'root', tree: journal })
     if (ctx.depth === 0) {
       ctx.tree.iterations = checked.tree.iterations
       ctx.tree.tokens = checked.tree.tokens
@@ -331,4 +339,19 @@ export function exec<S extends OutputSchema | undefined = undefined>(
       'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body',
     )
   return frame.ctx.env.runtime.exec(input, options)
+}
+
+/**
+ * The tree journal a resume continues: the state's entries, or (for an external journal, which the
+ * state names by id) the same journal given again.
+ */
+function resumeJournal(state: RunState, given: Journal | undefined) {
+  const field = state.journal
+  if (!field) return treeJournal(state.execId, given)
+  if (field.id !== undefined && given?.id !== field.id)
+    throw new NestorError(
+      'invalid_state',
+      `invalid RunState: its steps are in journal ${field.id}; pass that journal as resume(state, decisions, { journal })`,
+    )
+  return treeJournal(field.runId, given, field.entries)
 }

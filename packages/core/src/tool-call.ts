@@ -7,8 +7,12 @@ import type { ApprovalRequest, CacheOptions, ReceiptStatus, ToolCall, ToolReceip
 import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
 import { untilAbort } from './abort-watch.js'
 import { callHook } from './hook-call.js'
+import { markPaused, pausedBelow, priorDecision, recordDecision, replayedTool, throwIfContradicted } from './durable.js'
 
-/** What one call came to. `pause` means it waits for a decision and has no result yet. */
+/**
+ * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
+ * those a child exec opened by its body waits for (the whole tree pauses).
+ */
 export type CallOutcome =
   | {
       kind: 'result'
@@ -17,14 +21,31 @@ export type CallOutcome =
       tripped: boolean
       /** A hook threw (or a bug): the call still has its result and receipt, the exec fails after. */
       thrown?: { error: unknown }
+      /** The answer came from the journal: the body did not run (docs/durability.md). */
+      replayed?: true
     }
-  | { kind: 'pause'; request: ApprovalRequest }
+  | { kind: 'pause'; requests: ApprovalRequest[] }
 
 /**
  * One tool call through every gate, in the order docs/design.md gives: hook, unknown name, argument
  * schema, duplicate, approval, cache, execution (timeout, retries), output gate, breaker, hook.
  */
 export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: number): Promise<CallOutcome> {
+  let recorded
+  try {
+    recorded = replayedTool(ctx, iteration, call)
+  } catch (error) {
+    // A contradicted step: answered without running, and the exec fails with journal_mismatch.
+    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
+    return { kind: 'result', ...unrunAnswer(ctx, call, 'skipped', NOT_RUN), tripped: false, thrown: { error } }
+  }
+  if (recorded) {
+    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments, replayed: true })
+    const { result, receipt } = recorded
+    if (receipt.status === 'ok' && !ctx.state.succeeded.has(receipt.signature))
+      ctx.state.succeeded.set(receipt.signature, call.id)
+    return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
+  }
   emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
   try {
     return await throughGates(ctx, call, iteration)
@@ -99,7 +120,7 @@ async function throughGates(ctx: ExecContext, call: ToolCall, iteration: number)
     )
   }
 
-  const prior = ctx.state.decisions.get(call.id)
+  const prior = ctx.state.decisions.get(call.id) ?? priorDecision(ctx, iteration, call.id)
   if (prior?.approved && prior.args) {
     args = prior.args
     signature = callSignature(call.name, args)
@@ -120,7 +141,14 @@ async function throughGates(ctx: ExecContext, call: ToolCall, iteration: number)
   const toolCtx = approvalContext(ctx, call)
   const decision = prior ?? (await decideApproval(ctx, tool, call, parsed, toolCtx))
   if (decision === 'pause') {
-    return { kind: 'pause', request: approvalRequest(ctx, call, parsed) }
+    const request = approvalRequest(ctx, call, parsed)
+    markPaused(ctx, iteration, request)
+    return { kind: 'pause', requests: [request] }
+  }
+  if (decision) {
+    // Journaled before the call runs: a replay takes the same decision without asking again.
+    const saved = recordDecision(ctx, iteration, call.id, decision)
+    if (saved) await saved
   }
   // An abort while a decision was awaited: the call is not run.
   if (decision && ctx.control.controller.signal.aborted) return fail('aborted', 'aborted')
@@ -140,6 +168,13 @@ async function throughGates(ctx: ExecContext, call: ToolCall, iteration: number)
     if (hit) return succeed(ctx, call, signature, done, hit, { attempts: 0, cached: true })
   }
   const outcome = await runTool(ctx, tool, runArgs, call)
+  throwIfContradicted(ctx)
+  // A child exec of this body paused for approval: this call waits with it (the whole tree pauses).
+  const below = pausedBelow(ctx, call.id)
+  if (below) {
+    ctx.control.pausedCalls.delete(call.id)
+    return { kind: 'pause', requests: below }
+  }
   if (outcome.status !== 'ok')
     return fail(outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
   if (tool.validateOutput) {

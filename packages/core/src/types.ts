@@ -255,6 +255,8 @@ export type ErrorCode =
   | 'invalid_output'
   /** The model refused to give the typed answer (`AssistantMessage.refusal` holds its explanation). */
   | 'refusal'
+  /** A journal does not fit this run: a recorded step the code contradicts, another run's journal (docs/durability.md). */
+  | 'journal_mismatch'
 
 export type ReceiptStatus =
   | 'ok'

@@ -1,0 +1,192 @@
+import { DBOS } from '@dbos-inc/dbos-sdk'
+import type { AgentEvent, ExecOptions, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
+import * as core from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import pg from 'pg'
+import { deliverInbox, inboxWorkflow } from './inbox.js'
+import type { Journal } from './journal-types.js'
+import { postgresJournal } from './postgres-journal.js'
+import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxIdOf, type InboxMessage } from './topics.js'
+
+export type DurableOptions = {
+  /** Names the DBOS workflow (`nestor.{name}`) and queue (`nestor-{name}`): the same in every process. */
+  name: string
+  /** How many of these execs one worker process runs at once (the queue's per-worker limit). */
+  concurrency?: number
+  /** Where the journal lives. Default: a pool on `DBOS_SYSTEM_DATABASE_URL`. */
+  pool?: pg.Pool
+  /** Journal table (default `nestor_journal`). */
+  table?: string
+  /** Options for every exec (tools, model…); a journal and run id are added. */
+  exec?: Omit<ExecOptions, 'signal' | 'output'>
+  /** A decision that does not arrive within this many ms rejects the waiting calls. Default: wait forever. */
+  approvalTimeoutMs?: number
+}
+
+export type DurableStartOptions = {
+  /** Caller-chosen and idempotent: starting an id that exists returns the existing run. */
+  workflowId: string
+  approvalTimeoutMs?: number
+}
+
+export type DurableHandle = {
+  readonly workflowId: string
+  /** The exec's result once the workflow ends (after any approvals it waits for). */
+  result(): Promise<ExecResult>
+}
+
+/** An event of a durable run with its position in the run's stream (1 = the first event). */
+export type DurableEvent = AgentEvent & { position: number }
+
+export type DurableExecs = {
+  readonly name: string
+  readonly queueName: string
+  start(input: string, options: DurableStartOptions): Promise<DurableHandle>
+  /** A handle on a run started anywhere. */
+  handle(workflowId: string): DurableHandle
+  /** The run's events after `after` (a position; 0 or -1 = from the start), live, until the run ends. */
+  events(workflowId: string, options?: { after?: number }): AsyncIterable<DurableEvent>
+  decide(workflowId: string, decisions: ResumeDecisions): Promise<void>
+  steer(workflowId: string, text: string): Promise<void>
+  followUp(workflowId: string, text: string): Promise<void>
+}
+
+type Segment = { kind: 'start'; input: string } | { kind: 'resume'; state: RunState; decisions: ResumeDecisions }
+type WorkflowOptions = { approvalTimeoutMs?: number }
+
+const FOREVER_SECONDS = 24 * 3600
+
+/**
+ * Registers a runtime's execs with DBOS. Call it before `DBOS.launch()` in every process that runs
+ * or starts them: DBOS finds the workflow by name when it recovers one. See docs/dbos.md.
+ */
+export function durable(runtime: Runtime, options: DurableOptions): DurableExecs {
+  const queueName = `nestor-${options.name}`
+  let pool = options.pool
+  let journal: Journal | undefined
+  const journalOf = () => {
+    if (journal) return journal
+    if (!pool) {
+      const url = process.env['DBOS_SYSTEM_DATABASE_URL']
+      if (!url) throw new NestorError('invalid_options', '@nestor/dbos needs options.pool or DBOS_SYSTEM_DATABASE_URL')
+      pool = new pg.Pool({ connectionString: url, max: 4 })
+    }
+    const tableOption = options.table === undefined ? {} : { table: options.table }
+    journal = postgresJournal(pool, tableOption)
+    return journal
+  }
+
+  // One leg of the exec (the start, or a resume after a decision) is one DBOS step. A step that a
+  // crash interrupted runs again on recovery, and the journal makes that run replay every finished
+  // model turn and tool call instead of paying for them again.
+  const runSegment = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
+    const journalNow = journalOf()
+    const run: ExecRun =
+      segment.kind === 'start'
+        ? runtime.exec(segment.input, { ...options.exec, ...journalOptions(journalNow, workflowId) })
+        : runtime.resume(segment.state, segment.decisions, options.exec?.tools ? { tools: options.exec.tools } : {})
+    const inbox = deliverInbox(workflowId, run, journalNow)
+    const written = writeEvents(run)
+    const result = await run.result
+    await written
+    inbox.stop()
+    await inbox.done
+    return result
+  }
+
+  const workflow = DBOS.registerWorkflow(
+    async (input: string, workflowOptions: WorkflowOptions): Promise<ExecResult> => {
+      const workflowId = DBOS.workflowID as string
+      await DBOS.startWorkflow(inbox, { workflowID: inboxIdOf(workflowId) })()
+      let result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'start', input }), { name: 'nestor.exec' })
+      while (result.status === 'paused' && result.pending) {
+        const decisions =
+          (await waitForDecision(workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs)) ??
+          rejectAll(result.pending.approvals, 'no decision before the approval timeout')
+        const state = result.pending.state
+        result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'resume', state, decisions }), {
+          name: 'nestor.resume',
+        })
+      }
+      await DBOS.send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
+      await DBOS.closeStream(EVENTS_STREAM)
+      return result
+    },
+    { name: `nestor.${options.name}` },
+  )
+  const inbox = DBOS.registerWorkflow(inboxWorkflow, { name: `nestor.${options.name}.inbox` })
+
+  let queue: Promise<unknown> | undefined
+  const ensureQueue = () => {
+    queue ??= DBOS.registerQueue(
+      queueName,
+      options.concurrency === undefined ? {} : { workerConcurrency: options.concurrency },
+    )
+    return queue
+  }
+
+  const handle = (workflowId: string): DurableHandle => ({
+    workflowId,
+    result: () => DBOS.retrieveWorkflow<ExecResult>(workflowId).getResult(),
+  })
+  const send = async (workflowId: string, message: InboxMessage) => {
+    await DBOS.send(inboxIdOf(workflowId), message, INBOX_TOPIC)
+  }
+
+  return {
+    name: options.name,
+    queueName,
+    async start(input, startOptions) {
+      await ensureQueue()
+      const workflowOptions: WorkflowOptions = {}
+      if (startOptions.approvalTimeoutMs !== undefined)
+        workflowOptions.approvalTimeoutMs = startOptions.approvalTimeoutMs
+      await DBOS.startWorkflow(workflow, { workflowID: startOptions.workflowId, queueName })(input, workflowOptions)
+      return handle(startOptions.workflowId)
+    },
+    handle,
+    events: (workflowId, eventOptions = {}) => readEvents(workflowId, eventOptions.after ?? 0),
+    async decide(workflowId, decisions) {
+      await DBOS.send(workflowId, decisions, DECISION_TOPIC)
+    },
+    steer: (workflowId, text) => send(workflowId, { kind: 'steer', text }),
+    followUp: (workflowId, text) => send(workflowId, { kind: 'followUp', text }),
+  }
+}
+
+// TEMPORARY until core's journal lands (then always pass it): a core without journals rejects the keys.
+const coreHasJournals = 'memoryJournal' in core
+
+/** The exec options that make a run journaled under the workflow's id. */
+function journalOptions(journal: Journal, runId: string): Record<string, unknown> {
+  return coreHasJournals ? { journal, runId } : {}
+}
+
+/** Copies a run's events, nested ones included, into the workflow's DBOS stream in order. */
+async function writeEvents(run: ExecRun): Promise<void> {
+  for await (const event of run) {
+    // A replayed step was streamed by the run that recorded it: readers must not see it twice.
+    if ((event as { replayed?: boolean }).replayed) continue
+    await DBOS.writeStream(EVENTS_STREAM, event)
+  }
+}
+
+async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {
+  let position = Math.max(0, after)
+  for await (const event of DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, { offset: position })) {
+    position++
+    yield { ...event, position }
+  }
+}
+
+async function waitForDecision(timeoutMs: number | undefined): Promise<ResumeDecisions | null> {
+  if (timeoutMs !== undefined) return DBOS.recv<ResumeDecisions>(DECISION_TOPIC, { timeoutSeconds: timeoutMs / 1000 })
+  for (;;) {
+    const decisions = await DBOS.recv<ResumeDecisions>(DECISION_TOPIC, { timeoutSeconds: FOREVER_SECONDS })
+    if (decisions !== null) return decisions
+  }
+}
+
+function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {
+  return { reject: approvals.map(({ toolCallId }) => ({ toolCallId, reason })) }
+}

@@ -3,7 +3,7 @@ import type { AgentEvent, ExecOptions, ExecResult, ExecRun, ResumeDecisions, Run
 import * as core from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import pg from 'pg'
-import { deliverInbox, inboxWorkflow } from './inbox.js'
+import { deliverInbox, deliverWaiting, inboxWorkflow } from './inbox.js'
 import type { Journal } from './journal-types.js'
 import { postgresJournal } from './postgres-journal.js'
 import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxIdOf, type InboxMessage } from './topics.js'
@@ -81,10 +81,12 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   // model turn and tool call instead of paying for them again.
   const runSegment = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
     const journalNow = journalOf()
+    const handOver = await deliverWaiting(workflowId, journalNow)
     const run: ExecRun =
       segment.kind === 'start'
         ? runtime.exec(segment.input, { ...options.exec, ...journalOptions(journalNow, workflowId) })
         : runtime.resume(segment.state, segment.decisions, options.exec?.tools ? { tools: options.exec.tools } : {})
+    handOver(run)
     const inbox = deliverInbox(workflowId, run, journalNow)
     const written = writeEvents(run)
     const result = await run.result

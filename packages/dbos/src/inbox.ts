@@ -34,23 +34,13 @@ export function deliverInbox(
     const cursorRun = inboxCursorRunOf(workflowId)
     let offset = (await journal.load(cursorRun)).length
     while (!stopped) {
-      let message: InboxMessage
-      try {
-        message = await DBOS.readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
-          timeoutSeconds: 0.5,
-          pollingIntervalMs: 100,
-        })
-      } catch {
-        // Nothing new within the wait (or the inbox does not exist yet): look again unless stopped.
-        await new Promise((resolve) => setTimeout(resolve, 100))
-        continue
-      }
+      const message = await readInbox(workflowId, offset, 0.5)
+      if (message === undefined) continue
       if (message.kind === 'close') return
       await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
       offset++
       if (stopped) return
-      if (message.kind === 'steer') run.steer(message.text)
-      else run.followUp(message.text)
+      deliver(run, message)
     }
   })()
   return {
@@ -58,5 +48,41 @@ export function deliverInbox(
       stopped = true
     },
     done,
+  }
+}
+
+/**
+ * Hands the messages already waiting (sent while the exec was queued or paused) to a run that has
+ * just been created, so they reach it before its first model call; returns them for the record.
+ */
+export async function deliverWaiting(workflowId: string, journal: Journal): Promise<(run: ExecRun) => void> {
+  const cursorRun = inboxCursorRunOf(workflowId)
+  let offset = (await journal.load(cursorRun)).length
+  const waiting: InboxMessage[] = []
+  for (;;) {
+    const message = await readInbox(workflowId, offset, 0.05)
+    if (message === undefined || message.kind === 'close') break
+    await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
+    waiting.push(message)
+    offset++
+  }
+  return (run) => waiting.forEach((message) => deliver(run, message))
+}
+
+function deliver(run: ExecRun, message: InboxMessage): void {
+  if (message.kind === 'steer') run.steer(message.text)
+  else if (message.kind === 'followUp') run.followUp(message.text)
+}
+
+async function readInbox(workflowId: string, offset: number, waitSeconds: number): Promise<InboxMessage | undefined> {
+  try {
+    return await DBOS.readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
+      timeoutSeconds: waitSeconds,
+      pollingIntervalMs: 50,
+    })
+  } catch {
+    // Nothing new within the wait (or the inbox does not exist yet).
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    return undefined
   }
 }

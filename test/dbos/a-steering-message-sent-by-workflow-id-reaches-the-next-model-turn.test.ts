@@ -1,0 +1,24 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startCluster, type Cluster } from './support/cluster.js'
+import { waitForEvent, waitForStep } from './support/wait.js'
+
+let cluster: Cluster
+beforeAll(async () => {
+  cluster = await startCluster('planner')
+  await cluster.worker({ EXECUTOR_ID: 'steered-1', APPROVE_BOOK: '1' })
+}, 60_000)
+afterAll(async () => cluster?.stop(), 30_000)
+
+test('a steering message sent from another process while the run waits is in the next model request', async () => {
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-steer' })
+  const request = await waitForEvent(cluster.trips, 'trip-steer', 'approval_required')
+  if (request.type !== 'approval_required') throw new Error('unreachable')
+  await waitForStep('trip-steer', 'nestor.exec')
+  await cluster.trips.steer('trip-steer', 'make it cheaper')
+  await cluster.trips.decide('trip-steer', { approve: [request.approvals[0]!.toolCallId] })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  expect(result.text).toContain('make it cheaper')
+  const last = cluster.model.requests.at(-1)!.json as { messages: { role: string; content: unknown }[] }
+  expect(last.messages.filter((m) => m.role === 'user').map((m) => m.content)).toContain('make it cheaper')
+}, 60_000)

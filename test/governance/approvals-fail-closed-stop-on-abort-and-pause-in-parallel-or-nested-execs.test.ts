@@ -108,7 +108,7 @@ describe('pauses beyond the sequential root', () => {
     expect(historyProblems(done.history)).toEqual([])
   })
 
-  it('a nested exec that pauses without a handler returns its paused result to the tool body, and the root stream sees its approval_required', async () => {
+  it('a nested exec that needs an approval without a handler pauses the root: the call whose body opened it waits, and the root stream sees one approval_required, from the child', async () => {
     const guarded = defineTool({
       name: 'guarded',
       description: 'g',
@@ -116,25 +116,27 @@ describe('pauses beyond the sequential root', () => {
       needsApproval: true,
       execute: () => 'ran',
     })
-    let childStatus: string | undefined
     const outer = defineTool({
       name: 'outer',
       description: 'o',
       parameters: z.object({}),
       execute: async () => {
         const child = await runtime.exec('inner', { tools: [guarded] })
-        childStatus = child.status
-        return `child is ${child.status}, waiting on ${child.pending?.approvals.length ?? 0} call(s)`
+        return `child is ${child.status}`
       },
     })
     const runtime = new Runtime({
-      provider: scripted([calls({ name: 'outer' }), calls({ name: 'guarded' }), 'root done']),
+      provider: scripted([calls({ name: 'outer', id: 'o1' }), calls({ name: 'guarded', id: 'g1' }), 'root done']),
       model: 'm',
     })
     const { events, result } = await collect(runtime.exec('go', { tools: [outer] }))
-    expect(childStatus).toBe('paused')
-    expect(result.status).toBe('completed')
-    expect(resultText(toolResults(result)[0]!)).toBe('child is paused, waiting on 1 call(s)')
+    expect(result.status).toBe('paused')
+    expect(result.pending!.state.remaining).toEqual(['o1'])
+    expect(result.pending!.approvals).toEqual([
+      expect.objectContaining({ toolCallId: 'g1', toolName: 'guarded', depth: 1 }),
+    ])
+    expect(toolResults(result)).toEqual([])
+    expect(historyProblems(result.history.slice(0, -1))).toEqual([])
     expect(events.filter((e) => e.type === 'approval_required').map((e) => e.depth)).toEqual([1])
   })
 })

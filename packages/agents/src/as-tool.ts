@@ -68,8 +68,9 @@ export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsTool
         ...(options.output !== undefined && { output: options.output }),
       })
       if (result.status === 'paused') {
-        // Paused is not a failure: the child waits for a decision. The model reads that, and
-        // events and UIs see `status: 'paused'` with what waits (no approve handler up the tree).
+        // Paused is not a failure: the child waits for a decision. Inside an exec tree the whole
+        // tree pauses at its root and this output is dropped; a child opened elsewhere (a batch)
+        // reports it, and events and UIs see `status: 'paused'` with what waits.
         const waiting = result.pending?.approvals ?? []
         const details: AgentToolDetails = {
           execId: result.execId,

@@ -4,6 +4,7 @@ import { errorResult, makeReceipt } from './receipt.js'
 import { runToolCall, type CallOutcome } from './tool-call.js'
 import { approvalContext, needsApprovalOf } from './approvals.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from './types.js'
+import { markPaused, recordTool } from './durable.js'
 
 export const SKIPPED_FOR_STEERING = 'Skipped due to queued user message'
 
@@ -28,27 +29,30 @@ export type ToolsOutcome = {
 export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iteration: number): Promise<ToolsOutcome> {
   const out: ToolsOutcome = { results: [], pending: [], remaining: [] }
   const slots: (ToolResultMessage | undefined)[] = new Array(calls.length)
+  const replayed: boolean[] = []
   let stopReason: string | undefined
   let paused = false
   let failed: { thrown: unknown } | undefined
 
-  const settle = (index: number, call: ToolCall, outcome: CallOutcome) => {
+  const settle = (index: number, call: ToolCall, outcome: CallOutcome): Promise<void> | undefined => {
     if (outcome.kind === 'pause') {
       paused = true
-      out.pending.push(outcome.request)
-      return
+      out.pending.push(...outcome.requests)
+      return undefined
     }
     slots[index] = outcome.result
     ctx.receipts.push(outcome.receipt)
-    emit(ctx, {
-      type: 'tool_end',
+    const end = {
+      type: 'tool_end' as const,
       toolCallId: call.id,
       toolName: call.name,
       result: outcome.result,
       isError: outcome.result.isError,
       durationMs: outcome.receipt.durationMs,
       receipt: outcome.receipt,
-    })
+    }
+    if (outcome.replayed) replayed[index] = true
+    emit(ctx, outcome.replayed ? { ...end, replayed: true } : end)
     if (outcome.tripped && !out.tripped) {
       out.tripped = {
         name: call.name,
@@ -60,6 +64,8 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       out.stoppedAt = outcome.result
       stopReason ??= `Skipped: the exec stopped at tool ${call.name}`
     }
+    // Durable before the next call starts: a crash from here on never runs this body again.
+    return outcome.replayed ? undefined : recordTool(ctx, iteration, call, outcome.result, outcome.receipt)
   }
 
   const process = async (index: number, call: ToolCall): Promise<void> => {
@@ -79,7 +85,13 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       stopReason ??= FAILED
       return
     }
-    settle(index, call, outcome)
+    const saved = settle(index, call, outcome)
+    if (saved)
+      await saved.catch((thrown: unknown) => {
+        // The journal failed: the call has its result, but the exec cannot go on unrecorded.
+        failed ??= { thrown }
+        stopReason ??= FAILED
+      })
   }
 
   if (ctx.settings.toolExecution === 'parallel' && calls.length > 1) {
@@ -112,14 +124,19 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     if (result) {
       out.results.push(result)
       ctx.history.push(result)
-      emit(ctx, { type: 'message_start', message: result })
-      emit(ctx, { type: 'message_end', message: result })
+      if (replayed[index]) {
+        emit(ctx, { type: 'message_start', message: result, replayed: true })
+        emit(ctx, { type: 'message_end', message: result, replayed: true })
+      } else {
+        emit(ctx, { type: 'message_start', message: result })
+        emit(ctx, { type: 'message_end', message: result })
+      }
     } else {
       out.remaining.push(call.id)
     }
   }
   if (failed) throw failed.thrown
-  if (paused && ctx.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out)
+  if (paused && ctx.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out, iteration)
   return out
 }
 
@@ -161,7 +178,12 @@ function skip(
  * After a sequential pause, the calls behind the first pending one wait too (their order matters).
  * Those that will need a decision are listed now, so a person can decide them all at once.
  */
-async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: ToolsOutcome): Promise<void> {
+async function listLaterApprovals(
+  ctx: ExecContext,
+  calls: ToolCall[],
+  out: ToolsOutcome,
+  iteration: number,
+): Promise<void> {
   const first = out.pending[0]
   if (!first) return
   const start = calls.findIndex((c) => c.id === first.toolCallId) + 1
@@ -172,14 +194,16 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], out: Tool
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
     const needs = await needsApprovalOf(tool, args, approvalContext(ctx, call))
-    if (needs)
-      out.pending.push({
-        toolCallId: call.id,
-        toolName: call.name,
-        args,
-        execId: ctx.execId,
-        depth: ctx.depth,
-        path: ctx.path,
-      })
+    if (!needs) continue
+    const request: ApprovalRequest = {
+      toolCallId: call.id,
+      toolName: call.name,
+      args,
+      execId: ctx.execId,
+      depth: ctx.depth,
+      path: ctx.path,
+    }
+    markPaused(ctx, iteration, request)
+    out.pending.push(request)
   }
 }

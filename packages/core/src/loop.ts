@@ -5,7 +5,7 @@ import { executeToolCalls, type ToolsOutcome } from './execute-tools.js'
 import { errorResult, makeReceipt } from './receipt.js'
 import { callSignature } from './canonical.js'
 import { toRunState } from './run-state.js'
-import { streamTurn } from './stream-turn.js'
+import { streamTurn, type TurnOutcome } from './stream-turn.js'
 import { refusalError, type Verdict } from './output.js'
 import type {
   AssistantMessage,
@@ -22,6 +22,7 @@ import { untilAbort } from './abort-watch.js'
 import { generateId } from './ids.js'
 import { asInternal, callHook } from './hook-call.js'
 import { refreshLiveTools } from './live-tools.js'
+import { journalPending, notePausedChild, recordTurn, replayedTurn, takeMessages } from './durable.js'
 
 const ABORTED = Symbol('aborted')
 
@@ -44,6 +45,8 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   let text = ''
   let output: unknown
   try {
+    const loading = journalPending(ctx)
+    if (loading) await loading
     let wantsTools = true
     if ('resume' in start) {
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
@@ -61,39 +64,28 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
       while (wantsTools || ctx.steering.pending) {
         // After an abort no model call starts and no iteration is counted.
         if (ctx.controller.signal.aborted) return end(ctx, aborted(ctx))
-        const steered = ctx.steering.drain()
-        for (const message of steered) append(ctx, message)
+        const taken = takeMessages(ctx, ctx.iterationsUsed + 1, () => ctx.steering.drain())
+        if (taken.saved) await taken.saved
+        const steered = taken.messages
+        for (const message of steered) append(ctx, message, taken.replayed)
         const budgetError = checkBudgets(ctx)
         if (budgetError) return end(ctx, { status: 'failed', error: budgetError })
         if (ctx.iterationsUsed >= ctx.iterationBudget) return end(ctx, { status: 'failed', error: iterationLimit(ctx) })
 
-        // prepareTurn runs before the turn opens, and an abort does not wait for it: aborted
-        // there, the exec ends with no turn events and no empty assistant message.
         const iteration = ctx.iterationsUsed + 1
-        const request = await untilAbort(buildRequest(ctx, iteration), ctx.controller.signal, () => ABORTED).catch(
-          (thrown: unknown) => {
-            if (thrown === ABORTED) return undefined
-            throw thrown
-          },
-        )
-        if (!request) return end(ctx, aborted(ctx))
-        ctx.iterationsUsed = iteration
-        ctx.tree.iterations++
-        emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.iterationBudget })
-        // Steering that arrived while the request was prepared (or right after exec() returned)
-        // still goes into this model call ('one' mode takes one message per call).
-        if (steered.length === 0 || ctx.steering.mode === 'all') {
-          for (const message of ctx.steering.drain()) {
-            append(ctx, message)
-            if (request.messages !== ctx.history) request.messages = [...request.messages, message]
-          }
-        }
-        const { message, error } = await streamTurn(ctx, request)
+        const recorded = replayedTurn(ctx, iteration)
+        const { message, error } = recorded ? replayTurn(ctx, iteration, recorded) : await liveTurn(ctx, iteration, steered.length > 0)
+        if (!message) return end(ctx, aborted(ctx))
         ctx.history.push(message)
         addUsage(ctx.usage, message.usage)
         addUsage(ctx.totalUsage, message.usage)
         ctx.tree.tokens += message.usage.total
         const calls = uniqueCalls(ctx, message)
+        if (!recorded && message.stopReason !== 'error' && message.stopReason !== 'aborted') {
+          // Durable before any tool of this turn runs: a crash from here on never pays for the turn again.
+          const saved = recordTurn(ctx, iteration, message)
+          if (saved) await saved
+        }
 
         if (message.stopReason === 'error' || message.stopReason === 'aborted') {
           const results = answerAll(
@@ -158,9 +150,10 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           ctx.toolChoice = 'auto'
         }
       }
-      const followUps = ctx.followUp.drain()
-      if (followUps.length === 0) break outer
-      for (const message of followUps) append(ctx, message)
+      const followUps = takeMessages(ctx, ctx.iterationsUsed + 1, () => ctx.followUp.drain())
+      if (followUps.saved) await followUps.saved
+      if (followUps.messages.length === 0) break outer
+      for (const message of followUps.messages) append(ctx, message, followUps.replayed)
       wantsTools = true
     }
     return end(ctx, ctx.output ? { status: 'completed', text, output } : { status: 'completed', text })
@@ -180,6 +173,43 @@ export type Ending = {
   output?: unknown
 }
 
+/** A turn from the journal: no provider call, no deltas; its message events say `replayed`. */
+function replayTurn(ctx: ExecContext, iteration: number, message: AssistantMessage): TurnOutcome {
+  ctx.iterationsUsed = iteration
+  ctx.tree.iterations++
+  emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.iterationBudget })
+  emit(ctx, { type: 'message_start', message, replayed: true })
+  emit(ctx, { type: 'message_end', message, replayed: true })
+  return { message }
+}
+
+/** A turn from the provider; no message when the exec was aborted before the call started. */
+async function liveTurn(ctx: ExecContext, iteration: number, steered: boolean): Promise<Partial<TurnOutcome>> {
+  // prepareTurn runs before the turn opens, and an abort does not wait for it: aborted
+  // there, the exec ends with no turn events and no empty assistant message.
+  const request = await untilAbort(buildRequest(ctx, iteration), ctx.controller.signal, () => ABORTED).catch(
+    (thrown: unknown) => {
+      if (thrown === ABORTED) return undefined
+      throw thrown
+    },
+  )
+  if (!request) return {}
+  ctx.iterationsUsed = iteration
+  ctx.tree.iterations++
+  emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.iterationBudget })
+  // Steering that arrived while the request was prepared (or right after exec() returned)
+  // still goes into this model call ('one' mode takes one message per call).
+  if (!steered || ctx.steering.mode === 'all') {
+    const taken = takeMessages(ctx, iteration, () => ctx.steering.drain())
+    if (taken.saved) await taken.saved
+    for (const message of taken.messages) {
+      append(ctx, message)
+      if (request.messages !== ctx.history) request.messages = [...request.messages, message]
+    }
+  }
+  return streamTurn(ctx, request)
+}
+
 async function runCalls(
   ctx: ExecContext,
   message: AssistantMessage,
@@ -194,9 +224,13 @@ async function runCalls(
 /** What the tool round decided: pause, breaker, stop-at-tool or abort end the exec; else undefined. */
 function afterTools(ctx: ExecContext, outcome: ToolsOutcome, message: AssistantMessage): Ending | undefined {
   if (outcome.pending.length > 0) {
+    // Without an approve handler the stream still announces what waits for a decision, once, from
+    // the exec whose calls wait (an ancestor pausing because of it says nothing more).
+    const own = outcome.pending.filter((request) => request.execId === ctx.execId)
+    // A child's pause goes up: the call whose body opened it waits too, up to the root.
+    if (ctx.parent) notePausedChild(ctx, outcome.pending)
     const state = toRunState(ctx, message, outcome)
-    // Without an approve handler the stream still announces what waits for a decision.
-    emit(ctx, { type: 'approval_required', approvals: outcome.pending })
+    if (own.length > 0) emit(ctx, { type: 'approval_required', approvals: own })
     return { status: 'paused', pending: { state, approvals: outcome.pending } }
   }
   if (ctx.controller.signal.aborted) return aborted(ctx)
@@ -308,8 +342,13 @@ function repairHistory(ctx: ExecContext): void {
   answerAll(ctx, open, 'skipped', 'Tool call not executed: the exec failed')
 }
 
-function append(ctx: ExecContext, message: Message | UserMessage): void {
+function append(ctx: ExecContext, message: Message | UserMessage, replayed = false): void {
   ctx.history.push(message)
+  if (replayed) {
+    emit(ctx, { type: 'message_start', message, replayed: true })
+    emit(ctx, { type: 'message_end', message, replayed: true })
+    return
+  }
   emit(ctx, { type: 'message_start', message })
   emit(ctx, { type: 'message_end', message })
 }

@@ -106,6 +106,17 @@ const execShape = {
   outputRetries: option
     .custom<number>('an integer in 0..10', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10)
     .optional(),
+  journal: option
+    .custom<NonNullable<ExecOptions['journal']>>(
+      'a Journal (an object with load(runId) and append(runId, entry))',
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as { load?: unknown }).load === 'function' &&
+        typeof (v as { append?: unknown }).append === 'function',
+    )
+    .optional(),
+  runId: option.nonEmptyString('a non-empty run id').optional(),
 }
 const execSchema = z.strictObject(execShape)
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4'
 import type { ApprovalRequest, Message, ReceiptStatus, ToolChoice, ToolReceipt, Usage } from './types.js'
+import type { JournalEntry } from './journal.js'
 
 // The one definition of a paused exec as stored data. The RunState type, the checks `resume`
 // runs on a state it is given, and ExecResult's state fields all derive from these schemas, so a
@@ -116,6 +117,11 @@ const approvalRequest: z.ZodType<ApprovalRequest> = z.object({
   path: z.array(z.string()),
 })
 
+const journalEntry: z.ZodType<JournalEntry> = z.looseObject({
+  key: z.string().min(1),
+  kind: z.enum(['model', 'tool', 'decision', 'message']),
+})
+
 export const runStateSchema = z.object({
   version: z.literal(RUN_STATE_VERSION),
   /** Unique per pause: the id a resume claims, so one state is resumed at most once. */
@@ -150,6 +156,18 @@ export const runStateSchema = z.object({
   receipts: z.array(receipt),
   /** Tree-wide counters, so budgets continue across the pause. */
   tree: z.object({ iterations: count, tokens: z.number().nonnegative(), elapsedMs: z.number().nonnegative() }),
+  /**
+   * The exec tree's journal (docs/durability.md): its run id, its entries (or the `id` of the
+   * external journal that holds them), and where each waiting call sits, by journal key.
+   */
+  journal: z
+    .object({
+      runId: z.string().min(1),
+      id: z.string().min(1).optional(),
+      entries: z.array(journalEntry).optional(),
+      waiting: z.array(z.object({ toolCallId: z.string(), key: z.string() })),
+    })
+    .optional(),
   /** HMAC-SHA256 (hex) of the canonical JSON of every other field, with `stateSecret`. */
   signature: z.string().optional(),
 })

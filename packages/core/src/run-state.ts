@@ -5,6 +5,7 @@ import type { ExecContext, PriorDecision } from './exec-context.js'
 import type { ToolsOutcome } from './execute-tools.js'
 import { RUN_STATE_VERSION, runStateSchema, type RunState } from './run-state-schema.js'
 import type { AssistantMessage, Message } from './types.js'
+import { journalOf, pausedKey } from './durable.js'
 
 export { RUN_STATE_VERSION }
 
@@ -39,10 +40,29 @@ export function toRunState(ctx: ExecContext, _message: AssistantMessage, outcome
   if (ctx.system !== undefined) state.system = ctx.system
   if (ctx.toolChoice !== undefined) state.toolChoice = ctx.toolChoice
   if (ctx.parallelToolCalls !== undefined) state.parallelToolCalls = ctx.parallelToolCalls
+  const journal = journalField(ctx, outcome)
+  if (journal) state.journal = journal
   const plain = JSON.parse(JSON.stringify(state)) as RunState
   // Signed here, before any event carries the state, so agent_end shows the same signed state.
   const secret = (ctx.runtime as { options?: { stateSecret?: string } } | undefined)?.options?.stateSecret
   return secret === undefined ? plain : signState(plain, secret)
+}
+
+/**
+ * What a root's state keeps of the tree journal: needed when a call below the root waits (the
+ * resume replays its exec from the entries) or when the run has a journal of its own.
+ */
+function journalField(ctx: ExecContext, outcome: ToolsOutcome): RunState['journal'] {
+  const tree = journalOf(ctx)
+  if (!tree || ctx.parent) return undefined
+  const nested = outcome.pending.some((request) => request.execId !== ctx.execId)
+  if (!nested && !tree.journal) return undefined
+  const waiting = outcome.pending.flatMap((request) => {
+    const key = pausedKey(request)
+    return key === undefined ? [] : [{ toolCallId: request.toolCallId, key }]
+  })
+  const id = tree.journal?.id
+  return id === undefined ? { runId: tree.runId, entries: tree.recorded, waiting } : { runId: tree.runId, id, waiting }
 }
 
 export function signState(state: RunState, secret: string): RunState {

@@ -21,6 +21,8 @@ import { normalizeTools } from './tool.js'
 import { ToolCache } from './tool-cache.js'
 import { OutputGate } from './output.js'
 import type { SchemaInput } from './schema.js'
+import { joinJournal, treeJournal } from './durable.js'
+import type { Journal } from './journal.js'
 import type {
   AgentEvent,
   AgentEventType,
@@ -117,6 +119,9 @@ export class Runtime {
       throw invalidOption('input', 'at least one message (in input or options.history)', input)
     }
     const ctx = this.createContext(frame, tools, options, [...(options.history ?? [])], (options.history ?? []).length)
+    // A root opens the tree's journal (in memory at least: a pause at any depth resumes from the
+    // root); a nested exec takes its place in its tree's.
+    joinJournal(ctx, frame, frame ? undefined : treeJournal(options.runId ?? ctx.execId, options.journal))
     watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
     if (output) ctx.output = output
     if (ctx.depth > ctx.tree.maxDepth)
@@ -139,9 +144,10 @@ export class Runtime {
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
   ): ExecRun {
     const { state: checked } = verifyState(state, this.options.stateSecret)
+    const journal = resumeJournal(checked, options.journal)
     const available = indexTools(
       options.tools ? normalizeTools(options.tools) : (this.options.registry ?? globalRegistry).list(),
     )
@@ -153,16 +159,20 @@ export class Runtime {
       tools.set(name, tool)
     }
     const prior = decisionsFromState(checked)
+    // Calls waiting below the root are found again by their journal key when the resume replays there.
+    const below = new Map((checked.journal?.waiting ?? []).map((w) => [w.toolCallId, w.key]))
     const known = new Set(checked.remaining)
     const decided = new Set<string>()
     const decide = (id: string, decision: PriorDecision) => {
-      if (!known.has(id))
+      if (!known.has(id) && !below.has(id))
         throw new NestorError('invalid_state', `invalid decision: tool call ${id} is not waiting in this state`)
       // Approve and reject (or two edits) for one call is ambiguous: refuse rather than guess.
       if (decided.has(id))
         throw new NestorError('invalid_state', `invalid decision: tool call ${id} is decided more than once`)
       decided.add(id)
-      prior.set(id, decision)
+      if (known.has(id)) prior.set(id, decision)
+      const key = below.get(id)
+      if (key !== undefined) journal.decisions.set(key, decision)
     }
     for (const id of decisions.approve ?? []) decide(id, { approved: true })
     for (const { toolCallId, args } of decisions.edit ?? []) decide(toolCallId, { approved: true, args })
@@ -177,6 +187,7 @@ export class Runtime {
     // verifyState returned a deep copy: the exec may grow it, the caller's state stays as given.
     const history = checked.history
     const ctx = this.createContext(currentFrame(), tools, execOptions, history, checked.startIndex, checked.execId)
+    joinJournal(ctx, undefined, journal)
     ctx.iterationsUsed = checked.iterationsUsed
     ctx.iterationBudget = checked.iterationBudget ?? Infinity
     ctx.usage = checked.usage
@@ -363,6 +374,21 @@ export class Runtime {
     if (retained) this.runs.track(retained, run, result)
     return run
   }
+}
+
+/**
+ * The tree journal a resume continues: the state's entries, or (for an external journal, which the
+ * state names by id) the same journal given again.
+ */
+function resumeJournal(state: RunState, given: Journal | undefined) {
+  const field = state.journal
+  if (!field) return treeJournal(state.execId, given)
+  if (field.id !== undefined && given?.id !== field.id)
+    throw new NestorError(
+      'invalid_state',
+      `invalid RunState: its steps are in journal ${field.id}; pass that journal as resume(state, decisions, { journal })`,
+    )
+  return treeJournal(field.runId, given, field.entries)
 }
 
 /** A bad plan throws here, synchronously; a plan that runs settles as a promise. */

@@ -6,11 +6,23 @@ import type { ApprovalRequest, CacheOptions, ReceiptStatus, ToolCall, ToolReceip
 import { approvalContext, decideApproval } from './approvals.js'
 import { untilAbort } from './abort-watch.js'
 import { callHook } from './hook-call.js'
+import {
+  markPaused,
+  pausedBelow,
+  priorDecision,
+  recordDecision,
+  replayedTool,
+  throwIfContradicted,
+} from './durable.js'
 
-/** What one call came to. `pause` means it waits for a decision and has no result yet. */
+/**
+ * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
+ * (`requests` of a nested exec) those a child exec opened by its body waits for. `replayed`: the
+ * result came from the journal and the body did not run.
+ */
 export type CallOutcome =
-  | { kind: 'result'; result: ToolResultMessage; receipt: ToolReceipt; tripped: boolean }
-  | { kind: 'pause'; request: ApprovalRequest }
+  | { kind: 'result'; result: ToolResultMessage; receipt: ToolReceipt; tripped: boolean; replayed?: true }
+  | { kind: 'pause'; requests: ApprovalRequest[] }
 
 /**
  * One tool call through every gate, in the order DESIGN.md gives: hook, unknown name, argument
@@ -21,6 +33,13 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   const tool = ctx.tools.get(call.name)
   let args = call.arguments
   let signature = callSignature(call.name, args)
+  const recorded = replayedTool(ctx, iteration, call)
+  if (recorded) {
+    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args, replayed: true })
+    const { result, receipt } = recorded
+    if (receipt.status === 'ok' && !ctx.succeeded.has(receipt.signature)) ctx.succeeded.set(receipt.signature, call.id)
+    return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
+  }
   emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args })
 
   const done = async (
@@ -72,7 +91,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     )
   }
 
-  const prior = ctx.decisions.get(call.id)
+  const prior = ctx.decisions.get(call.id) ?? priorDecision(ctx, iteration, call.id)
   if (prior?.approved && prior.args) {
     args = prior.args
     signature = callSignature(call.name, args)
@@ -93,17 +112,21 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
   const toolCtx = approvalContext(ctx, call)
   const decision = prior ?? (await decideApproval(ctx, tool, call, parsed, toolCtx))
   if (decision === 'pause') {
-    return {
-      kind: 'pause',
-      request: {
-        toolCallId: call.id,
-        toolName: call.name,
-        args: parsed,
-        execId: ctx.execId,
-        depth: ctx.depth,
-        path: ctx.path,
-      },
+    const request: ApprovalRequest = {
+      toolCallId: call.id,
+      toolName: call.name,
+      args: parsed,
+      execId: ctx.execId,
+      depth: ctx.depth,
+      path: ctx.path,
     }
+    markPaused(ctx, iteration, request)
+    return { kind: 'pause', requests: [request] }
+  }
+  if (decision) {
+    // Journaled before the call runs: a replay takes the same decision without asking again.
+    const saved = recordDecision(ctx, iteration, call.id, decision)
+    if (saved) await saved
   }
   // An abort while a decision was awaited: the call is not run.
   if (decision && ctx.controller.signal.aborted) return fail('aborted', 'aborted')
@@ -123,6 +146,10 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     if (hit) return succeed(ctx, call, signature, done, hit, { attempts: 0, cached: true })
   }
   const outcome = await runTool(ctx, tool, runArgs, call)
+  throwIfContradicted(ctx)
+  // A child exec of this body paused for approval: this call waits with it (the whole tree pauses).
+  const below = pausedBelow(ctx, call.id)
+  if (below) return { kind: 'pause', requests: below }
   if (outcome.status !== 'ok')
     return fail(outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
   if (tool.validateOutput) {

@@ -255,6 +255,8 @@ export type ErrorCode =
   | 'invalid_output'
   /** The model refused to give the typed answer (`AssistantMessage.refusal` holds its explanation). */
   | 'refusal'
+  /** A journal does not fit this run: a recorded step the code contradicts, another run's journal (docs/durability.md). */
+  | 'journal_mismatch'
 
 export type ReceiptStatus =
   | 'ok'
@@ -422,6 +424,13 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   output?: S
   /** How often an answer that fails `output` goes back to the model with the issues. Default 2. */
   outputRetries?: number
+  /**
+   * Records every finished step of this exec tree and replays recorded ones instead of running
+   * them again (see docs/durability.md). Read by root execs; a nested exec uses its tree's.
+   */
+  journal?: import('./journal.js').Journal
+  /** The run's id in the journal (default: the root's execId). The same id again replays the run. */
+  runId?: string
 }
 
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
@@ -462,10 +471,11 @@ export type EventBase = {
 type EventBody =
   | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }
   | { type: 'turn_start'; iteration: number; iterationBudget: number }
-  | { type: 'message_start'; message: Message }
+  /** `replayed: true` when the message comes from a journal (no model call, no deltas): see docs/durability.md. */
+  | { type: 'message_start'; message: Message; replayed?: true }
   | { type: 'message_delta'; delta: MessageDelta }
-  | { type: 'message_end'; message: Message }
-  | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  | { type: 'message_end'; message: Message; replayed?: true }
+  | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown>; replayed?: true }
   | { type: 'tool_update'; toolCallId: string; update: unknown }
   | {
       type: 'tool_end'
@@ -475,6 +485,8 @@ type EventBody =
       isError: boolean
       durationMs: number
       receipt: ToolReceipt
+      /** The result comes from a journal: the tool body did not run again. */
+      replayed?: true
     }
   | { type: 'approval_required'; approvals: ApprovalRequest[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }

@@ -1,10 +1,17 @@
 import { DBOS } from '@dbos-inc/dbos-sdk'
-import type { AgentEvent, ExecOptions, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
-import * as core from '@nestor/core'
+import type {
+  AgentEvent,
+  ExecOptions,
+  Journal,
+  ExecResult,
+  ExecRun,
+  ResumeDecisions,
+  RunState,
+  Runtime,
+} from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import pg from 'pg'
 import { deliverInbox, deliverWaiting, inboxWorkflow } from './inbox.js'
-import type { Journal } from './journal-types.js'
 import { postgresJournal } from './postgres-journal.js'
 import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxIdOf, type InboxMessage } from './topics.js'
 
@@ -84,8 +91,11 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     const handOver = await deliverWaiting(workflowId, journalNow)
     const run: ExecRun =
       segment.kind === 'start'
-        ? runtime.exec(segment.input, { ...options.exec, ...journalOptions(journalNow, workflowId) })
-        : runtime.resume(segment.state, segment.decisions, options.exec?.tools ? { tools: options.exec.tools } : {})
+        ? runtime.exec(segment.input, { ...options.exec, journal: journalNow, runId: workflowId })
+        : runtime.resume(segment.state, segment.decisions, {
+            journal: journalNow,
+            ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
+          })
     handOver(run)
     const inbox = deliverInbox(workflowId, run, journalNow)
     const written = writeEvents(run)
@@ -154,14 +164,6 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     steer: (workflowId, text) => send(workflowId, { kind: 'steer', text }),
     followUp: (workflowId, text) => send(workflowId, { kind: 'followUp', text }),
   }
-}
-
-// TEMPORARY until core's journal lands (then always pass it): a core without journals rejects the keys.
-const coreHasJournals = 'memoryJournal' in core
-
-/** The exec options that make a run journaled under the workflow's id. */
-function journalOptions(journal: Journal, runId: string): Record<string, unknown> {
-  return coreHasJournals ? { journal, runId } : {}
 }
 
 /** Copies a run's events, nested ones included, into the workflow's DBOS stream in order. */

@@ -1,6 +1,5 @@
 import { DBOS } from '@dbos-inc/dbos-sdk'
-import type { ExecRun } from '@nestor/core'
-import type { Journal } from './journal-types.js'
+import type { ExecRun, Journal } from '@nestor/core'
 import { INBOX_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
 
 /**

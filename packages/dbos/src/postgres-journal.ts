@@ -1,5 +1,5 @@
 import type { Pool } from 'pg'
-import type { Journal, JournalEntry } from './journal-types.js'
+import type { Journal, JournalEntry } from '@nestor/core'
 
 export type PostgresJournalOptions = {
   /** Table for the entries, created on first use. Default `nestor_journal`. */

@@ -3,7 +3,7 @@
 // or does one client operation and prints its outcome as JSON (MODE=start|events).
 //
 // Environment: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, TOOL_LOG (a file: one line per leaf tool body run),
-// EXECUTOR_ID, SCENARIO (planner | quick), APPROVE_BOOK=1 (book needs approval), CONCURRENCY.
+// EXECUTOR_ID, SCENARIO (planner | quick), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY.
 import { appendFileSync } from 'node:fs'
 import { DBOS } from '@dbos-inc/dbos-sdk'
 import { Runtime, defineTool, exec } from '@nestor/core'
@@ -19,6 +19,7 @@ const lookup = defineTool({
   name: 'lookup',
   description: 'Look a city up',
   parameters: z.object({ city: z.string() }),
+  needsApproval: env.APPROVE_LOOKUP === '1',
   execute: async ({ city }) => {
     logTool(`lookup ${workflowOf()} ${city}`)
     return `facts about ${city}`

@@ -28,6 +28,8 @@ export type DurableOptions = {
   exec?: Omit<ExecOptions, 'signal' | 'output'>
   /** A decision that does not arrive within this many ms rejects the waiting calls. Default: wait forever. */
   approvalTimeoutMs?: number
+  /** How often idle workers look at the queue and `result()` looks for the end. Default 100 ms (DBOS: 1000). */
+  pollingIntervalMs?: number
 }
 
 export type DurableStartOptions = {
@@ -69,6 +71,7 @@ const FOREVER_SECONDS = 24 * 3600
  */
 export function durable(runtime: Runtime, options: DurableOptions): DurableExecs {
   const queueName = `nestor-${options.name}`
+  const polling = options.pollingIntervalMs ?? 100
   let pool = options.pool
   let journal: Journal | undefined
   const journalOf = () => {
@@ -102,7 +105,6 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     const result = await run.result
     await written
     inbox.stop()
-    await inbox.done
     return result
   }
 
@@ -130,16 +132,16 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
 
   let queue: Promise<unknown> | undefined
   const ensureQueue = () => {
-    queue ??= DBOS.registerQueue(
-      queueName,
-      options.concurrency === undefined ? {} : { workerConcurrency: options.concurrency },
-    )
+    queue ??= DBOS.registerQueue(queueName, {
+      minPollingIntervalMs: polling,
+      ...(options.concurrency === undefined ? {} : { workerConcurrency: options.concurrency }),
+    })
     return queue
   }
 
   const handle = (workflowId: string): DurableHandle => ({
     workflowId,
-    result: () => DBOS.retrieveWorkflow<ExecResult>(workflowId).getResult(),
+    result: () => DBOS.retrieveWorkflow<ExecResult>(workflowId).getResult({ pollingIntervalMs: polling }),
   })
   const send = async (workflowId: string, message: InboxMessage) => {
     await DBOS.send(inboxIdOf(workflowId), message, INBOX_TOPIC)

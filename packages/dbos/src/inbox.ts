@@ -19,7 +19,7 @@ export async function inboxWorkflow(): Promise<void> {
 }
 
 /**
- * Feeds the inbox to a running exec until `stop()`. Delivered offsets are recorded in the journal
+ * Feeds the inbox to a running exec until `stop()` (which does not wait for the pending read). Delivered offsets are recorded in the journal
  * (its own run id) before the message goes to the loop, so a recovered step does not hand the
  * loop a message twice: at most once, and the loop's own journal keeps the ones it took.
  */
@@ -35,13 +35,15 @@ export function deliverInbox(
     while (!stopped) {
       const message = await readInbox(workflowId, offset, 0.5)
       if (message === undefined) continue
-      if (message.kind === 'close') return
+      // Stopped while reading: the message stays in the inbox for the next leg of the exec.
+      if (message.kind === 'close' || stopped) return
       await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
       offset++
-      if (stopped) return
       deliver(run, message)
     }
-  })()
+  })().catch(() => {
+    // A failed read or cursor write loses no message: it stays in the inbox for the next leg.
+  })
   return {
     stop() {
       stopped = true

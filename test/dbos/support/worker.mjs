@@ -1,6 +1,7 @@
 // A worker process for the @nestor/dbos tests: it runs compiled packages (dist/, built by `tsc -b`),
 // registers the test app's execs with DBOS, launches, and then either serves its queue (MODE=worker)
-// or does one client operation and prints its outcome as JSON (MODE=start|events).
+// or does one client operation and prints its outcome as JSON (MODE=start|events|batch|sequential),
+// or runs the execs without DBOS (MODE=plain, the baseline of bench/dbos.ts).
 //
 // Environment: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, TOOL_LOG (a file: one line per leaf tool body run),
 // EXECUTOR_ID, SCENARIO (planner | quick), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY.
@@ -56,6 +57,17 @@ const trips = durable(runtime, {
 })
 
 const mode = env.MODE ?? 'worker'
+const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`)
+const count = Number(env.COUNT ?? 0)
+
+if (mode === 'plain') {
+  // The same execs without DBOS, one after another: the baseline for the per-step overhead.
+  const started = performance.now()
+  for (let i = 0; i < count; i++) await runtime.exec(`plain-${i}`, { system: 'quick', tools: [lookup] })
+  print({ elapsedMs: performance.now() - started })
+  process.exit(0)
+}
+
 DBOS.setConfig({
   name: 'nestor-dbos-test',
   systemDatabaseUrl: env.DBOS_SYSTEM_DATABASE_URL,
@@ -66,13 +78,23 @@ DBOS.setConfig({
   ...(mode === 'worker' ? {} : { listenQueues: ['nestor-no-such-queue'] }),
 })
 await DBOS.launch()
-const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`)
 
 if (mode === 'worker') {
   print({ ready: true })
 } else if (mode === 'start') {
   const handle = await trips.start(env.INPUT ?? 'Plan Lisbon', { workflowId: env.WORKFLOW_ID })
   print({ started: handle.workflowId })
+  await DBOS.shutdown()
+  process.exit(0)
+} else if (mode === 'batch' || mode === 'sequential') {
+  // Enqueues COUNT execs (all at once, or each after the previous ended) and times them to the end.
+  const started = performance.now()
+  const ids = Array.from({ length: count }, (_, i) => `${env.PREFIX}-${i}`)
+  if (mode === 'batch') {
+    const handles = await Promise.all(ids.map((id) => trips.start(id, { workflowId: id })))
+    await Promise.all(handles.map((handle) => handle.result()))
+  } else for (const id of ids) await (await trips.start(id, { workflowId: id })).result()
+  print({ elapsedMs: performance.now() - started })
   await DBOS.shutdown()
   process.exit(0)
 } else if (mode === 'events') {

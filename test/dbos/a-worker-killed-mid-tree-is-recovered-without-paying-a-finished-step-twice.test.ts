@@ -33,6 +33,12 @@ test('a nested exec SIGKILLed after its third model call resumes on restart: no 
   for (const body of afterRestart) expect(answeredBeforeKill).not.toContain(body)
   expect(cluster.toolRuns()).toEqual(['lookup trip-crash Lisbon', 'book trip-crash Lisbon'])
 
+  // The stream holds each finished step once: the replayed ones were not written again.
+  const toolEnds: string[] = []
+  for await (const event of cluster.trips.events('trip-crash'))
+    if (event.type === 'tool_end') toolEnds.push(event.toolName)
+  expect(toolEnds.sort()).toEqual(['book', 'lookup', 'research'])
+
   const clean = await (await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-clean' })).result()
   expect(result.text).toBe(clean.text)
   expect(shape(result.messages as never)).toEqual(shape(clean.messages as never))

@@ -1,16 +1,8 @@
 import { DBOS } from '@dbos-inc/dbos-sdk'
-import type {
-  AgentEvent,
-  ExecOptions,
-  Journal,
-  ExecResult,
-  ExecRun,
-  ResumeDecisions,
-  RunState,
-  Runtime,
-} from '@nestor/core'
+import type { ExecOptions, Journal, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import pg from 'pg'
+import { readEvents, writeEvents, type DurableEvent } from './events.js'
 import { deliverInbox, deliverWaiting, inboxWorkflow } from './inbox.js'
 import { postgresJournal } from './postgres-journal.js'
 import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxIdOf, type InboxMessage } from './topics.js'
@@ -43,9 +35,6 @@ export type DurableHandle = {
   /** The exec's result once the workflow ends (after any approvals it waits for). */
   result(): Promise<ExecResult>
 }
-
-/** An event of a durable run with its position in the run's stream (1 = the first event). */
-export type DurableEvent = AgentEvent & { position: number }
 
 export type DurableExecs = {
   readonly name: string
@@ -101,7 +90,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
           })
     handOver(run)
     const inbox = deliverInbox(workflowId, run, journalNow)
-    const written = writeEvents(run)
+    const written = writeEvents(workflowId, run)
     const result = await run.result
     await written
     inbox.stop()
@@ -165,23 +154,6 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     },
     steer: (workflowId, text) => send(workflowId, { kind: 'steer', text }),
     followUp: (workflowId, text) => send(workflowId, { kind: 'followUp', text }),
-  }
-}
-
-/** Copies a run's events, nested ones included, into the workflow's DBOS stream in order. */
-async function writeEvents(run: ExecRun): Promise<void> {
-  for await (const event of run) {
-    // A replayed step was streamed by the run that recorded it: readers must not see it twice.
-    if ((event as { replayed?: boolean }).replayed) continue
-    await DBOS.writeStream(EVENTS_STREAM, event)
-  }
-}
-
-async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {
-  let position = Math.max(0, after)
-  for await (const event of DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, { offset: position })) {
-    position++
-    yield { ...event, position }
   }
 }
 

@@ -23,7 +23,11 @@ describe('a paused run whose journal is a file', () => {
     const paused = await runtime.exec('go', { tools: [deploy], journal: fileJournal(file), runId: 'run-7' })
     expect(paused.status).toBe('paused')
     const state = JSON.parse(JSON.stringify(paused.pending!.state)) as RunState
-    expect(state.journal).toEqual({ runId: 'run-7', id: `file:${file}`, waiting: [{ toolCallId: 'd1', key: 'root#1:decision:d1' }] })
+    expect(state.journal).toEqual({
+      runId: 'run-7',
+      id: `file:${file}`,
+      waiting: [{ toolCallId: 'd1', key: 'root#1:decision:d1' }],
+    })
 
     expect(() => runtime.resume(state, { approve: ['d1'] }, { tools: [deploy] })).toThrow(
       expect.objectContaining({ code: 'invalid_state', message: expect.stringContaining(`file:${file}`) }),

@@ -44,7 +44,11 @@ describe('a run given a journal that holds its steps', () => {
     expect((await journal.load('r2')).map((e) => e.key)).toEqual(['root#1:model', 'root#1:tool:a'])
 
     const live = scripted(['done'])
-    const second = await new Runtime({ provider: live, model: 'm' }).exec('go', { toolset: 'none', journal, runId: 'r2' })
+    const second = await new Runtime({ provider: live, model: 'm' }).exec('go', {
+      toolset: 'none',
+      journal,
+      runId: 'r2',
+    })
     expect(second.status).toBe('completed')
     expect(second.text).toBe('done')
     expect(live.requests).toHaveLength(1)

@@ -32,7 +32,8 @@ describe('a run killed with SIGKILL in the middle of its exec tree', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nestor-crash-'))
 
     // The reference: the same trip, uninterrupted.
-    const reference = (await startNode(trip, [mock.baseURL, join(dir, 'ref.ndjson'), join(dir, 'ref-counts')]).done) as Summary
+    const reference = (await startNode(trip, [mock.baseURL, join(dir, 'ref.ndjson'), join(dir, 'ref-counts')])
+      .done) as Summary
     expect(reference.status).toBe('completed')
     expect(reference.text).toMatch(/^Trip planned: research done: booked \(charged 120\)/)
     const referenceRequests = mock.requests.splice(0)

@@ -29,7 +29,10 @@ describe('a journal whose recorded step the replaying code contradicts', () => {
     const entries = await journal.load('r')
     const tampered = memoryJournal()
     for (const entry of entries)
-      await tampered.append('r', entry.key === 'root/c1:0#1:tool:w1' ? { ...entry, signature: 'write:{"text":"y"}' } : entry)
+      await tampered.append(
+        'r',
+        entry.key === 'root/c1:0#1:tool:w1' ? { ...entry, signature: 'write:{"text":"y"}' } : entry,
+      )
     const result = await runtime.exec('go', { tools: tree.tools, journal: tampered, runId: 'r' })
     expect(result.error?.code).toBe('journal_mismatch')
     expect(result.error?.message).toContain('root/c1:0#1:tool:w1')

@@ -27,7 +27,9 @@ function setup() {
   const provider = scripted((r: ModelRequest) => {
     const seen = resultsIn(r)
     if (asker(r) === 'child')
-      return seen.length ? `child: ${seen.join()}` : { content: [{ type: 'toolCall', id: 'k1', name: 'deep', arguments: {} }] }
+      return seen.length
+        ? `child: ${seen.join()}`
+        : { content: [{ type: 'toolCall', id: 'k1', name: 'deep', arguments: {} }] }
     if (seen.length) return `root: ${seen.join(' / ')}`
     return {
       content: [

@@ -48,7 +48,9 @@ describe('replaying the messages and decisions a run took', () => {
       const seen = resultsIn(r)
       if (asker(r) === 'child')
         return seen.length ? 'child done' : { content: [{ type: 'toolCall', id: 'w', name: 'write', arguments: {} }] }
-      return seen.length ? `root: ${seen[0]}` : { content: [{ type: 'toolCall', id: 'p', name: 'publish', arguments: {} }] }
+      return seen.length
+        ? `root: ${seen[0]}`
+        : { content: [{ type: 'toolCall', id: 'p', name: 'publish', arguments: {} }] }
     })
     const runtime = new Runtime({ provider, model: 'm', approve: () => (asked++, true) })
     const first = await runtime.exec('go', { tools: [publish], journal, runId: 'r' })

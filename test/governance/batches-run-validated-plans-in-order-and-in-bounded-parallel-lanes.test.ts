@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, defineTool, type BatchLane, type ToolReceipt } from '@nestor/core'
+import { NestorError, Runtime, defineTool, type ToolReceipt } from '@nestor/core'
+import { type BatchLane } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
 import { resultText, sleep } from './support.js'
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, TOOL_CACHE_DEFAULTS, defineTool, type CacheOptions } from '@nestor/core'
+import { NestorError, Runtime, defineTool, type CacheOptions } from '@nestor/core'
+import { TOOL_CACHE_DEFAULTS } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
 import { resultText } from '../governance/support.js'
 

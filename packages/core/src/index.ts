@@ -1,5 +1,6 @@
 // The main entry: what an application uses. What adapter authors need (request/event types,
-// error and usage helpers, redaction) is in `@nestor/core/provider-kit`; see docs/packaging.md.
+// error and usage helpers, redaction) and the finer-grained types (hook payloads, event deltas,
+// batch lanes, queue modes) are in `@nestor/core/provider-kit`; see docs/packaging.md.
 export type {
   Message,
   UserMessage,
@@ -17,15 +18,12 @@ export type {
   ToolContext,
   ToolOutput,
   CacheOptions,
-  CacheScopeInfo,
-  ToolLike,
   ToolInput,
   ToolChoice,
   ApprovalPredicate,
   Provider,
   ErrorCode,
   ToolReceipt,
-  ReceiptStatus,
   ApprovalRequest,
   ApprovalDecision,
   ResumeDecisions,
@@ -35,23 +33,13 @@ export type {
   ExecResult,
   OutputSchema,
   OutputOf,
-  PrepareTurnInfo,
-  PrepareTurnChanges,
-  ToolCallHookContext,
-  BeforeToolCallOutcome,
   LoopHooks,
-  QueueMode,
-  SteeringMode,
   RuntimeOptions,
   ExecOptions,
   BatchCall,
-  BatchLane,
-  BatchCallResult,
   BatchResult,
   ParallelBatchResult,
-  MessageDelta,
   AgentEvent,
-  AgentEventType,
   EventOf,
 } from './types.js'
 export { NestorError } from './errors.js'
@@ -63,9 +51,7 @@ export { Runtime, exec } from './runtime.js'
 export { ExecRun } from './run.js'
 export type { AttachedRun, RetentionOptions } from './run-registry.js'
 export { currentExec } from './frame.js'
-export type { ExecFrameInfo } from './frame.js'
 export { RUN_STATE_VERSION } from './run-state.js'
-export { TOOL_CACHE_DEFAULTS } from './tool-cache.js'
 export { memoryJournal } from './journal.js'
 export type { Journal, JournalEntry } from './journal.js'
 export { fileJournal } from './file-journal.js'

@@ -74,7 +74,9 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
 
         const iteration = ctx.iterationsUsed + 1
         const recorded = replayedTurn(ctx, iteration)
-        const { message, error } = recorded ? replayTurn(ctx, iteration, recorded) : await liveTurn(ctx, iteration, steered.length > 0)
+        const { message, error } = recorded
+          ? replayTurn(ctx, iteration, recorded)
+          : await liveTurn(ctx, iteration, steered.length > 0)
         if (!message) return end(ctx, aborted(ctx))
         ctx.history.push(message)
         addUsage(ctx.usage, message.usage)

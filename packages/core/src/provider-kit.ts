@@ -2,6 +2,19 @@
 // the provider-neutral request and stream types, error and usage helpers, redaction, schema
 // compilation and the markers packages outside core use. Applications do not need it.
 export type {
+  ToolLike,
+  CacheScopeInfo,
+  ReceiptStatus,
+  PrepareTurnInfo,
+  PrepareTurnChanges,
+  ToolCallHookContext,
+  BeforeToolCallOutcome,
+  QueueMode,
+  SteeringMode,
+  BatchLane,
+  BatchCallResult,
+  MessageDelta,
+  AgentEventType,
   ModelRequest,
   OutputSpec,
   ModelEvent,
@@ -29,3 +42,5 @@ export { DeltaGuard } from './delta-guard.js'
 export { liveToolList } from './live-tools.js'
 export type { LiveToolList } from './live-tools.js'
 export { normalizeTools } from './tool.js'
+export type { ExecFrameInfo } from './frame.js'
+export { TOOL_CACHE_DEFAULTS } from './tool-cache.js'

@@ -6,14 +6,7 @@ import type { ApprovalRequest, CacheOptions, ReceiptStatus, ToolCall, ToolReceip
 import { approvalContext, decideApproval } from './approvals.js'
 import { untilAbort } from './abort-watch.js'
 import { callHook } from './hook-call.js'
-import {
-  markPaused,
-  pausedBelow,
-  priorDecision,
-  recordDecision,
-  replayedTool,
-  throwIfContradicted,
-} from './durable.js'
+import { markPaused, pausedBelow, priorDecision, recordDecision, replayedTool, throwIfContradicted } from './durable.js'
 
 /**
  * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or

@@ -1,4 +1,5 @@
-import type { AgentEventType, EventOf, Runtime } from '@nestor/core'
+import type { EventOf, Runtime } from '@nestor/core'
+import type { AgentEventType } from '@nestor/core/provider-kit'
 import { SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
 import * as conv from './conventions.js'
 import { finishReason, messagesJson, outputJson, toolResultText } from './content.js'

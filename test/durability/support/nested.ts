@@ -1,4 +1,4 @@
-import { defineTool, exec, type Tool } from '@nestor/core'
+import { defineTool, exec } from '@nestor/core'
 import type { ModelRequest } from '@nestor/core/provider-kit'
 import { scripted } from '@nestor/providers'
 import { z } from 'zod'
@@ -9,7 +9,9 @@ export const asker = (r: ModelRequest): string => {
   return typeof first?.content === 'string' ? first.content : ''
 }
 export const resultsIn = (r: ModelRequest): string[] =>
-  r.messages.flatMap((m) => (m.role === 'toolResult' ? [m.content.map((c) => ('text' in c ? c.text : '')).join('')] : []))
+  r.messages.flatMap((m) =>
+    m.role === 'toolResult' ? [m.content.map((c) => ('text' in c ? c.text : '')).join('')] : [],
+  )
 
 /**
  * A two-level tree: the root calls `outer`, whose body opens a child that calls the leaf `write`,
@@ -28,7 +30,7 @@ export function twoLevels(childInput: () => string = () => 'inner') {
       ? { content: [{ type: 'toolCall', id: 'w1', name: 'write', arguments: { text: 'x' } }] }
       : `child saw ${seen.join(', ')}`
   })
-  const write: Tool = defineTool({
+  const write = defineTool({
     name: 'write',
     description: 'Write',
     parameters: z.object({ text: z.string() }),
@@ -37,7 +39,7 @@ export function twoLevels(childInput: () => string = () => 'inner') {
       return `wrote ${text}`
     },
   })
-  const outer: Tool = defineTool({
+  const outer = defineTool({
     name: 'outer',
     description: 'Opens a child',
     parameters: z.object({}),

@@ -17,7 +17,7 @@ export type DurableOptions = {
   /** Journal table (default `nestor_journal`). */
   table?: string
   /** Options for every exec (tools, model…); a journal and run id are added. */
-  exec?: Omit<ExecOptions, 'signal' | 'output'>
+  exec?: Omit<ExecOptions, 'signal' | 'output' | 'journal' | 'runId'>
   /** A decision that does not arrive within this many ms rejects the waiting calls. Default: wait forever. */
   approvalTimeoutMs?: number
   /** How often idle workers look at the queue and `result()` looks for the end. Default 100 ms (DBOS: 1000). */
@@ -103,9 +103,10 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       await DBOS.startWorkflow(inbox, { workflowID: inboxIdOf(workflowId) })()
       let result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'start', input }), { name: 'nestor.exec' })
       while (result.status === 'paused' && result.pending) {
+        const waiting = result.pending.approvals
         const decisions =
-          (await waitForDecision(workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs)) ??
-          rejectAll(result.pending.approvals, 'no decision before the approval timeout')
+          (await waitForDecision(waiting, workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs)) ??
+          rejectAll(waiting, 'no decision before the approval timeout')
         const state = result.pending.state
         result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'resume', state, decisions }), {
           name: 'nestor.resume',
@@ -157,12 +158,41 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   }
 }
 
-async function waitForDecision(timeoutMs: number | undefined): Promise<ResumeDecisions | null> {
-  if (timeoutMs !== undefined) return DBOS.recv<ResumeDecisions>(DECISION_TOPIC, { timeoutSeconds: timeoutMs / 1000 })
+/**
+ * Waits for a decision that names only calls that are waiting. Another one (a typo, a stale id) is
+ * dropped rather than failing the workflow: the run keeps waiting for a usable decision.
+ */
+async function waitForDecision(
+  waiting: { toolCallId: string }[],
+  timeoutMs: number | undefined,
+): Promise<ResumeDecisions | null> {
+  // The deadline is a recorded step: a recovered workflow waits until the same moment.
+  const deadline =
+    timeoutMs === undefined
+      ? undefined
+      : await DBOS.runStep(async () => Date.now() + timeoutMs, { name: 'nestor.approvalDeadline' })
+  const ids = new Set(waiting.map((approval) => approval.toolCallId))
   for (;;) {
-    const decisions = await DBOS.recv<ResumeDecisions>(DECISION_TOPIC, { timeoutSeconds: FOREVER_SECONDS })
-    if (decisions !== null) return decisions
+    const decisions = await DBOS.recv<ResumeDecisions>(
+      DECISION_TOPIC,
+      deadline === undefined ? { timeoutSeconds: FOREVER_SECONDS } : { deadlineEpochMS: deadline },
+    )
+    if (decisions === null) {
+      if (deadline === undefined) continue
+      return null
+    }
+    if (namesOnly(decisions, ids)) return decisions
+    DBOS.logger.warn(`@nestor/dbos: ignored a decision for ${DBOS.workflowID} that names calls not waiting`)
   }
+}
+
+function namesOnly(decisions: ResumeDecisions, ids: Set<string>): boolean {
+  const named = [
+    ...(decisions.approve ?? []),
+    ...(decisions.reject ?? []).map((r) => r.toolCallId),
+    ...(decisions.edit ?? []).map((e) => e.toolCallId),
+  ]
+  return named.length > 0 && named.every((id) => ids.has(id))
 }
 
 function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {

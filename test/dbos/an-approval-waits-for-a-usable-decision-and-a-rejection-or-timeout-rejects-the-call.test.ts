@@ -31,3 +31,14 @@ test('no decision within approvalTimeoutMs rejects the waiting call', async () =
   expect(result.text).toContain('no decision before the approval timeout')
   expect(booked('trip-timeout')).toEqual([])
 }, 60_000)
+
+test('a decision naming a call that is not waiting is dropped and the run waits for a usable one', async () => {
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-typo' })
+  const request = await waitForEvent(cluster.trips, 'trip-typo', 'approval_required')
+  if (request.type !== 'approval_required') throw new Error('unreachable')
+  await cluster.trips.decide('trip-typo', { approve: ['call_no_such_call'] })
+  await cluster.trips.decide('trip-typo', { approve: [request.approvals[0]!.toolCallId] })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  expect(booked('trip-typo')).toEqual(['book trip-typo Lisbon'])
+}, 60_000)

@@ -22,3 +22,18 @@ test('a steering message sent from another process while the run waits is in the
   const last = cluster.model.requests.at(-1)!.json as { messages: { role: string; content: unknown }[] }
   expect(last.messages.filter((m) => m.role === 'user').map((m) => m.content)).toContain('make it cheaper')
 }, 60_000)
+
+test('a follow-up sent while the run waits is answered after the run would have ended', async () => {
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-follow' })
+  const request = await waitForEvent(cluster.trips, 'trip-follow', 'approval_required')
+  if (request.type !== 'approval_required') throw new Error('unreachable')
+  await waitForStep('trip-follow', 'nestor.exec')
+  const before = cluster.model.calls()
+  await cluster.trips.followUp('trip-follow', 'and a day trip to Sintra')
+  await cluster.trips.decide('trip-follow', { approve: [request.approvals[0]!.toolCallId] })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  expect(result.text).toContain('and a day trip to Sintra')
+  // After the booking: the planner's answer, then one more turn for the follow-up.
+  expect(cluster.model.calls()).toBe(before + 2)
+}, 60_000)

@@ -60,6 +60,7 @@ const FOREVER_SECONDS = 24 * 3600
  */
 export function durable(runtime: Runtime, options: DurableOptions): DurableExecs {
   const queueName = `nestor-${options.name}`
+  const inboxQueueName = `nestor-${options.name}-inbox`
   const polling = options.pollingIntervalMs ?? 100
   let pool = options.pool
   let journal: Journal | undefined
@@ -100,33 +101,42 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   const workflow = DBOS.registerWorkflow(
     async (input: string, workflowOptions: WorkflowOptions): Promise<ExecResult> => {
       const workflowId = DBOS.workflowID as string
-      await DBOS.startWorkflow(inbox, { workflowID: inboxIdOf(workflowId) })()
-      let result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'start', input }), { name: 'nestor.exec' })
-      while (result.status === 'paused' && result.pending) {
-        const waiting = result.pending.approvals
-        const decisions =
-          (await waitForDecision(waiting, workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs)) ??
-          rejectAll(waiting, 'no decision before the approval timeout')
-        const state = result.pending.state
-        result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'resume', state, decisions }), {
-          name: 'nestor.resume',
+      try {
+        let result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'start', input }), {
+          name: 'nestor.exec',
         })
+        while (result.status === 'paused' && result.pending) {
+          const waiting = result.pending.approvals
+          const decisions =
+            (await waitForDecision(waiting, workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs)) ??
+            rejectAll(waiting, 'no decision before the approval timeout')
+          const state = result.pending.state
+          result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'resume', state, decisions }), {
+            name: 'nestor.resume',
+          })
+        }
+        return result
+      } finally {
+        // Also when a step failed: the inbox workflow must not wait forever, nor readers.
+        await DBOS.send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
+        await DBOS.closeStream(EVENTS_STREAM)
       }
-      await DBOS.send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
-      await DBOS.closeStream(EVENTS_STREAM)
-      return result
     },
     { name: `nestor.${options.name}` },
   )
   const inbox = DBOS.registerWorkflow(inboxWorkflow, { name: `nestor.${options.name}.inbox` })
 
-  let queue: Promise<unknown> | undefined
-  const ensureQueue = () => {
-    queue ??= DBOS.registerQueue(queueName, {
-      minPollingIntervalMs: polling,
-      ...(options.concurrency === undefined ? {} : { workerConcurrency: options.concurrency }),
-    })
-    return queue
+  let queues: Promise<unknown> | undefined
+  const ensureQueues = () => {
+    queues ??= Promise.all([
+      DBOS.registerQueue(queueName, {
+        minPollingIntervalMs: polling,
+        ...(options.concurrency === undefined ? {} : { workerConcurrency: options.concurrency }),
+      }),
+      // Inboxes only wait for messages: no limit, so they never take an exec's slot.
+      DBOS.registerQueue(inboxQueueName, { minPollingIntervalMs: polling }),
+    ])
+    return queues
   }
 
   const handle = (workflowId: string): DurableHandle => ({
@@ -141,7 +151,10 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     name: options.name,
     queueName,
     async start(input, startOptions) {
-      await ensureQueue()
+      await ensureQueues()
+      // The inbox first, so that steering can be sent as soon as start() returns, even while the
+      // exec waits in the queue; any worker takes it, and DBOS recovers it like the exec.
+      await DBOS.startWorkflow(inbox, { workflowID: inboxIdOf(startOptions.workflowId), queueName: inboxQueueName })()
       const workflowOptions: WorkflowOptions = {}
       if (startOptions.approvalTimeoutMs !== undefined)
         workflowOptions.approvalTimeoutMs = startOptions.approvalTimeoutMs

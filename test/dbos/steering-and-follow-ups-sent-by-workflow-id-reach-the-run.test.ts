@@ -37,3 +37,17 @@ test('a follow-up sent while the run waits is answered after the run would have 
   // After the booking: the planner's answer, then one more turn for the follow-up.
   expect(cluster.model.calls()).toBe(before + 2)
 }, 60_000)
+
+test('a steering message sent while a model call is streaming reaches the next model request', async () => {
+  const handle = await cluster.trips.start('slow: plan Lisbon', { workflowId: 'trip-live-steer' })
+  // The planner's requests carry its input; the researcher's do not.
+  const planner = () => cluster.model.requests.filter((request) => request.body.includes('slow: plan Lisbon'))
+  while (planner().length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+  await cluster.trips.steer('trip-live-steer', 'prefer trains')
+  const request = await waitForEvent(cluster.trips, 'trip-live-steer', 'approval_required')
+  if (request.type !== 'approval_required') throw new Error('unreachable')
+  // Taken while the run was live: the planner's second request (before the pause) has it.
+  expect(planner()[1]!.body).toContain('prefer trains')
+  await cluster.trips.decide('trip-live-steer', { approve: [request.approvals[0]!.toolCallId] })
+  expect((await handle.result()).text).toContain('prefer trains')
+}, 60_000)

@@ -66,7 +66,10 @@ export async function startModelMock(onRequest?: (count: number) => void | Promi
   const wire = await startWireServer()
   wire.fallback = (request) => {
     void onRequest?.(wire.requests.length)
-    return { headers: { 'content-type': 'text/event-stream' }, body: answer(request) }
+    const body = answer(request)
+    // An input starting with 'slow' makes the first answer take about two seconds: time to steer.
+    const first = JSON.stringify(request.json ?? '').includes('"content":"slow') && !request.body.includes('"tool"')
+    return { headers: { 'content-type': 'text/event-stream' }, body, ...(first ? { chunkSize: 60, delayMs: 200 } : {}) }
   }
   return Object.assign(wire, { calls: () => wire.requests.length })
 }

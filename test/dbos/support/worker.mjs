@@ -53,7 +53,9 @@ const runtime = new Runtime({
 const trips = durable(runtime, {
   name: planner ? 'planner' : 'quick',
   concurrency: Number(env.CONCURRENCY ?? 4),
-  exec: planner ? { system: 'You are the planner.', tools: [research, book] } : { system: 'quick', tools: [lookup] },
+  exec: planner
+    ? { system: 'You are the planner.', tools: [research, book] }
+    : { system: 'quick', tools: [lookup], maxIterations: 100 },
 })
 
 const mode = env.MODE ?? 'worker'
@@ -63,7 +65,8 @@ const count = Number(env.COUNT ?? 0)
 if (mode === 'plain') {
   // The same execs without DBOS, one after another: the baseline for the per-step overhead.
   const started = performance.now()
-  for (let i = 0; i < count; i++) await runtime.exec(`plain-${i}`, { system: 'quick', tools: [lookup] })
+  for (let i = 0; i < count; i++)
+    await runtime.exec(`${env.INPUT ?? ''}plain-${i}`, { system: 'quick', tools: [lookup], maxIterations: 100 })
   print({ elapsedMs: performance.now() - started })
   process.exit(0)
 }
@@ -91,9 +94,9 @@ if (mode === 'worker') {
   const started = performance.now()
   const ids = Array.from({ length: count }, (_, i) => `${env.PREFIX}-${i}`)
   if (mode === 'batch') {
-    const handles = await Promise.all(ids.map((id) => trips.start(id, { workflowId: id })))
+    const handles = await Promise.all(ids.map((id) => trips.start(`${env.INPUT ?? ''}${id}`, { workflowId: id })))
     await Promise.all(handles.map((handle) => handle.result()))
-  } else for (const id of ids) await (await trips.start(id, { workflowId: id })).result()
+  } else for (const id of ids) await (await trips.start(`${env.INPUT ?? ''}${id}`, { workflowId: id })).result()
   print({ elapsedMs: performance.now() - started })
   await DBOS.shutdown()
   process.exit(0)

@@ -3,8 +3,19 @@ import { emit, type ExecContext, type PriorDecision } from './exec-context.js'
 import type { ApprovalDecision, ApprovalRequest, Tool, ToolCall, ToolContext } from './types.js'
 
 /** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates. */
+/** What a person (or an approve handler) is asked to decide about one call. */
+export function approvalRequest(ctx: ExecContext, call: ToolCall, args: Record<string, unknown>): ApprovalRequest {
+  return { toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path }
+}
+
 export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
-  return { signal: ctx.controller.signal, toolCallId: call.id, execId: ctx.execId, depth: ctx.depth, update: () => {} }
+  return {
+    signal: ctx.control.controller.signal,
+    toolCallId: call.id,
+    execId: ctx.execId,
+    depth: ctx.depth,
+    update: () => {},
+  }
 }
 
 /**
@@ -43,23 +54,16 @@ export async function decideApproval(
   if (!needs) return undefined
   const handler = ctx.tree.approve
   if (!handler) return 'pause'
-  const request: ApprovalRequest = {
-    toolCallId: call.id,
-    toolName: call.name,
-    args,
-    execId: ctx.execId,
-    depth: ctx.depth,
-    path: ctx.path,
-  }
+  const request = approvalRequest(ctx, call, args)
   emit(ctx, { type: 'approval_required', approvals: [request] })
   let decision: ApprovalDecision | typeof ABORTED
   try {
     decision = await untilAborted(
       Promise.resolve().then(() => handler(request)),
-      ctx.controller.signal,
+      ctx.control.controller.signal,
     )
   } catch (error) {
-    return { approved: false, reason: `the approve handler failed: ${ctx.redact(messageOf(error))}` }
+    return { approved: false, reason: `the approve handler failed: ${ctx.env.redact(messageOf(error))}` }
   }
   if (decision === ABORTED) return { approved: false, reason: 'aborted' }
   return normalizeDecision(decision)

@@ -1,19 +1,10 @@
-import { callSignature } from './canonical.js'
 import { NestorError, invalidOption } from './errors.js'
-import { emit, type ExecContext } from './exec-context.js'
+import type { ExecContext } from './exec-context.js'
 import { generateId } from './ids.js'
 import { asInternal } from './hook-call.js'
-import { errorResult, makeReceipt } from './receipt.js'
+import { closeCall, unrunAnswer } from './answer-call.js'
 import { runToolCall } from './tool-call.js'
-import type {
-  BatchCallResult,
-  BatchLane,
-  BatchResult,
-  ParallelBatchResult,
-  ToolCall,
-  ToolReceipt,
-  ToolResultMessage,
-} from './types.js'
+import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult, ToolCall } from './types.js'
 
 type PlannedCall = { tool: string; args: Record<string, unknown>; callKey?: string; itemKey?: string }
 
@@ -25,7 +16,7 @@ function validatePlan(ctx: ExecContext, calls: PlannedCall[]): void {
   const problems: string[] = []
   for (const [i, call] of calls.entries()) {
     const where = call.itemKey !== undefined ? `lane ${call.itemKey} call ${call.callKey}` : `call ${call.callKey ?? i}`
-    const tool = ctx.tools.get(call.tool)
+    const tool = ctx.env.tools.get(call.tool)
     if (!tool) {
       problems.push(`${where}: unknown tool ${JSON.stringify(call.tool)}`)
       continue
@@ -52,7 +43,12 @@ function assertUniqueKeys(label: string, keys: (string | undefined)[]): void {
   }
 }
 
-async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Promise<BatchCallResult> {
+/** One planned call through the loop's pipeline; `thrown` when a hook (or a bug) threw on the way. */
+async function runOne(
+  ctx: ExecContext,
+  batchId: string,
+  call: PlannedCall,
+): Promise<{ done: BatchCallResult; thrown?: { error: unknown } }> {
   const toolCall: ToolCall = { type: 'toolCall', id: generateId('call'), name: call.tool, arguments: call.args }
   const outcome = await runToolCall(ctx, toolCall, 0)
   const keys = {
@@ -60,41 +56,17 @@ async function runOne(ctx: ExecContext, batchId: string, call: PlannedCall): Pro
     ...(call.itemKey !== undefined && { itemKey: call.itemKey }),
     ...(call.callKey !== undefined && { callKey: call.callKey }),
   }
-  let result: ToolResultMessage
-  let raw: ToolReceipt
-  if (outcome.kind === 'pause') {
-    // A batch has no one to pause for: a call that needs approval without a handler is rejected.
-    result = errorResult(toolCall.id, call.tool, 'rejected: needs approval and the runtime has no approve handler')
-    raw = makeReceipt({
-      toolCallId: toolCall.id,
-      toolName: call.tool,
-      execId: ctx.execId,
-      depth: 0,
-      signature: callSignature(call.tool, call.args),
-      status: 'rejected',
-      attempts: 0,
-      cached: false,
-      startedAt: Date.now(),
-      durationMs: 0,
-    })
-  } else {
-    result = outcome.result
-    raw = outcome.receipt
-  }
+  // A batch has no one to pause for: a call that needs approval without a handler is rejected.
+  const answer =
+    outcome.kind === 'pause'
+      ? unrunAnswer(ctx, toolCall, 'rejected', 'rejected: needs approval and the runtime has no approve handler', keys)
+      : { result: outcome.result, receipt: { ...outcome.receipt, ...keys } }
   // Redacted like every receipt: the signature holds the call's arguments.
-  const receipt = ctx.redact({ ...raw, ...keys })
-  ctx.receipts.push(receipt)
+  const receipt = ctx.env.redact(answer.receipt)
   // Listeners saw this call's tool_start; they see its end too, receipt and keys included.
-  emit(ctx, {
-    type: 'tool_end',
-    toolCallId: toolCall.id,
-    toolName: call.tool,
-    result,
-    isError: result.isError,
-    durationMs: receipt.durationMs,
-    receipt,
-  })
-  return withKey(call, { result, receipt })
+  closeCall(ctx, toolCall, { result: answer.result, receipt })
+  const done = withKey(call, { result: answer.result, receipt })
+  return outcome.kind === 'result' && outcome.thrown ? { done, thrown: outcome.thrown } : { done }
 }
 
 const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchCallResult =>
@@ -123,15 +95,18 @@ async function runPlan(
 ): Promise<BatchResult> {
   const batchId = generateId('batch')
   const results: BatchCallResult[] = []
-  try {
-    for (const call of calls) {
-      const done = await runOne(ctx, batchId, call)
-      results.push(done)
-      if (options.stopOnError && done.result.isError) break
-    }
-  } catch (thrown) {
+  for (const call of calls) {
+    const { done, thrown } = await runOne(ctx, batchId, call)
+    results.push(done)
     // A hook or a bug: the batch stops, and says why beside what it did (never a rejection).
-    return { batchId, results, receipts: results.map((r) => r.receipt), error: ctx.redact(asInternal(thrown)) }
+    if (thrown)
+      return {
+        batchId,
+        results,
+        receipts: results.map((r) => r.receipt),
+        error: ctx.env.redact(asInternal(thrown.error)),
+      }
+    if (options.stopOnError && done.result.isError) break
   }
   return { batchId, results, receipts: results.map((r) => r.receipt) }
 }
@@ -176,7 +151,11 @@ async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Pr
       const index = next++
       const lane = lanes[index] as BatchLane
       const slot = out[index] as ParallelBatchResult['lanes'][number]
-      for (const call of lane.calls) slot.results.push(await runOne(ctx, batchId, { ...call, itemKey: lane.itemKey }))
+      for (const call of lane.calls) {
+        const { done, thrown } = await runOne(ctx, batchId, { ...call, itemKey: lane.itemKey })
+        slot.results.push(done)
+        if (thrown) throw thrown.error
+      }
     }
   }
   let error: NestorError | undefined
@@ -195,6 +174,6 @@ async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Pr
     lanes: out,
     receipts: out.flatMap((l) => l.results.map((r) => r.receipt)),
   }
-  if (error) result.error = ctx.redact(error)
+  if (error) result.error = ctx.env.redact(error)
   return result
 }

@@ -31,6 +31,6 @@ export function checkBudgets(ctx: ExecContext): NestorError | undefined {
 export function iterationLimit(ctx: ExecContext): NestorError {
   return new NestorError(
     'iteration_limit',
-    `iteration limit of ${ctx.iterationBudget} reached: the model still wanted tools after ${ctx.iterationsUsed} model calls`,
+    `iteration limit of ${ctx.state.iterationBudget} reached: the model still wanted tools after ${ctx.state.iterationsUsed} model calls`,
   )
 }

@@ -66,26 +66,28 @@ export function treeJournal(runId: string, journal: Journal | undefined, given: 
   return tree
 }
 
+/** Where an exec sits in its tree's journal; `execId` is the one a replayed child had. */
+export type JournalSlot = { key: string; tree: TreeJournal; execId?: string }
+
 /**
- * Gives an exec its place in the tree journal: the root is `root`, a child is its parent's key,
- * the tool call id whose body opened it and its index among that body's children. A replayed
- * child takes back the execId it had, so approval paths stay the same across a resume.
+ * The slot of an exec opened inside a tool body: its parent's key, the tool call id whose body
+ * opened it and its index among that body's children. Undefined outside a journaled tree.
  */
-export function joinJournal(ctx: ExecContext, frame: Frame | undefined, tree: TreeJournal | undefined): void {
+export function childSlot(frame: Frame | undefined): JournalSlot | undefined {
   const parent = frame && execs.get(frame.ctx)
-  if (parent && frame) {
-    const index = parent.children.get(frame.toolCallId) ?? 0
-    parent.children.set(frame.toolCallId, index + 1)
-    const key = `${parent.key}/${frame.toolCallId}:${index}`
-    execs.set(ctx, { key, tree: parent.tree, messages: 0, children: new Map(), paused: new Map() })
-    const first = parent.tree.replay.get(modelKey(key, 1))
-    if (typeof first?.execId === 'string') {
-      ctx.execId = first.execId
-      ctx.path = [...ctx.path.slice(0, -1), first.execId]
-    }
-    return
-  }
-  if (tree) execs.set(ctx, { key: 'root', tree, messages: 0, children: new Map(), paused: new Map() })
+  if (!parent || !frame) return undefined
+  const index = parent.children.get(frame.toolCallId) ?? 0
+  parent.children.set(frame.toolCallId, index + 1)
+  const key = `${parent.key}/${frame.toolCallId}:${index}`
+  const first = parent.tree.replay.get(modelKey(key, 1))
+  return typeof first?.execId === 'string'
+    ? { key, tree: parent.tree, execId: first.execId }
+    : { key, tree: parent.tree }
+}
+
+/** Gives an exec its place in the tree journal (the root's key is `root`). */
+export function joinJournal(ctx: ExecContext, slot: JournalSlot | undefined): void {
+  if (slot) execs.set(ctx, { key: slot.key, tree: slot.tree, messages: 0, children: new Map(), paused: new Map() })
 }
 
 export const journalOf = (ctx: ExecContext): TreeJournal | undefined => execs.get(ctx)?.tree
@@ -136,7 +138,7 @@ export function replayedTurn(ctx: ExecContext, iteration: number): AssistantMess
   const key = modelKey(exec.key, iteration)
   const entry = exec.tree.replay.get(key)
   if (!entry) return undefined
-  if (entry.input !== undefined && entry.input !== digest(ctx.history.slice(ctx.startIndex)))
+  if (entry.input !== undefined && entry.input !== digest(ctx.state.history.slice(ctx.state.startIndex)))
     throw mismatch(exec, key, 'the exec was opened with other input than the recorded one')
   return structuredClone(entry.message as AssistantMessage)
 }
@@ -146,7 +148,7 @@ export function recordTurn(ctx: ExecContext, iteration: number, message: Assista
   const exec = execs.get(ctx)
   if (!exec) return undefined
   const entry: JournalEntry = { key: modelKey(exec.key, iteration), kind: 'model', execId: ctx.execId, message }
-  if (iteration === 1) entry.input = digest(ctx.history.slice(ctx.startIndex, -1))
+  if (iteration === 1) entry.input = digest(ctx.state.history.slice(ctx.state.startIndex, -1))
   return record(exec, entry)
 }
 

@@ -1,14 +1,12 @@
 import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
-import { errorResult, makeReceipt } from './receipt.js'
-import { runToolCall, type CallOutcome } from './tool-call.js'
-import { approvalContext, needsApprovalOf } from './approvals.js'
+import { answerUnrun, closeCall } from './answer-call.js'
+import { NOT_RUN, runToolCall, type CallOutcome } from './tool-call.js'
+import { approvalContext, approvalRequest, needsApprovalOf } from './approvals.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from './types.js'
 import { markPaused, recordTool } from './durable.js'
 
 export const SKIPPED_FOR_STEERING = 'Skipped due to queued user message'
-
-const FAILED = 'Tool call not executed: the exec failed'
 
 export type ToolsOutcome = {
   results: ToolResultMessage[]
@@ -32,7 +30,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
   const replayed: boolean[] = []
   let stopReason: string | undefined
   let paused = false
-  let failed: { thrown: unknown } | undefined
+  let failed: { error: unknown } | undefined
 
   const settle = (index: number, call: ToolCall, outcome: CallOutcome): Promise<void> | undefined => {
     if (outcome.kind === 'pause') {
@@ -41,26 +39,24 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       return undefined
     }
     slots[index] = outcome.result
-    ctx.receipts.push(outcome.receipt)
-    const end = {
-      type: 'tool_end' as const,
-      toolCallId: call.id,
-      toolName: call.name,
-      result: outcome.result,
-      isError: outcome.result.isError,
-      durationMs: outcome.receipt.durationMs,
-      receipt: outcome.receipt,
-    }
     if (outcome.replayed) replayed[index] = true
-    emit(ctx, outcome.replayed ? { ...end, replayed: true } : end)
+    closeCall(ctx, call, outcome, outcome.replayed)
+    if (outcome.thrown) {
+      // A hook (or a bug) threw: the exec will fail with it, but only once every call that is
+      // running has its result and receipt, so nothing of this round arrives after agent_end.
+      // The loop answers the calls never started when it repairs the history.
+      failed ??= outcome.thrown
+      stopReason ??= NOT_RUN
+      return undefined
+    }
     if (outcome.tripped && !out.tripped) {
       out.tripped = {
         name: call.name,
-        count: ctx.streaks.get(outcome.receipt.signature) ?? ctx.settings.breakerThreshold,
+        count: ctx.state.streaks.get(outcome.receipt.signature) ?? ctx.env.settings.breakerThreshold,
       }
       stopReason ??= `Skipped: tool ${call.name} tripped the circuit breaker`
     }
-    if (ctx.settings.stopAtTools.has(call.name) && !outcome.result.isError && !out.stoppedAt) {
+    if (ctx.env.settings.stopAtTools.has(call.name) && !outcome.result.isError && !out.stoppedAt) {
       out.stoppedAt = outcome.result
       stopReason ??= `Skipped: the exec stopped at tool ${call.name}`
     }
@@ -69,32 +65,24 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
   }
 
   const process = async (index: number, call: ToolCall): Promise<void> => {
-    if (ctx.controller.signal.aborted) return skip(ctx, slots, index, call, 'aborted', 'aborted')
-    if (stopReason !== undefined) return skip(ctx, slots, index, call, 'skipped', stopReason)
-    if (ctx.settings.steering === 'interrupt' && ctx.steering.pending) {
-      return skip(ctx, slots, index, call, 'skipped', SKIPPED_FOR_STEERING)
+    const skip = (status: ReceiptStatus, text: string) => {
+      slots[index] = answerUnrun(ctx, call, status, text).result
     }
-    let outcome: CallOutcome
-    try {
-      outcome = await runToolCall(ctx, call, iteration)
-    } catch (thrown) {
-      // A hook (or a bug) threw: the exec will fail with it, but only once every call that is
-      // running has its result and receipt, so nothing of this round arrives after agent_end.
-      // The loop answers this call (and those never started) when it repairs the history.
-      failed ??= { thrown }
-      stopReason ??= FAILED
-      return
+    if (ctx.control.controller.signal.aborted) return skip('aborted', 'aborted')
+    if (stopReason !== undefined) return skip('skipped', stopReason)
+    if (ctx.env.settings.steering === 'interrupt' && ctx.control.steering.pending) {
+      return skip('skipped', SKIPPED_FOR_STEERING)
     }
-    const saved = settle(index, call, outcome)
+    const saved = settle(index, call, await runToolCall(ctx, call, iteration))
     if (saved)
-      await saved.catch((thrown: unknown) => {
+      await saved.catch((error: unknown) => {
         // The journal failed: the call has its result, but the exec cannot go on unrecorded.
-        failed ??= { thrown }
-        stopReason ??= FAILED
+        failed ??= { error }
+        stopReason ??= NOT_RUN
       })
   }
 
-  if (ctx.settings.toolExecution === 'parallel' && calls.length > 1) {
+  if (ctx.env.settings.toolExecution === 'parallel' && calls.length > 1) {
     // Identical calls in one message run one after the other, so the duplicate gate sees the first.
     const bySignature = new Map<string, Promise<void>>()
     let next = 0
@@ -109,7 +97,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
         await run
       }
     }
-    const width = Math.min(ctx.settings.maxToolConcurrency, calls.length)
+    const width = Math.min(ctx.env.settings.maxToolConcurrency, calls.length)
     await Promise.all(Array.from({ length: width }, worker))
   } else {
     for (const [index, call] of calls.entries()) {
@@ -123,7 +111,7 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
     if (!result && failed) continue
     if (result) {
       out.results.push(result)
-      ctx.history.push(result)
+      ctx.state.history.push(result)
       if (replayed[index]) {
         emit(ctx, { type: 'message_start', message: result, replayed: true })
         emit(ctx, { type: 'message_end', message: result, replayed: true })
@@ -135,43 +123,9 @@ export async function executeToolCalls(ctx: ExecContext, calls: ToolCall[], iter
       out.remaining.push(call.id)
     }
   }
-  if (failed) throw failed.thrown
-  if (paused && ctx.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out, iteration)
+  if (failed) throw failed.error
+  if (paused && ctx.env.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, out, iteration)
   return out
-}
-
-function skip(
-  ctx: ExecContext,
-  slots: (ToolResultMessage | undefined)[],
-  index: number,
-  call: ToolCall,
-  status: ReceiptStatus,
-  text: string,
-): void {
-  const result = errorResult(call.id, call.name, text)
-  const receipt = makeReceipt({
-    toolCallId: call.id,
-    toolName: call.name,
-    execId: ctx.execId,
-    depth: ctx.depth,
-    signature: callSignature(call.name, call.arguments),
-    status,
-    attempts: 0,
-    cached: false,
-    startedAt: Date.now(),
-    durationMs: 0,
-  })
-  slots[index] = result
-  ctx.receipts.push(receipt)
-  emit(ctx, {
-    type: 'tool_end',
-    toolCallId: call.id,
-    toolName: call.name,
-    result,
-    isError: true,
-    durationMs: 0,
-    receipt,
-  })
 }
 
 /**
@@ -188,21 +142,14 @@ async function listLaterApprovals(
   if (!first) return
   const start = calls.findIndex((c) => c.id === first.toolCallId) + 1
   for (const call of calls.slice(start)) {
-    const tool = ctx.tools.get(call.name)
-    if (!tool?.needsApproval || ctx.decisions.has(call.id)) continue
+    const tool = ctx.env.tools.get(call.name)
+    if (!tool?.needsApproval || ctx.state.decisions.has(call.id)) continue
     const checked = tool.validate ? tool.validate(call.arguments) : { ok: true as const, value: call.arguments }
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
     const needs = await needsApprovalOf(tool, args, approvalContext(ctx, call))
     if (!needs) continue
-    const request: ApprovalRequest = {
-      toolCallId: call.id,
-      toolName: call.name,
-      args,
-      execId: ctx.execId,
-      depth: ctx.depth,
-      path: ctx.path,
-    }
+    const request = approvalRequest(ctx, call, args)
     markPaused(ctx, iteration, request)
     out.pending.push(request)
   }

@@ -25,7 +25,7 @@ const listOf = (tool: Tool): LiveToolList | undefined => (tool as { [liveToolLis
  */
 export function watchLiveTools(ctx: ExecContext, filter: (tools: Tool[]) => Tool[]): void {
   const lists = new Set<LiveToolList>()
-  for (const tool of ctx.tools.values()) {
+  for (const tool of ctx.env.tools.values()) {
     const list = listOf(tool)
     if (list) lists.add(list)
   }
@@ -42,11 +42,11 @@ export async function refreshLiveTools(ctx: ExecContext): Promise<void> {
   let changed = false
   for (const list of watch.lists) {
     const next = watch.filter(normalizeTools([...(await list.current())]))
-    const before = [...ctx.tools.values()].filter((t) => listOf(t) === list)
+    const before = [...ctx.env.tools.values()].filter((t) => listOf(t) === list)
     if (before.length === next.length && before.every((t, i) => t === next[i])) continue
     changed = true
-    for (const tool of before) ctx.tools.delete(tool.spec.name)
-    for (const tool of next) if (!ctx.tools.has(tool.spec.name)) ctx.tools.set(tool.spec.name, tool)
+    for (const tool of before) ctx.env.tools.delete(tool.spec.name)
+    for (const tool of next) if (!ctx.env.tools.has(tool.spec.name)) ctx.env.tools.set(tool.spec.name, tool)
   }
-  if (changed) ctx.specs = [...ctx.tools.values()].map((t) => t.spec)
+  if (changed) ctx.env.specs = [...ctx.env.tools.values()].map((t) => t.spec)
 }

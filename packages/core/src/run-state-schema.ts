@@ -91,6 +91,7 @@ const receiptStatus: z.ZodType<ReceiptStatus> = z.enum([
   'rejected',
   'skipped',
   'aborted',
+  'paused',
 ])
 const receipt: z.ZodType<ToolReceipt> = z.object({
   toolCallId: z.string(),

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import { canonicalJson } from './canonical.js'
 import { NestorError } from './errors.js'
-import type { ExecContext, PriorDecision } from './exec-context.js'
+import type { ExecContext, ExecState, PriorDecision } from './exec-context.js'
 import type { ToolsOutcome } from './execute-tools.js'
 import { RUN_STATE_VERSION, runStateSchema, type RunState } from './run-state-schema.js'
 import type { AssistantMessage, Message } from './types.js'
@@ -9,42 +9,44 @@ import { journalOf, pausedKey } from './durable.js'
 
 export { RUN_STATE_VERSION }
 
+/** The part of a RunState that is the exec's own state (ExecState as JSON). */
+type StoredState = Pick<
+  RunState,
+  | 'history'
+  | 'startIndex'
+  | 'iterationsUsed'
+  | 'iterationBudget'
+  | 'usage'
+  | 'totalUsage'
+  | 'succeeded'
+  | 'streaks'
+  | 'receipts'
+  | 'decisions'
+  | 'toolChoice'
+>
+
 /** Everything a paused exec needs to continue, as plain JSON (a deep copy, safe to store). */
-export function toRunState(ctx: ExecContext, _message: AssistantMessage, outcome: ToolsOutcome): RunState {
-  const decisions: RunState['decisions'] = {}
-  for (const id of outcome.remaining) {
-    const d = ctx.decisions.get(id)
-    if (d) decisions[id] = d
-  }
+export function toRunState(ctx: ExecContext, outcome: ToolsOutcome): RunState {
+  const { env, tree } = ctx
   const state: RunState = {
     version: RUN_STATE_VERSION,
     // Random, not a counter: a claim store shared by many processes must never see two alike.
     stateId: randomUUID(),
     execId: ctx.execId,
-    model: ctx.model,
-    history: ctx.history,
-    startIndex: ctx.startIndex,
-    toolNames: [...ctx.tools.keys()],
-    iterationsUsed: ctx.iterationsUsed,
-    iterationBudget: Number.isFinite(ctx.iterationBudget) ? ctx.iterationBudget : null,
-    usage: ctx.usage,
-    totalUsage: ctx.totalUsage,
-    succeeded: [...ctx.succeeded],
-    streaks: [...ctx.streaks],
+    model: env.model,
+    toolNames: [...env.tools.keys()],
+    ...storedState(ctx.state, outcome.remaining),
     pending: outcome.pending,
     remaining: outcome.remaining,
-    decisions,
-    receipts: ctx.receipts,
-    tree: { iterations: ctx.tree.iterations, tokens: ctx.tree.tokens, elapsedMs: Date.now() - ctx.tree.startedAt },
+    tree: { iterations: tree.iterations, tokens: tree.tokens, elapsedMs: Date.now() - tree.startedAt },
   }
-  if (ctx.system !== undefined) state.system = ctx.system
-  if (ctx.toolChoice !== undefined) state.toolChoice = ctx.toolChoice
-  if (ctx.parallelToolCalls !== undefined) state.parallelToolCalls = ctx.parallelToolCalls
+  if (env.system !== undefined) state.system = env.system
+  if (env.parallelToolCalls !== undefined) state.parallelToolCalls = env.parallelToolCalls
   const journal = journalField(ctx, outcome)
   if (journal) state.journal = journal
   const plain = JSON.parse(JSON.stringify(state)) as RunState
   // Signed here, before any event carries the state, so agent_end shows the same signed state.
-  const secret = (ctx.runtime as { options?: { stateSecret?: string } } | undefined)?.options?.stateSecret
+  const secret = env.runtime.options.stateSecret
   return secret === undefined ? plain : signState(plain, secret)
 }
 
@@ -63,6 +65,50 @@ function journalField(ctx: ExecContext, outcome: ToolsOutcome): RunState['journa
   })
   const id = tree.journal?.id
   return id === undefined ? { runId: tree.runId, entries: tree.recorded, waiting } : { runId: tree.runId, id, waiting }
+}
+
+function storedState(state: ExecState, remaining: string[]): StoredState {
+  const decisions: RunState['decisions'] = {}
+  for (const id of remaining) {
+    const d = state.decisions.get(id)
+    if (d) decisions[id] = d
+  }
+  const stored: StoredState = {
+    history: state.history,
+    startIndex: state.startIndex,
+    iterationsUsed: state.iterationsUsed,
+    iterationBudget: Number.isFinite(state.iterationBudget) ? state.iterationBudget : null,
+    usage: state.usage,
+    totalUsage: state.totalUsage,
+    succeeded: [...state.succeeded],
+    streaks: [...state.streaks],
+    receipts: state.receipts,
+    decisions,
+  }
+  if (state.toolChoice !== undefined) stored.toolChoice = state.toolChoice
+  return stored
+}
+
+/** The exec state a verified RunState resumes from (the inverse of storedState). */
+export function restoredState(stored: RunState): ExecState {
+  const toolCallIds = new Set<string>()
+  for (const m of stored.history)
+    if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') toolCallIds.add(c.id)
+  const state: ExecState = {
+    history: stored.history,
+    startIndex: stored.startIndex,
+    iterationsUsed: stored.iterationsUsed,
+    iterationBudget: stored.iterationBudget ?? Infinity,
+    usage: stored.usage,
+    totalUsage: stored.totalUsage,
+    succeeded: new Map(stored.succeeded),
+    streaks: new Map(stored.streaks),
+    receipts: stored.receipts,
+    toolCallIds,
+    decisions: decisionsFromState(stored),
+  }
+  if (stored.toolChoice !== undefined) state.toolChoice = stored.toolChoice
+  return state
 }
 
 export function signState(state: RunState, secret: string): RunState {
@@ -150,7 +196,7 @@ function lastAssistantIndex(history: Message[]): number {
   return -1
 }
 
-export function decisionsFromState(state: RunState): Map<string, PriorDecision> {
+function decisionsFromState(state: RunState): Map<string, PriorDecision> {
   const map = new Map<string, PriorDecision>()
   for (const [id, d] of Object.entries(state.decisions ?? {})) {
     map.set(

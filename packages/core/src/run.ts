@@ -36,15 +36,15 @@ export class ExecRun<O = unknown> implements AsyncIterable<AgentEvent>, PromiseL
 
   /** Queues a message for the running loop: injected before the next model call. */
   steer(message: string | UserMessage): void {
-    this.ctx?.steering.push(toUserMessage(message))
+    this.ctx?.control.steering.push(toUserMessage(message))
   }
 
   /** Queues a message read only when the loop would otherwise end; the loop then continues. */
   followUp(message: string | UserMessage): void {
-    this.ctx?.followUp.push(toUserMessage(message))
+    this.ctx?.control.followUp.push(toUserMessage(message))
   }
 
   abort(reason?: unknown): void {
-    this.ctx?.controller.abort(reason)
+    this.ctx?.control.controller.abort(reason)
   }
 }

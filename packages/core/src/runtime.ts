@@ -1,27 +1,24 @@
 import { runBatch, runParallelBatch } from './batch.js'
 import { NestorError, invalidOption } from './errors.js'
-import { EventLog } from './event-log.js'
-import { emit, type ExecContext, type LoopSettings, type PriorDecision, type TreeState } from './exec-context.js'
-import { internalController, onAbort } from './abort-watch.js'
+import type { ExecContext, LoopSettings, PriorDecision } from './exec-context.js'
 import { currentFrame, type Frame } from './frame.js'
 import { Listeners } from './listeners.js'
 import { generateId } from './ids.js'
 import { watchLiveTools } from './live-tools.js'
-import { end, resultOf, runLoop, type LoopStart } from './loop.js'
-import { MessageQueue } from './message-queue.js'
+import { announce, end, resultOf, runLoop, type LoopStart } from './loop.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from './options.js'
-import { eventRedactor } from './redact.js'
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
-import { attachTo, retainEvent, RunRegistry, type AttachedRun } from './run-registry.js'
-import { decisionsFromState, signState, stateIdOf, verifyState } from './run-state.js'
+import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
+import { restoredState, stateIdOf, verifyState } from './run-state.js'
+import { freshState, openContext, unlinkAbort, type NewExec } from './open-context.js'
 import { claimState, type PendingClaim } from './state-claims.js'
 import { asInternal } from './hook-call.js'
 import { normalizeTools } from './tool.js'
 import { ToolCache } from './tool-cache.js'
 import { OutputGate } from './output.js'
 import type { SchemaInput } from './schema.js'
-import { joinJournal, treeJournal } from './durable.js'
+import { childSlot, joinJournal, treeJournal } from './durable.js'
 import type { Journal } from './journal.js'
 import type {
   AgentEvent,
@@ -44,7 +41,7 @@ import type {
   Tool,
   ToolInput,
 } from './types.js'
-import { emptyUsage } from './usage.js'
+import { addUsage } from './usage.js'
 
 type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType ? EventOf<T> : AgentEvent) => void
 
@@ -118,12 +115,17 @@ export class Runtime {
       // A model call needs at least one message: refuse here rather than send `messages: []`.
       throw invalidOption('input', 'at least one message (in input or options.history)', input)
     }
-    const ctx = this.createContext(frame, tools, options, [...(options.history ?? [])], (options.history ?? []).length)
+    const history = [...(options.history ?? [])]
+    const budget = options.maxIterations ?? this.options.maxIterations ?? 20
+    // A replayed child takes back the execId it had, so approval paths stay the same.
+    const slot = childSlot(frame)
+    const execId = slot?.execId ?? generateId('exec')
+    const ctx = this.open({ frame, tools, options, state: freshState(history, history.length, budget), execId })
     // A root opens the tree's journal (in memory at least: a pause at any depth resumes from the
     // root); a nested exec takes its place in its tree's.
-    joinJournal(ctx, frame, frame ? undefined : treeJournal(options.runId ?? ctx.execId, options.journal))
+    joinJournal(ctx, frame ? slot : { key: 'root', tree: treeJournal(options.runId ?? execId, options.journal) })
     watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
-    if (output) ctx.output = output
+    if (output) ctx.env.output = output
     if (ctx.depth > ctx.tree.maxDepth)
       return this.start(
         ctx,
@@ -158,19 +160,17 @@ export class Runtime {
         throw new NestorError('invalid_state', `invalid RunState: it names tool ${name}, which this runtime lacks`)
       tools.set(name, tool)
     }
-    const prior = decisionsFromState(checked)
+    const known = new Set(checked.remaining)
     // Calls waiting below the root are found again by their journal key when the resume replays there.
     const below = new Map((checked.journal?.waiting ?? []).map((w) => [w.toolCallId, w.key]))
-    const known = new Set(checked.remaining)
-    const decided = new Set<string>()
+    const decided = new Map<string, PriorDecision>()
     const decide = (id: string, decision: PriorDecision) => {
       if (!known.has(id) && !below.has(id))
         throw new NestorError('invalid_state', `invalid decision: tool call ${id} is not waiting in this state`)
       // Approve and reject (or two edits) for one call is ambiguous: refuse rather than guess.
       if (decided.has(id))
         throw new NestorError('invalid_state', `invalid decision: tool call ${id} is decided more than once`)
-      decided.add(id)
-      if (known.has(id)) prior.set(id, decision)
+      decided.set(id, decision)
       const key = below.get(id)
       if (key !== undefined) journal.decisions.set(key, decision)
     }
@@ -181,30 +181,26 @@ export class Runtime {
 
     const execOptions: ExecOptions = { model: checked.model }
     if (checked.system !== undefined) execOptions.system = checked.system
-    if (checked.toolChoice !== undefined) execOptions.toolChoice = checked.toolChoice
     if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
     if (options.signal) execOptions.signal = options.signal
     // verifyState returned a deep copy: the exec may grow it, the caller's state stays as given.
-    const history = checked.history
-    const ctx = this.createContext(currentFrame(), tools, execOptions, history, checked.startIndex, checked.execId)
-    joinJournal(ctx, undefined, journal)
-    ctx.iterationsUsed = checked.iterationsUsed
-    ctx.iterationBudget = checked.iterationBudget ?? Infinity
-    ctx.usage = checked.usage
-    ctx.totalUsage = checked.totalUsage
-    ctx.receipts = checked.receipts
-    ctx.succeeded = new Map(checked.succeeded)
-    ctx.streaks = new Map(checked.streaks)
-    ctx.decisions = prior
-    for (const m of history)
-      if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') ctx.toolCallIds.add(c.id)
+    const resumed = restoredState(checked)
+    for (const [id, decision] of decided) if (known.has(id)) resumed.decisions.set(id, decision)
+    const ctx = this.open({
+      frame: currentFrame(),
+      tools,
+      options: execOptions,
+      state: resumed,
+      execId: checked.execId,
+    })
+    joinJournal(ctx, { key: 'root', tree: journal })
     if (ctx.depth === 0) {
       ctx.tree.iterations = checked.tree.iterations
       ctx.tree.tokens = checked.tree.tokens
       ctx.tree.startedAt = Date.now() - checked.tree.elapsedMs
     }
     // verifyState checked that the history ends its own part with the paused assistant message.
-    const paused = history.findLast((m): m is AssistantMessage => m.role === 'assistant') as AssistantMessage
+    const paused = resumed.history.findLast((m): m is AssistantMessage => m.role === 'assistant') as AssistantMessage
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
     const claim = claimState(this.options.claimState, stateIdOf(checked))
     return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } }, undefined, claim)
@@ -241,8 +237,15 @@ export class Runtime {
   /** Batches share the loop's call pipeline through an exec context of their own (no model). */
   private batchContext(tools: ToolInput[] | undefined, signal: AbortSignal | undefined): ExecContext {
     const resolved = indexTools(tools ? normalizeTools(tools) : (this.options.registry ?? globalRegistry).list())
-    const ctx = this.createContext(undefined, resolved, signal ? { signal } : {}, [], 0, generateId('batch'))
-    ctx.settings = { ...ctx.settings, duplicateCalls: 'allow', stopAtTools: new Set() }
+    const budget = this.options.maxIterations ?? 20
+    const ctx = this.open({
+      frame: undefined,
+      tools: resolved,
+      options: signal ? { signal } : {},
+      state: freshState([], 0, budget),
+      execId: generateId('batch'),
+    })
+    ctx.env.settings = { ...ctx.env.settings, duplicateCalls: 'allow', stopAtTools: new Set() }
     return ctx
   }
 
@@ -252,100 +255,13 @@ export class Runtime {
     else if (options.toolset === 'none') tools = []
     else if (frame && options.toolset === undefined) {
       // A child inherits what its parent resolved, minus the tool whose body is running.
-      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
+      tools = [...frame.ctx.env.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
     } else tools = (this.options.registry ?? globalRegistry).list()
     return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
   }
 
-  private createContext(
-    frame: Frame | undefined,
-    tools: Map<string, Tool>,
-    options: ExecOptions,
-    history: Message[],
-    startIndex: number,
-    execId = generateId('exec'),
-  ): ExecContext {
-    const parent = frame?.ctx
-    const sameRuntime = parent?.runtime === this
-    const provider = options.provider ?? (sameRuntime && parent ? parent.provider : this.options.provider)
-    const tree: TreeState = parent
-      ? parent.tree
-      : {
-          iterations: 0,
-          tokens: 0,
-          startedAt: Date.now(),
-          maxDepth: this.options.maxDepth ?? 8,
-          ...(this.options.maxTotalIterations !== undefined && { maxTotalIterations: this.options.maxTotalIterations }),
-          ...(this.options.maxTotalTokens !== undefined && { maxTotalTokens: this.options.maxTotalTokens }),
-          ...(this.options.deadlineMs !== undefined && { deadlineMs: this.options.deadlineMs }),
-          ...(this.options.approve !== undefined && { approve: this.options.approve }),
-        }
-    if (parent && !tree.approve && this.options.approve) tree.approve = this.options.approve
-    // A child also applies its ancestors' secrets: its events flow into their streams.
-    const inherited = parent ? (secretsOf.get(parent) ?? []) : []
-    const secrets = [
-      ...new Set([...inherited, ...(this.options.secrets ?? []), ...(provider.secrets?.() ?? [])]),
-    ].filter((s) => s.length >= 4)
-    // Events are redacted snapshots: a live object could gain a secret after it was redacted.
-    const redact = eventRedactor(secrets)
-    redact.seal(history)
-    const log = new EventLog<AgentEvent>()
-    const listeners = this.listeners
-    const settings = options.providerOptions
-      ? { ...this.settings, providerOptions: { ...this.settings.providerOptions, ...options.providerOptions } }
-      : this.settings
-    const controller = internalController()
-    const ctx: ExecContext = {
-      execId,
-      depth: parent ? parent.depth + 1 : 0,
-      path: parent ? [...parent.path, execId] : [execId],
-      provider,
-      model: options.model ?? (sameRuntime && parent ? parent.model : this.options.model),
-      tools,
-      specs: [...tools.values()].map((t) => t.spec),
-      history,
-      startIndex,
-      iterationsUsed: 0,
-      iterationBudget: options.maxIterations ?? this.options.maxIterations ?? 20,
-      usage: emptyUsage(),
-      totalUsage: emptyUsage(),
-      receipts: [],
-      succeeded: new Map(),
-      streaks: new Map(),
-      toolCallIds: new Set(),
-      steering: new MessageQueue(this.options.queueMode ?? 'all'),
-      followUp: new MessageQueue(this.options.queueMode ?? 'all'),
-      controller,
-      settings,
-      tree,
-      log,
-      seq: 0,
-      ended: false,
-      runtime: this,
-      cache: this.cache,
-      decisions: new Map(),
-      redact,
-      secrets,
-      publish(event) {
-        log.push(event)
-        // An ancestor that already ended takes nothing more into its stream.
-        for (let p = ctx.parent; p; p = p.parent) if (!p.ended) p.log.push(event)
-        retainEvent(tree, event)
-        if (listeners.has(event.type)) listeners.dispatch(event, (text) => ctx.redact(text))
-      },
-    }
-    secretsOf.set(ctx, secrets)
-    if (parent) {
-      ctx.parent = parent
-      ctx.parentExecId = parent.execId
-      if (frame) ctx.parentToolCallId = frame.toolCallId
-    }
-    const system = options.system ?? (sameRuntime && parent ? parent.system : this.options.system)
-    if (system !== undefined) ctx.system = system
-    if (options.toolChoice !== undefined) ctx.toolChoice = options.toolChoice
-    if (options.parallelToolCalls !== undefined) ctx.parallelToolCalls = options.parallelToolCalls
-    linkAbort(controller, [options.signal, frame?.signal])
-    return ctx
+  private open(what: NewExec): ExecContext {
+    return openContext({ runtime: this, listeners: this.listeners, settings: this.settings }, what)
   }
 
   private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
@@ -361,19 +277,65 @@ export class Runtime {
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
       .then((result) => {
-        if (result.pending && this.options.stateSecret)
-          result.pending.state = signState(result.pending.state, this.options.stateSecret)
-        if (ctx.parent) ctx.parent.totalUsage = addInto(ctx.parent.totalUsage, result.totalUsage)
+        if (ctx.parent) {
+          addUsage(ctx.parent.state.totalUsage, result.totalUsage)
+          if (result.status === 'paused' && ctx.parentToolCallId !== undefined)
+            ctx.parent.control.pausedCalls.add(ctx.parentToolCallId)
+        }
         return result
       })
       .finally(() => {
-        ctx.log.close()
-        unlinkAbort(ctx.controller)
+        ctx.control.log.close()
+        unlinkAbort(ctx.control.controller)
       })
-    const run = new ExecRun(ctx, ctx.log, result, ctx.execId)
+    const run = new ExecRun(ctx, ctx.control.log, result, ctx.execId)
     if (retained) this.runs.track(retained, run, result)
     return run
   }
+}
+
+/** A bad plan throws here, synchronously; a plan that runs settles as a promise. */
+function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
+  let running: Promise<T>
+  try {
+    running = run()
+  } catch (error) {
+    unlinkAbort(ctx.control.controller)
+    throw error
+  }
+  return running.finally(() => unlinkAbort(ctx.control.controller))
+}
+
+function toMessages(input: ExecInput): Message[] {
+  validateInput(input)
+  if (typeof input === 'string') return [{ role: 'user', content: input }]
+  if (Array.isArray(input)) return input
+  if (input && typeof input === 'object' && 'role' in input) return [input]
+  throw invalidOption('input', 'a string, a Message or a Message[]', input)
+}
+
+/** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
+async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
+  announce(ctx, start)
+  return end(ctx, { status: 'failed', error })
+}
+
+/** Only reached if the loop itself broke: the result as it stands, without further events. */
+const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
+  resultOf(ctx, { status: 'failed', error: asInternal(error) })
+
+/** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
+export function exec<S extends OutputSchema | undefined = undefined>(
+  input: ExecInput,
+  options: ExecOptions<S> = {},
+): ExecRun<OutputOf<S>> {
+  const frame = currentFrame()
+  if (!frame)
+    throw new NestorError(
+      'no_runtime',
+      'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body',
+    )
+  return frame.ctx.env.runtime.exec(input, options)
 }
 
 /**
@@ -389,82 +351,4 @@ function resumeJournal(state: RunState, given: Journal | undefined) {
       `invalid RunState: its steps are in journal ${field.id}; pass that journal as resume(state, decisions, { journal })`,
     )
   return treeJournal(field.runId, given, field.entries)
-}
-
-/** A bad plan throws here, synchronously; a plan that runs settles as a promise. */
-function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
-  let running: Promise<T>
-  try {
-    running = run()
-  } catch (error) {
-    unlinkAbort(ctx.controller)
-    throw error
-  }
-  return running.finally(() => unlinkAbort(ctx.controller))
-}
-
-function toMessages(input: ExecInput): Message[] {
-  validateInput(input)
-  if (typeof input === 'string') return [{ role: 'user', content: input }]
-  if (Array.isArray(input)) return input
-  if (input && typeof input === 'object' && 'role' in input) return [input]
-  throw invalidOption('input', 'a string, a Message or a Message[]', input)
-}
-
-function addInto(a: ExecResult['usage'], b: ExecResult['usage']) {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    total: a.total + b.total,
-  }
-}
-
-/** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
-async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
-  const input = 'input' in start ? start.input : []
-  emit(ctx, { type: 'agent_start', input, toolNames: [...ctx.tools.keys()], iterationBudget: ctx.iterationBudget })
-  return end(ctx, { status: 'failed', error })
-}
-
-/** Only reached if the loop itself broke: the result as it stands, without further events. */
-const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
-  resultOf(ctx, { status: 'failed', error: asInternal(error) })
-
-// Abort links are removed when the exec ends, so a long-lived parent signal does not collect
-// listeners from every child it ever had.
-/** The secrets each exec redacts, so a child can add its ancestors' to its own. */
-const secretsOf = new WeakMap<ExecContext, readonly string[]>()
-
-const links = new WeakMap<AbortController, () => void>()
-function linkAbort(controller: AbortController, signals: (AbortSignal | undefined)[]): void {
-  const cleanups: (() => void)[] = []
-  for (const signal of signals) {
-    if (!signal) continue
-    if (signal.aborted) {
-      controller.abort(signal.reason)
-      continue
-    }
-    cleanups.push(onAbort(signal, () => controller.abort(signal.reason)))
-  }
-  if (cleanups.length) links.set(controller, () => cleanups.forEach((c) => c()))
-}
-function unlinkAbort(controller: AbortController): void {
-  links.get(controller)?.()
-  links.delete(controller)
-}
-
-/** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
-export function exec<S extends OutputSchema | undefined = undefined>(
-  input: ExecInput,
-  options: ExecOptions<S> = {},
-): ExecRun<OutputOf<S>> {
-  const frame = currentFrame()
-  if (!frame)
-    throw new NestorError(
-      'no_runtime',
-      'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body',
-    )
-  return (frame.ctx.runtime as Runtime).exec(input, options)
 }

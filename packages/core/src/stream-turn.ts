@@ -18,7 +18,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
   let outcome: TurnOutcome | undefined
   const names = new Map<string, string>()
   const deltas = new DeltaStream(ctx)
-  ctx.output?.startMessage()
+  ctx.env.output?.startMessage()
   /** Handles one provider event; true once the stream's terminal event arrived. */
   // Set when the turn stopped listening (an abort the provider ignored): later events are dropped.
   let gaveUp = false
@@ -62,8 +62,8 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
       }
     }
   }
-  const provider = ctx.provider
-  const signal = ctx.controller.signal
+  const provider = ctx.env.provider
+  const signal = ctx.control.controller.signal
   try {
     // Async wrappers: a provider that throws synchronously becomes a rejection like any other.
     const work = provider.streamTo
@@ -81,7 +81,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
     if (outcome) return outcome
     gaveUp = true
     deltas.releaseAll()
-    const aborted = ctx.controller.signal.aborted
+    const aborted = ctx.control.controller.signal.aborted
     // A copy: the provider may still hold (and change) the message it was building.
     const partial: AssistantMessage = message
       ? { ...message, content: message.content.map((block) => ({ ...block })) }
@@ -90,7 +90,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
           content: [],
           stopReason: 'error',
           usage: emptyUsage(),
-          provider: ctx.provider.name,
+          provider: ctx.env.provider.name,
           model: request.model,
         }
     partial.stopReason = aborted ? 'aborted' : 'error'
@@ -98,7 +98,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
     const error = NestorError.isInstance(thrown)
       ? thrown
       : new NestorError(aborted ? 'aborted' : 'provider_error', partial.errorMessage, {
-          provider: ctx.provider.name,
+          provider: ctx.env.provider.name,
           cause: thrown,
         })
     if (!message) emit(ctx, { type: 'message_start', message: partial })
@@ -108,7 +108,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
 
 function finish(ctx: ExecContext, message: AssistantMessage, error: NestorErrorLike | undefined): TurnOutcome {
   // Abort wins over a failure the provider reported: the user asked to stop.
-  if (ctx.controller.signal.aborted && message.stopReason === 'error') {
+  if (ctx.control.controller.signal.aborted && message.stopReason === 'error') {
     message.stopReason = 'aborted'
     message.errorMessage ??= 'aborted'
   }
@@ -127,7 +127,7 @@ class DeltaStream {
   private readonly toolNames = new Map<string, string>()
 
   constructor(private readonly ctx: ExecContext) {
-    this.guard = ctx.secrets.length ? new DeltaGuard(ctx.secrets) : undefined
+    this.guard = ctx.env.secrets.length ? new DeltaGuard(ctx.env.secrets) : undefined
   }
 
   /** `stream` is 'text', 'thinking' or a tool call id (with its tool name). */
@@ -158,7 +158,7 @@ class DeltaStream {
         : { kind: 'toolCall', id: stream, name: toolName ?? '', argumentsDelta: text }
     emit(this.ctx, { type: 'message_delta', delta })
     // Typed output: the partial value follows the text that streamed, never ahead of it.
-    const partial = stream === 'text' ? this.ctx.output?.partial(text) : undefined
+    const partial = stream === 'text' ? this.ctx.env.output?.partial(text) : undefined
     if (partial) emit(this.ctx, { type: 'partial_output', partial: partial.partial })
   }
 }

@@ -28,13 +28,16 @@ export async function runTool(
   call: ToolCall,
 ): Promise<RunOutcome> {
   const attemptsAllowed = 1 + Math.max(0, tool.retries ?? 0)
-  const timeoutMs = tool.timeoutMs ?? ctx.settings.toolTimeoutMs
+  const timeoutMs = tool.timeoutMs ?? ctx.env.settings.toolTimeoutMs
   let last: RunOutcome = { status: 'tool_error', message: 'not run', attempts: 0 }
   for (let attempt = 1; attempt <= attemptsAllowed; attempt++) {
-    if (ctx.controller.signal.aborted) return { status: 'aborted', message: 'aborted', attempts: attempt - 1 }
+    if (ctx.control.controller.signal.aborted) return { status: 'aborted', message: 'aborted', attempts: attempt - 1 }
     last = await attemptOnce(ctx, tool, args, call, timeoutMs, attempt)
     if (last.status === 'ok' || last.status === 'aborted') return last
-    if (attempt < attemptsAllowed && !(await sleep(Math.min(2000, 50 * 2 ** (attempt - 1)), ctx.controller.signal))) {
+    if (
+      attempt < attemptsAllowed &&
+      !(await sleep(Math.min(2000, 50 * 2 ** (attempt - 1)), ctx.control.controller.signal))
+    ) {
       return { status: 'aborted', message: 'aborted', attempts: attempt }
     }
   }
@@ -50,7 +53,7 @@ async function attemptOnce(
   attempt: number,
 ): Promise<RunOutcome> {
   const controller = internalController()
-  const parentSignal = ctx.controller.signal
+  const parentSignal = ctx.control.controller.signal
   let timedOut = false
   // Once this attempt has its outcome, a late ctx.update() from the body is dropped: the call's
   // tool_end (and maybe the exec's agent_end) may already be out.
@@ -91,12 +94,12 @@ async function attemptOnce(
         ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
         : controller.signal.aborted
           ? { status: 'aborted', message: 'aborted', attempts: attempt }
-          : { status: 'tool_error', message: ctx.redact(messageOf(error)), attempts: attempt },
+          : { status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt },
   )
   // A throw inside the handlers above (never expected) still ends this call, not the exec.
   const guarded = body.catch((error: unknown): RunOutcome => ({
     status: 'tool_error',
-    message: ctx.redact(messageOf(error)),
+    message: ctx.env.redact(messageOf(error)),
     attempts: attempt,
   }))
   try {

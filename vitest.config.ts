@@ -26,6 +26,7 @@ export default defineConfig({
       '@nestor/otel': src('otel'),
       '@nestor/mcp': src('mcp'),
       '@nestor/web': src('web'),
+      '@nestor/dbos': src('dbos'),
     },
   },
   test: {

@@ -1,0 +1,5 @@
+export { durable } from './durable.js'
+export type { DurableOptions, DurableStartOptions, DurableHandle, DurableExecs } from './durable.js'
+export type { DurableEvent } from './events.js'
+export { postgresJournal } from './postgres-journal.js'
+export type { PostgresJournal, PostgresJournalOptions } from './postgres-journal.js'

@@ -1,0 +1,64 @@
+import type { Pool } from 'pg'
+import type { Journal, JournalEntry } from '@nestor/core'
+
+export type PostgresJournalOptions = {
+  /** Table for the entries, created on first use. Default `nestor_journal`. */
+  table?: string
+}
+
+export type PostgresJournal = Journal & {
+  /** Creates the table if it is missing; `load` and `append` call it once by themselves. */
+  ensureTable(): Promise<void>
+}
+
+const TABLE_NAME = /^[a-z_][a-z0-9_]*$/
+
+/**
+ * A journal in Postgres: one row per entry, in append order, unique per (run, key) so a step that
+ * a recovered process records again is stored once. `append` resolves after the insert committed,
+ * which is what makes a finished model turn or tool call survive a SIGKILL right after it.
+ */
+export function postgresJournal(pool: Pool, options: PostgresJournalOptions = {}): PostgresJournal {
+  const table = options.table ?? 'nestor_journal'
+  if (!TABLE_NAME.test(table)) throw new TypeError(`postgresJournal: invalid table name ${JSON.stringify(table)}`)
+  let created: Promise<void> | undefined
+  const ensureTable = () => {
+    created ??= pool
+      .query(
+        `CREATE TABLE IF NOT EXISTS ${table} (
+           id bigserial PRIMARY KEY,
+           run_id text NOT NULL,
+           key text NOT NULL,
+           entry jsonb NOT NULL,
+           UNIQUE (run_id, key))`,
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          created = undefined
+          throw error
+        },
+      )
+    return created
+  }
+  return {
+    id: `postgres:${table}`,
+    ensureTable,
+    async load(runId) {
+      await ensureTable()
+      const { rows } = await pool.query<{ entry: JournalEntry }>(
+        `SELECT entry FROM ${table} WHERE run_id = $1 ORDER BY id`,
+        [runId],
+      )
+      return rows.map((row) => row.entry)
+    },
+    async append(runId, entry) {
+      await ensureTable()
+      // JSON text, not the object: pg would send arrays as Postgres arrays.
+      await pool.query(
+        `INSERT INTO ${table} (run_id, key, entry) VALUES ($1, $2, $3::jsonb) ON CONFLICT (run_id, key) DO NOTHING`,
+        [runId, entry.key, JSON.stringify(entry)],
+      )
+    },
+  }
+}

@@ -1,0 +1,12 @@
+/** Names this package uses inside DBOS: one place, so a sender and a receiver cannot disagree. */
+export const EVENTS_STREAM = 'nestor.events'
+export const INBOX_STREAM = 'nestor.inbox'
+export const INBOX_TOPIC = 'nestor.inbox'
+export const DECISION_TOPIC = 'nestor.decision'
+
+/** The inbox workflow of an exec workflow: steering and follow-ups are sent to it. */
+export const inboxIdOf = (workflowId: string) => `${workflowId}.inbox`
+/** Where the inbox reader records how far it has delivered (a journal run of its own). */
+export const inboxCursorRunOf = (workflowId: string) => `${workflowId}#inbox`
+
+export type InboxMessage = { kind: 'steer' | 'followUp'; text: string } | { kind: 'close' }

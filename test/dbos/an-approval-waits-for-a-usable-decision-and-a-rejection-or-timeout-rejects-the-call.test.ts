@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startCluster, type Cluster } from './support/cluster.js'
+import { waitForEvent } from './support/wait.js'
+
+let cluster: Cluster
+beforeAll(async () => {
+  cluster = await startCluster('planner')
+  await cluster.worker({ EXECUTOR_ID: 'rejecter-1', APPROVE_BOOK: '1' })
+}, 60_000)
+afterAll(async () => cluster?.stop(), 30_000)
+
+const booked = (workflowId: string) => cluster.toolRuns().filter((line) => line === `book ${workflowId} Lisbon`)
+
+test('a rejection sent by workflow id answers the waiting call as rejected and the tool never runs', async () => {
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-reject' })
+  const request = await waitForEvent(cluster.trips, 'trip-reject', 'approval_required')
+  if (request.type !== 'approval_required') throw new Error('unreachable')
+  await cluster.trips.decide('trip-reject', {
+    reject: [{ toolCallId: request.approvals[0]!.toolCallId, reason: 'too expensive' }],
+  })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  expect(result.text).toContain('too expensive')
+  expect(booked('trip-reject')).toEqual([])
+}, 60_000)
+
+test('no decision within approvalTimeoutMs rejects the waiting call', async () => {
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-timeout', approvalTimeoutMs: 1000 })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  expect(result.text).toContain('no decision before the approval timeout')
+  expect(booked('trip-timeout')).toEqual([])
+}, 60_000)
+
+test('a decision naming a call that is not waiting is dropped and the run waits for a usable one', async () => {
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-typo' })
+  const request = await waitForEvent(cluster.trips, 'trip-typo', 'approval_required')
+  if (request.type !== 'approval_required') throw new Error('unreachable')
+  await cluster.trips.decide('trip-typo', { approve: ['call_no_such_call'] })
+  await cluster.trips.decide('trip-typo', { approve: [request.approvals[0]!.toolCallId] })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  expect(booked('trip-typo')).toEqual(['book trip-typo Lisbon'])
+}, 60_000)

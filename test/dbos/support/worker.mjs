@@ -1,0 +1,112 @@
+// A worker process for the @nestor/dbos tests: it runs compiled packages (dist/, built by `tsc -b`),
+// registers the test app's execs with DBOS, launches, and then either serves its queue (MODE=worker)
+// or does one client operation and prints its outcome as JSON (MODE=start|events|batch|sequential),
+// or runs the execs without DBOS (MODE=plain, the baseline of bench/dbos.ts).
+//
+// Environment: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, TOOL_LOG (a file: one line per leaf tool body run),
+// EXECUTOR_ID, SCENARIO (planner | quick), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY.
+import { appendFileSync } from 'node:fs'
+import { DBOS } from '@dbos-inc/dbos-sdk'
+import { Runtime, defineTool, exec } from '@nestor/core'
+import { openai } from '@nestor/providers'
+import { durable } from '@nestor/dbos'
+import { z } from 'zod/v4'
+
+const env = process.env
+const logTool = (line) => appendFileSync(env.TOOL_LOG, `${line}\n`)
+const workflowOf = () => (DBOS.workflowID ?? 'none').replace(/\.inbox$/, '')
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Look a city up',
+  parameters: z.object({ city: z.string() }),
+  needsApproval: env.APPROVE_LOOKUP === '1',
+  execute: async ({ city }) => {
+    logTool(`lookup ${workflowOf()} ${city}`)
+    return `facts about ${city}`
+  },
+})
+const book = defineTool({
+  name: 'book',
+  description: 'Book a trip',
+  parameters: z.object({ city: z.string() }),
+  needsApproval: env.APPROVE_BOOK === '1',
+  execute: async ({ city }) => {
+    logTool(`book ${workflowOf()} ${city}`)
+    return `booked ${city}`
+  },
+})
+// A tool whose body opens a nested exec: the researcher has its own model turns and leaf tool.
+const research = defineTool({
+  name: 'research',
+  description: 'Research a city with a sub-agent',
+  parameters: z.object({ city: z.string() }),
+  execute: async ({ city }) =>
+    (await exec(`Research ${city}`, { system: 'You are the researcher.', tools: [lookup] })).text,
+})
+
+const planner = env.SCENARIO === 'planner'
+const runtime = new Runtime({
+  provider: openai({ baseURL: `${env.MODEL_URL}/v1`, apiKey: 'sk-test-dbos', maxRetries: 0 }),
+  model: 'mock-model',
+})
+const trips = durable(runtime, {
+  name: planner ? 'planner' : 'quick',
+  concurrency: Number(env.CONCURRENCY ?? 4),
+  exec: planner
+    ? { system: 'You are the planner.', tools: [research, book] }
+    : { system: 'quick', tools: [lookup], maxIterations: 100 },
+})
+
+const mode = env.MODE ?? 'worker'
+const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`)
+const count = Number(env.COUNT ?? 0)
+
+if (mode === 'plain') {
+  // The same execs without DBOS, one after another: the baseline for the per-step overhead.
+  const started = performance.now()
+  for (let i = 0; i < count; i++)
+    await runtime.exec(`${env.INPUT ?? ''}plain-${i}`, { system: 'quick', tools: [lookup], maxIterations: 100 })
+  print({ elapsedMs: performance.now() - started })
+  process.exit(0)
+}
+
+DBOS.setConfig({
+  name: 'nestor-dbos-test',
+  systemDatabaseUrl: env.DBOS_SYSTEM_DATABASE_URL,
+  applicationVersion: 'test',
+  executorID: env.EXECUTOR_ID ?? `client-${process.pid}`,
+  logLevel: 'error',
+  // Clients start, read and decide; only workers take execs off the queue.
+  ...(mode === 'worker' ? {} : { listenQueues: ['nestor-no-such-queue'] }),
+})
+await DBOS.launch()
+
+if (mode === 'worker') {
+  print({ ready: true })
+} else if (mode === 'start') {
+  const handle = await trips.start(env.INPUT ?? 'Plan Lisbon', { workflowId: env.WORKFLOW_ID })
+  print({ started: handle.workflowId })
+  await DBOS.shutdown()
+  process.exit(0)
+} else if (mode === 'batch' || mode === 'sequential') {
+  // Enqueues COUNT execs (all at once, or each after the previous ended) and times them to the end.
+  const started = performance.now()
+  const ids = Array.from({ length: count }, (_, i) => `${env.PREFIX}-${i}`)
+  if (mode === 'batch') {
+    const handles = await Promise.all(ids.map((id) => trips.start(`${env.INPUT ?? ''}${id}`, { workflowId: id })))
+    await Promise.all(handles.map((handle) => handle.result()))
+  } else for (const id of ids) await (await trips.start(`${env.INPUT ?? ''}${id}`, { workflowId: id })).result()
+  print({ elapsedMs: performance.now() - started })
+  await DBOS.shutdown()
+  process.exit(0)
+} else if (mode === 'events') {
+  // Reads after AFTER and stops after LIMIT events (a reader that disconnects), printing each.
+  let count = 0
+  for await (const event of trips.events(env.WORKFLOW_ID, { after: Number(env.AFTER ?? 0) })) {
+    print({ position: event.position, type: event.type, execId: event.execId, seq: event.seq })
+    if (++count === Number(env.LIMIT ?? Infinity)) break
+  }
+  await DBOS.shutdown()
+  process.exit(0)
+}

@@ -1,0 +1,30 @@
+import pg from 'pg'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { postgresJournal } from '@nestor/dbos'
+import { startPostgres, type TestPostgres } from './support/postgres.js'
+
+let postgres: TestPostgres
+let pool: pg.Pool
+beforeAll(async () => {
+  postgres = await startPostgres()
+  // The test database does not exist until DBOS creates it: use the server's default one.
+  pool = new pg.Pool({ connectionString: postgres.url.replace(/\/[^/]+$/, '/postgres') })
+}, 60_000)
+afterAll(async () => {
+  await pool?.end()
+  await postgres?.stop()
+}, 30_000)
+
+test('entries load back in append order per run, and a key appended again is stored once', async () => {
+  const journal = postgresJournal(pool)
+  await journal.append('run-a', { key: 'root/1', kind: 'model', message: { text: 'first' } })
+  await journal.append('run-b', { key: 'root/1', kind: 'model', message: { text: 'other run' } })
+  await journal.append('run-a', { key: 'root/1/call_1', kind: 'tool', result: [1, 2] })
+  // A recovered process records the same step again: the first record stands.
+  await journal.append('run-a', { key: 'root/1', kind: 'model', message: { text: 'again' } })
+  expect(await postgresJournal(pool).load('run-a')).toEqual([
+    { key: 'root/1', kind: 'model', message: { text: 'first' } },
+    { key: 'root/1/call_1', kind: 'tool', result: [1, 2] },
+  ])
+  expect(await journal.load('run-c')).toEqual([])
+})

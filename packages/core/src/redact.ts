@@ -1,7 +1,12 @@
 /** Replaces every occurrence of each secret with [REDACTED]. Empty and very short secrets are ignored. */
 export function redactString(text: string, secrets: readonly string[]): string {
+  return replaceOrdered(text, secrets.length > 1 ? longestFirst(secrets) : secrets)
+}
+
+/** redactString for secrets already ordered longest first (the walks sort once, not per string). */
+function replaceOrdered(text: string, ordered: readonly string[]): string {
   let out = text
-  for (const secret of secrets.length > 1 ? longestFirst(secrets) : secrets) {
+  for (const secret of ordered) {
     if (secret.length < 4) continue
     if (out.includes(secret)) out = out.split(secret).join('[REDACTED]')
   }
@@ -34,7 +39,7 @@ function walk(
   always: boolean,
   sealed?: Sealed,
 ): unknown {
-  if (typeof value === 'string') return redactString(value, secrets)
+  if (typeof value === 'string') return replaceOrdered(value, secrets)
   if (typeof value !== 'object' || value === null || sealed?.has(value)) return value
   const known = memo.get(value)
   if (known !== undefined) return known
@@ -49,8 +54,11 @@ function walk(
     let copy: unknown[] | undefined = always ? value.slice() : undefined
     if (copy) memo.set(value, copy)
     for (let i = 0; i < value.length; i++) {
-      const next = walk(value[i], secrets, memo, always, sealed)
-      if (next !== value[i]) {
+      const item: unknown = value[i]
+      // Numbers, booleans and null are returned as they are: no call for them.
+      if (typeof item !== 'object' && typeof item !== 'string') continue
+      const next = walk(item, secrets, memo, always, sealed)
+      if (next !== item) {
         if (!copy) memo.set(value, (copy = value.slice()))
         copy[i] = next
       }
@@ -64,6 +72,7 @@ function walk(
   if (copy) memo.set(value, copy)
   for (const key in source) {
     const item = source[key]
+    if (typeof item !== 'object' && typeof item !== 'string') continue
     const next = walk(item, secrets, memo, always, sealed)
     if (next !== item) {
       if (!copy) memo.set(value, (copy = { ...source }))
@@ -188,14 +197,14 @@ export function eventRedactor(secrets: readonly string[]): EventRedactor {
     }
     // A tool result is final at tool_end too, so turn_end and agent_end can pass it through; not
     // one with `details`, which is the tool's own object and could still change.
-    const result = (event as { type?: unknown; result?: { role?: unknown; details?: unknown } }).result
-    if (
-      event?.type === 'tool_end' &&
-      result?.role === 'toolResult' &&
-      result.details === undefined &&
-      !holdsSecret(result, ordered, new Set())
-    )
-      cleanFor.set(result, key)
+    // Its receipt is final there too (a plain record of the call), so agent_end and the run's
+    // result, which list every receipt again, pass a clean one through.
+    if (event?.type === 'tool_end') {
+      const { result, receipt } = event as { result?: { role?: unknown; details?: unknown }; receipt?: object }
+      if (result?.role === 'toolResult' && result.details === undefined && !holdsSecret(result, ordered, new Set()))
+        cleanFor.set(result, key)
+      if (receipt && isPlain(receipt) && !holdsSecret(receipt, ordered, new Set())) cleanFor.set(receipt, key)
+    }
     return walk(value, ordered, memo, true, sealed) as T
   }
   const seal = (messages: readonly object[]) => {

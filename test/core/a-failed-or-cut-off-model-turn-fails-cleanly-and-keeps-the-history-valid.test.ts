@@ -1,28 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { Runtime, defineTool, type ToolResultMessage } from '@nestor/core'
+import { Runtime } from '@nestor/core'
 import { scripted } from '@nestor/providers'
+import { countingTools, toolResults } from '../support/counting-tools.js'
 import { calls, historyProblems, textOf } from '../support/run.js'
-
-const counter = () => {
-  const ran: string[] = []
-  const mk = (name: string) =>
-    defineTool({
-      name,
-      description: name,
-      parameters: z.object({}).passthrough(),
-      execute: () => {
-        ran.push(name)
-        return `${name} result`
-      },
-    })
-  return { ran, a: mk('a'), b: mk('b') }
-}
-const toolResults = (h: { role: string }[]) => h.filter((m): m is ToolResultMessage => m.role === 'toolResult')
 
 describe('failed and cut-off model turns', () => {
   it('tool calls of a message cut off by the length limit are answered with error results and never executed', async () => {
-    const { ran, a } = counter()
+    const { ran, a } = countingTools()
     const provider = scripted([
       { content: [{ type: 'toolCall', name: 'a', arguments: { x: 1 } }], stopReason: 'length' },
       'done',
@@ -38,7 +22,7 @@ describe('failed and cut-off model turns', () => {
 
   it('a provider error fails the exec with provider_error and keeps the history valid', async () => {
     const provider = scripted([calls({ name: 'a' }), { error: 'upstream exploded', status: 500 }])
-    const { a } = counter()
+    const { a } = countingTools()
     const result = await new Runtime({ provider, model: 'm' }).exec('go', { tools: [a] })
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('provider_error')

@@ -1,41 +1,26 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { Runtime, defineTool } from '@nestor/core'
+import { Runtime } from '@nestor/core'
 import { scripted } from '@nestor/providers'
+import { countingTools } from '../support/counting-tools.js'
 import { calls, textOf } from '../support/run.js'
-
-const counter = () => {
-  const ran: string[] = []
-  const mk = (name: string) =>
-    defineTool({
-      name,
-      description: name,
-      parameters: z.object({}).passthrough(),
-      execute: () => {
-        ran.push(name)
-        return `${name} result`
-      },
-    })
-  return { ran, a: mk('a'), b: mk('b') }
-}
 
 describe('what each model call receives', () => {
   it('toolChoice and parallelToolCalls are passed to the provider request', async () => {
-    const { a } = counter()
+    const { a } = countingTools()
     const provider = scripted(['ok'])
     await new Runtime({ provider, model: 'm' }).exec('go', { tools: [a], toolChoice: 'none', parallelToolCalls: false })
     expect(provider.requests[0]).toMatchObject({ toolChoice: 'none', parallelToolCalls: false })
   })
 
   it('a forced choice applies to one round and then falls back to auto (resetToolChoice default)', async () => {
-    const { a } = counter()
+    const { a } = countingTools()
     const provider = scripted([calls({ name: 'a' }), calls({ name: 'a', args: { again: 1 } }), 'done'])
     await new Runtime({ provider, model: 'm' }).exec('go', { tools: [a], toolChoice: { type: 'function', name: 'a' } })
     expect(provider.requests.map((r) => r.toolChoice)).toEqual([{ type: 'function', name: 'a' }, 'auto', 'auto'])
   })
 
   it('with resetToolChoice false a forced choice stays', async () => {
-    const { a } = counter()
+    const { a } = countingTools()
     const provider = scripted([calls({ name: 'a' }), 'done'])
     await new Runtime({ provider, model: 'm', resetToolChoice: false }).exec('go', {
       tools: [a],
@@ -45,7 +30,7 @@ describe('what each model call receives', () => {
   })
 
   it('prepareTurn changes model, visible tools, toolChoice and messages for one round only', async () => {
-    const { a, b } = counter()
+    const { a, b } = countingTools()
     const provider = scripted([calls({ name: 'a' }), 'done'])
     await new Runtime({
       provider,

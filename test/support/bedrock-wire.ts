@@ -3,9 +3,9 @@ import { EventStreamCodec } from '@smithy/eventstream-codec'
 import { SignatureV4 } from '@smithy/signature-v4'
 import type { ModelEvent } from '@nestor/core/provider-kit'
 import { bedrock } from '@nestor/providers'
-import { afterEach, beforeEach } from 'vitest'
 import type { CapturedRequest, WireResponse } from './wire-server.js'
 import { startH2Server, type H2Server } from './h2-server.js'
+import { serverPerTest } from './server-per-test.js'
 
 export const credentials = { accessKeyId: 'AKIDNESTORFAKE', secretAccessKey: 'nestor-fake-secret-key-0123456789' }
 export const region = 'eu-west-1'
@@ -129,18 +129,10 @@ export async function signatureIsValid(request: CapturedRequest, port: number): 
 
 /** A wire server per test, closed afterwards. */
 export function useBedrockWire(): { readonly server: H2Server } {
-  let server: H2Server | undefined
-  beforeEach(async () => {
-    server = await startH2Server()
-  })
-  afterEach(async () => {
-    await server?.close()
-    server = undefined
-  })
+  const current = serverPerTest(startH2Server)
   return {
     get server() {
-      if (!server) throw new Error('wire server not started')
-      return server
+      return current()
     },
   }
 }

@@ -1,7 +1,7 @@
 // A real OpenAI SDK talking Chat Completions SSE to a local server, for the loop's tests.
 import { openai } from '@nestor/providers'
-import { afterEach, beforeEach } from 'vitest'
 import { sse, startWireServer, type WireServer } from './wire-server.js'
+import { serverPerTest } from './server-per-test.js'
 
 const base = { id: 'chatcmpl-loop', object: 'chat.completion.chunk', created: 1780000000, model: 'gpt-4o-mini' }
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -38,22 +38,13 @@ export const toolCalls = (...list: { id: string; name: string; args?: Record<str
 
 /** A wire server per test and an openai() provider pointed at it. */
 export function useOpenAIWire(): { readonly server: WireServer; provider(): ReturnType<typeof openai> } {
-  let server: WireServer | undefined
-  beforeEach(async () => {
-    server = await startWireServer()
-  })
-  afterEach(async () => {
-    await server?.close()
-    server = undefined
-  })
+  const current = serverPerTest(startWireServer)
   return {
     get server() {
-      if (!server) throw new Error('wire server not started')
-      return server
+      return current()
     },
     provider() {
-      if (!server) throw new Error('wire server not started')
-      return openai({ baseURL: `${server.url}/v1`, apiKey: 'sk-loop-test', maxRetries: 0 })
+      return openai({ baseURL: `${current().url}/v1`, apiKey: 'sk-loop-test', maxRetries: 0 })
     },
   }
 }

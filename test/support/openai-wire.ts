@@ -1,7 +1,7 @@
 import type { AssistantMessage } from '@nestor/core'
 import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
-import { afterEach, beforeEach } from 'vitest'
 import { startWireServer, type WireServer } from './wire-server.js'
+import { serverPerTest } from './server-per-test.js'
 
 export type Collected = { events: ModelEvent[]; final: AssistantMessage; last: ModelEvent }
 
@@ -43,18 +43,10 @@ export const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => 
 
 /** A wire server per test, closed afterwards. */
 export function useWire(): { readonly server: WireServer; readonly baseURL: string } {
-  let server: WireServer | undefined
-  beforeEach(async () => {
-    server = await startWireServer()
-  })
-  afterEach(async () => {
-    await server?.close()
-    server = undefined
-  })
+  const current = serverPerTest(startWireServer)
   return {
     get server() {
-      if (!server) throw new Error('wire server not started')
-      return server
+      return current()
     },
     get baseURL() {
       return `${this.server.url}/v1`

@@ -80,9 +80,12 @@ export function saveBriefTool(store: { title: string; body: string }[]): Tool {
 }
 
 /** The planner's tools: two agents as tools (nested execs) and the approval-gated save. */
-export function plannerTools(store: { title: string; body: string }[] = []): Tool[] {
+export function plannerTools(
+  store: { title: string; body: string }[] = [],
+  researcher: Researcher = new Researcher(),
+): Tool[] {
   return [
-    new Researcher().asTool({
+    researcher.asTool({
       name: 'research',
       description: 'Ask the researcher a question about the destination',
       maxIterations: 6,

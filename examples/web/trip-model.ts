@@ -3,7 +3,7 @@ import { sleep, type ModelEvent, type ModelRequest } from '@nestor/core/provider
 import { scripted } from '@nestor/providers'
 import { z } from 'zod'
 import { demoModel } from '../demo/scripted-model.js'
-import { Accountant, Researcher, saveBriefTool } from '../demo/trip-agents.js'
+import { Researcher, plannerTools } from '../demo/trip-agents.js'
 
 // The demo's trip, one level deeper: the researcher hands each note to a librarian (depth 2), so
 // the page shows a three-level tree.
@@ -37,19 +37,7 @@ class DelegatingResearcher extends Researcher {
 }
 
 export function webTools(store: { title: string; body: string }[] = []): Tool[] {
-  return [
-    new DelegatingResearcher().asTool({
-      name: 'research',
-      description: 'Ask the researcher a question about the destination',
-      maxIterations: 6,
-    }),
-    new Accountant().asTool({
-      name: 'budget',
-      description: 'Ask the accountant to total cost items against a budget',
-      maxIterations: 4,
-    }),
-    saveBriefTool(store),
-  ]
+  return plannerTools(store, new DelegatingResearcher())
 }
 
 const lastUserText = (messages: Message[]) => {

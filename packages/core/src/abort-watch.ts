@@ -46,6 +46,33 @@ export function internalController(): AbortController {
 }
 
 /**
+ * An AbortController made only when its signal is first read. Node 20 spends several µs creating
+ * an AbortSignal (and more on setMaxListeners): most tool bodies never read theirs, and a tool
+ * attempt must not pay for one it does not use. An abort before the first read gives a signal
+ * that is already aborted, with the same reason.
+ */
+export class LazyAbort {
+  private controller: AbortController | undefined
+  private reason: unknown
+  aborted = false
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = internalController()
+      if (this.aborted) this.controller.abort(this.reason)
+    }
+    return this.controller.signal
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return
+    this.aborted = true
+    this.reason = reason
+    this.controller?.abort(reason)
+  }
+}
+
+/**
  * Settles with `work`, or rejects with `reason()` as soon as `signal` aborts: an abort never waits
  * for code that ignores its signal (a provider stream, a hook). The abandoned work's late outcome
  * is swallowed, never an unhandled rejection.

@@ -132,8 +132,12 @@ export type ExecContext = {
   readonly control: ExecControl
 }
 
-/** Stamps the common fields on a payload and publishes it. The payload object is reused. */
-export function emit(ctx: ExecContext, payload: EventPayload): AgentEvent {
+/**
+ * Stamps the common fields on a payload and publishes it. The payload object is reused.
+ * `guarded`: the payload's strings already went through the exec's DeltaGuard, so the redactor
+ * has nothing left to find (the hot path: one per streamed delta).
+ */
+export function emit(ctx: ExecContext, payload: EventPayload, guarded = false): AgentEvent {
   const event = payload as AgentEvent
   // agent_end is the last event: anything later (a body that ignored its abort) is dropped.
   if (ctx.control.ended) return event
@@ -143,7 +147,7 @@ export function emit(ctx: ExecContext, payload: EventPayload): AgentEvent {
   event.depth = ctx.depth
   event.seq = ctx.control.seq++
   event.timestamp = Date.now()
-  const safe = ctx.env.redact(event)
+  const safe = guarded ? event : ctx.env.redact(event)
   if (event.type === 'agent_end') ctx.control.ended = true
   ctx.env.publish(safe)
   return safe

@@ -24,7 +24,7 @@ const longestFirst = (secrets: readonly string[]): string[] => [...secrets].sort
  */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value
-  return walk(value, longestFirst(secrets), new Map(), false) as T
+  return walkTree(value, longestFirst(secrets), false) as T
 }
 
 const isPlain = (value: object): boolean => {
@@ -32,51 +32,81 @@ const isPlain = (value: object): boolean => {
   return proto === Object.prototype || proto === null
 }
 
+/**
+ * How deep a walk goes before it assumes a cycle. Events and messages are a few levels deep, so
+ * the common walk needs no memo of visited objects (a Map per event was most of its cost); a
+ * deeper value is walked again with the memo, which ends cycles at the original.
+ */
+const MAX_PLAIN_DEPTH = 64
+const tooDeep = Symbol('too deep')
+
+function walkTree(value: unknown, secrets: readonly string[], always: boolean, sealed?: Sealed): unknown {
+  try {
+    return walk(value, secrets, undefined, always, sealed, 0)
+  } catch (thrown) {
+    if (thrown !== tooDeep) throw thrown
+    return walk(value, secrets, new Map(), always, sealed, 0)
+  }
+}
+
+/** `memo` undefined: no cycle bookkeeping, and the walk gives up past MAX_PLAIN_DEPTH. */
 function walk(
   value: unknown,
   secrets: readonly string[],
-  memo: Map<object, unknown>,
+  memo: Map<object, unknown> | undefined,
   always: boolean,
-  sealed?: Sealed,
+  sealed: Sealed | undefined,
+  depth: number,
 ): unknown {
   if (typeof value === 'string') return replaceOrdered(value, secrets)
   if (typeof value !== 'object' || value === null || sealed?.has(value)) return value
-  const known = memo.get(value)
-  if (known !== undefined) return known
+  if (memo) {
+    const known = memo.get(value)
+    if (known !== undefined) return known
+  } else if (depth > MAX_PLAIN_DEPTH) throw tooDeep
   if (value instanceof Error) {
-    memo.set(value, value)
-    redactError(value, secrets, memo, sealed)
+    // Errors are redacted in place, once: always with a memo, as their graphs may loop.
+    const errors = memo ?? new Map<object, unknown>()
+    errors.set(value, value)
+    redactError(value, secrets, errors, sealed)
     return value
   }
+  const next = depth + 1
   if (Array.isArray(value)) {
     // Registered before the children are walked, so a cycle ends at the original.
-    memo.set(value, value)
+    memo?.set(value, value)
     let copy: unknown[] | undefined = always ? value.slice() : undefined
-    if (copy) memo.set(value, copy)
+    if (copy) memo?.set(value, copy)
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i]
       // Numbers, booleans and null are returned as they are: no call for them.
       if (typeof item !== 'object' && typeof item !== 'string') continue
-      const next = walk(item, secrets, memo, always, sealed)
-      if (next !== item) {
-        if (!copy) memo.set(value, (copy = value.slice()))
-        copy[i] = next
+      const redacted = walk(item, secrets, memo, always, sealed, next)
+      if (redacted !== item) {
+        if (!copy) {
+          copy = value.slice()
+          memo?.set(value, copy)
+        }
+        copy[i] = redacted
       }
     }
     return copy ?? value
   }
   if (!isPlain(value)) return value
   const source = value as Record<string, unknown>
-  memo.set(value, value)
+  memo?.set(value, value)
   let copy: Record<string, unknown> | undefined = always ? { ...source } : undefined
-  if (copy) memo.set(value, copy)
+  if (copy) memo?.set(value, copy)
   for (const key in source) {
     const item = source[key]
     if (typeof item !== 'object' && typeof item !== 'string') continue
-    const next = walk(item, secrets, memo, always, sealed)
-    if (next !== item) {
-      if (!copy) memo.set(value, (copy = { ...source }))
-      copy[key] = next
+    const redacted = walk(item, secrets, memo, always, sealed, next)
+    if (redacted !== item) {
+      if (!copy) {
+        copy = { ...source }
+        memo?.set(value, copy)
+      }
+      copy[key] = redacted
     }
   }
   return copy ?? value
@@ -100,7 +130,7 @@ function redactError(error: Error, secrets: readonly string[], memo: Map<object,
     const next =
       Array.isArray(item) && key === 'errors'
         ? redactEach(item, secrets, memo, sealed)
-        : walk(item, secrets, memo, false, sealed)
+        : walk(item, secrets, memo, false, sealed, 0)
     if (next === item) continue
     try {
       Object.defineProperty(error, key, {
@@ -122,12 +152,12 @@ function redactEach(
   sealed?: Sealed,
 ): unknown[] {
   for (let i = 0; i < items.length; i++) {
-    const next = walk(items[i], secrets, memo, false, sealed)
+    const next = walk(items[i], secrets, memo, false, sealed, 0)
     if (next !== items[i]) {
       try {
         items[i] = next
       } catch {
-        return items.map((item) => walk(item, secrets, memo, false, sealed))
+        return items.map((item) => walk(item, secrets, memo, false, sealed, 0))
       }
     }
   }
@@ -135,32 +165,73 @@ function redactEach(
 }
 
 /** True when some string inside `value` contains a secret. Reads only; allocates nothing. */
-function holdsSecret(value: unknown, secrets: readonly string[], seen: Set<object>): boolean {
+function holdsSecret(value: unknown, secrets: readonly string[], sealed?: Sealed): boolean {
+  try {
+    return holds(value, secrets, undefined, sealed, 0)
+  } catch (thrown) {
+    if (thrown !== tooDeep) throw thrown
+    return holds(value, secrets, new Set(), sealed, 0)
+  }
+}
+
+/** `seen` undefined: no cycle bookkeeping, and the check gives up past MAX_PLAIN_DEPTH. */
+function holds(
+  value: unknown,
+  secrets: readonly string[],
+  seen: Set<object> | undefined,
+  sealed: Sealed | undefined,
+  depth: number,
+): boolean {
   if (typeof value === 'string') {
     for (const secret of secrets) if (value.includes(secret)) return true
     return false
   }
-  if (typeof value !== 'object' || value === null || seen.has(value)) return false
-  seen.add(value)
+  if (typeof value !== 'object' || value === null || sealed?.has(value)) return false
+  if (seen) {
+    if (seen.has(value)) return false
+    seen.add(value)
+  } else if (depth > MAX_PLAIN_DEPTH) throw tooDeep
   if (Array.isArray(value)) {
-    for (const item of value) if (holdsSecret(item, secrets, seen)) return true
+    for (const item of value)
+      if (typeof item === 'object' || typeof item === 'string')
+        if (holds(item, secrets, seen, sealed, depth + 1)) return true
     return false
   }
-  for (const key in value) if (holdsSecret((value as Record<string, unknown>)[key], secrets, seen)) return true
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key]
+    if (typeof item === 'object' || typeof item === 'string')
+      if (holds(item, secrets, seen, sealed, depth + 1)) return true
+  }
   return false
 }
 
 /**
- * The redactor every exec applies to its events: a redacted snapshot (every plain object and
- * array copied, because an event may point at a live object that gains a secret later), made cheap for
- * the two hot cases: a `message_delta` holds only fresh strings, so it is checked, not copied;
- * and a message that ended without a secret is sealed, so later events that carry it again
- * (turn_end, agent_end with the whole history) pass it through instead of copying it.
+ * The redactor every exec applies to its events, made cheap for the hot cases: a `message_delta`
+ * holds only fresh strings, so it is checked, not copied; an event that carries only objects Nestor
+ * has finished is checked and passes through when clean; a message or tool result that ended
+ * without a secret is sealed, so later events that carry it again (turn_end, agent_end with the
+ * whole history) skip it. An event pointing at an object that may still change (the streaming
+ * reply, a body's arguments, a tool's updates or details) is a redacted snapshot: copied, since a
+ * live object could gain a secret after it was redacted.
  */
 export type EventRedactor = (<T>(value: T) => T) & {
   /** Seals finished messages (prior history) that hold no secret, so events pass them through. */
   seal(messages: readonly object[]): void
 }
+
+/**
+ * Event types whose payloads hold only objects Nestor has finished, unless a tool result in them
+ * has `details` (checked per event). agent_end is not one: its history may hold such results.
+ */
+const FINAL_EVENTS: ReadonlySet<string> = new Set([
+  'agent_start',
+  'turn_start',
+  'message_start',
+  'message_end',
+  'tool_end',
+  'turn_end',
+  'retry',
+])
 
 /** Objects a redactor passes through uncopied. */
 type Sealed = { has(value: object): boolean }
@@ -182,35 +253,51 @@ export function eventRedactor(secrets: readonly string[]): EventRedactor {
     for (const secret of ordered) if (text.includes(secret)) return true
     return false
   }
+  /** Marks `value` sealed when it holds none of the secrets. */
+  const sealIfClean = (value: object) => {
+    if (cleanFor.get(value) !== key && !holdsSecret(value, ordered)) cleanFor.set(value, key)
+  }
   const redact = <T>(value: T): T => {
-    const event = value as { type?: unknown; delta?: Record<string, unknown>; message?: object }
-    if (event && event.type === 'message_delta' && event.delta) {
+    const event = value as { type?: unknown; delta?: Record<string, unknown>; message?: { role?: unknown } }
+    if (typeof event !== 'object' || event === null) return walkTree(value, ordered, true, sealed) as T
+    if (event.type === 'message_delta' && event.delta) {
       const delta = event.delta
       let dirty = false
       for (const key in delta) if (typeof delta[key] === 'string' && has(delta[key] as string)) dirty = true
       if (!dirty) return value
       return { ...event, delta: redactDeep(delta, ordered) } as T
     }
-    const memo = new Map<object, unknown>()
-    if (event && event.type === 'message_end' && event.message && !holdsSecret(event.message, ordered, new Set())) {
-      cleanFor.set(event.message, key)
-    }
-    // A tool result is final at tool_end too, so turn_end and agent_end can pass it through; not
-    // one with `details`, which is the tool's own object and could still change.
-    // Its receipt is final there too (a plain record of the call), so agent_end and the run's
-    // result, which list every receipt again, pass a clean one through.
-    if (event?.type === 'tool_end') {
+    // A message is final at its message_end, and already at its message_start unless it is an
+    // assistant reply still streaming (the provider keeps building that object): a final clean
+    // message is sealed, so this and every later event carrying it pass it through uncopied. A
+    // tool result is final at tool_end too; not one with `details`, the tool's own object, which
+    // could still change. Its receipt is final there too (a plain record of the call), so
+    // agent_end and the run's result, which list every receipt again, pass a clean one through.
+    let live = !FINAL_EVENTS.has(event.type as string)
+    if (event.type === 'message_start' || event.type === 'message_end') {
+      const message = event.message as { role?: unknown; details?: unknown } | undefined
+      if (!message) live = true
+      else if (message.details !== undefined || (event.type === 'message_start' && message.role === 'assistant'))
+        live = true
+      else sealIfClean(message)
+    } else if (event.type === 'tool_end') {
       const { result, receipt } = event as { result?: { role?: unknown; details?: unknown }; receipt?: object }
-      if (result?.role === 'toolResult' && result.details === undefined && !holdsSecret(result, ordered, new Set()))
-        cleanFor.set(result, key)
-      if (receipt && isPlain(receipt) && !holdsSecret(receipt, ordered, new Set())) cleanFor.set(receipt, key)
+      if (result?.role === 'toolResult' && result.details === undefined) sealIfClean(result)
+      else live = true
+      if (receipt && isPlain(receipt)) sealIfClean(receipt)
+    } else if (event.type === 'turn_end') {
+      const results = (event as { toolResults?: { details?: unknown }[] }).toolResults
+      if (results?.some((result) => result.details !== undefined)) live = true
     }
-    return walk(value, ordered, memo, true, sealed) as T
+    // Events whose objects may still change after the event (the streaming reply, arguments a
+    // body can modify, a tool's own updates and details, agent_end's history, any event type not
+    // known here) are copied: a redacted snapshot. The rest hold only what Nestor finished and
+    // never changes again, so they are checked and copied only where a secret was found.
+    return walkTree(value, ordered, live, sealed) as T
   }
   const seal = (messages: readonly object[]) => {
     // A prior message found clean for these secrets by an earlier exec is not walked again.
-    for (const message of messages)
-      if (cleanFor.get(message) !== key && !holdsSecret(message, ordered, new Set())) cleanFor.set(message, key)
+    for (const message of messages) sealIfClean(message)
   }
   return Object.assign(redact, { seal })
 }

@@ -36,7 +36,8 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
         deltas.push('thinking', event.delta)
         return false
       case 'toolcall_start':
-        names.set(event.id, event.name)
+        // Redacted once here: every later delta of this call carries the name unchecked.
+        names.set(event.id, ctx.env.redact(event.name))
         deltas.releaseAll()
         emit(ctx, {
           type: 'message_delta',
@@ -156,7 +157,9 @@ class DeltaStream {
       stream === 'text' || stream === 'thinking'
         ? { kind: stream, text }
         : { kind: 'toolCall', id: stream, name: toolName ?? '', argumentsDelta: text }
-    emit(this.ctx, { type: 'message_delta', delta })
+    // Guarded: `text` came out of the DeltaGuard (or the exec has no secrets) and a tool call's
+    // name was redacted at its toolcall_start.
+    emit(this.ctx, { type: 'message_delta', delta }, true)
     // Typed output: the partial value follows the text that streamed, never ahead of it.
     const partial = stream === 'text' ? this.ctx.env.output?.partial(text) : undefined
     if (partial) emit(this.ctx, { type: 'partial_output', partial: partial.partial })

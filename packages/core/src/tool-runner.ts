@@ -1,6 +1,6 @@
 import { NestorError, messageOf } from './errors.js'
 import { emit, type ExecContext } from './exec-context.js'
-import { internalController, onAbort } from './abort-watch.js'
+import { LazyAbort, onAbort } from './abort-watch.js'
 import { runInFrame } from './frame.js'
 import { sleep } from './sleep.js'
 import { toToolOutput } from './tool.js'
@@ -52,7 +52,7 @@ async function attemptOnce(
   timeoutMs: number | undefined,
   attempt: number,
 ): Promise<RunOutcome> {
-  const controller = internalController()
+  const controller = new LazyAbort()
   const parentSignal = ctx.control.controller.signal
   let timedOut = false
   // Once this attempt has its outcome, a late ctx.update() from the body is dropped: the call's
@@ -77,7 +77,9 @@ async function attemptOnce(
     }, timeoutMs)
   }
   const toolCtx: ToolContext = {
-    signal: controller.signal,
+    get signal() {
+      return controller.signal
+    },
     toolCallId: call.id,
     execId: ctx.execId,
     depth: ctx.depth,
@@ -85,14 +87,20 @@ async function attemptOnce(
       if (!finished) emitUpdate(ctx, call.id, partial)
     },
   }
-  const body = runInFrame({ ctx, runningTool: tool.spec.name, toolCallId: call.id, signal: controller.signal }, () =>
-    tool.execute(args, toolCtx),
-  ).then(
+  const frame = {
+    ctx,
+    runningTool: tool.spec.name,
+    toolCallId: call.id,
+    get signal() {
+      return controller.signal
+    },
+  }
+  const body = runInFrame(frame, () => tool.execute(args, toolCtx)).then(
     (value): RunOutcome => outputOf(tool, value, attempt),
     (error: unknown): RunOutcome =>
       timedOut
         ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
-        : controller.signal.aborted
+        : controller.aborted
           ? { status: 'aborted', message: 'aborted', attempts: attempt }
           : { status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt },
   )

@@ -153,8 +153,28 @@ export function recordTurn(ctx: ExecContext, iteration: number, message: Assista
   const exec = execs.get(ctx)
   if (!exec) return undefined
   const entry: JournalEntry = { key: modelKey(exec.key, iteration), kind: 'model', execId: ctx.execId, message }
-  if (iteration === 1) entry.input = digest(ctx.state.history.slice(ctx.state.startIndex, -1))
+  if (iteration === 1) {
+    const input = ctx.state.history.slice(ctx.state.startIndex, -1)
+    // Hashed now when the entry goes to a journal; an in-memory entry is hashed only if a paused
+    // state ever carries it (entriesToStore), which most runs never do.
+    if (exec.tree.journal) entry.input = digest(input)
+    else unhashedInputs.set(entry, input)
+  }
   return record(exec, entry)
+}
+
+/** The input messages of in-memory model entries whose digest is not computed yet. */
+const unhashedInputs = new WeakMap<JournalEntry, Message[]>()
+
+/** A tree's recorded entries, complete for storing in a RunState (every input digest computed). */
+export function entriesToStore(tree: TreeJournal): JournalEntry[] {
+  for (const entry of tree.recorded) {
+    const input = unhashedInputs.get(entry)
+    if (input === undefined) continue
+    entry.input = digest(input)
+    unhashedInputs.delete(entry)
+  }
+  return tree.recorded
 }
 
 /** A recorded tool result that replays without running the body; undefined when the call runs live. */

@@ -24,6 +24,8 @@ export class EventLog<T> implements AsyncIterable<T> {
   private offset = 0
   private readonly cursors = new Set<Cursor>()
   private wake: (() => void) | undefined
+  /** Iterators of this log waiting for the next push or the close. */
+  private parked: (() => void)[] = []
   private waiting: Promise<void> | undefined
   /** Position of the last event pushed (0 before any). */
   end = 0
@@ -41,12 +43,12 @@ export class EventLog<T> implements AsyncIterable<T> {
     this.items.push(item)
     this.end++
     if (this.items.length - this.offset > this.window) this.trim()
-    if (this.wake) this.signal()
+    if (this.wake || this.parked.length > 0) this.signal()
   }
 
   close(): void {
     this.closed = true
-    if (this.wake) this.signal()
+    this.signal()
   }
 
   /** Position of the oldest event still kept. */
@@ -88,6 +90,10 @@ export class EventLog<T> implements AsyncIterable<T> {
     this.wake = undefined
     this.waiting = undefined
     wake?.()
+    if (this.parked.length === 0) return
+    const parked = this.parked
+    this.parked = []
+    for (const retry of parked) retry()
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -116,20 +122,28 @@ export class EventLog<T> implements AsyncIterable<T> {
       if (this.closed) return finish()
       return undefined
     }
-    const next = async (): Promise<IteratorResult<T>> => {
-      for (;;) {
-        const result = read()
-        if (result) return result
-        await this.changed()
-      }
-    }
+    // A reader that caught up parks one callback; the next push or close calls it. This is the
+    // per-event path of `for await`, so it is a plain promise, not an async function's.
+    const wait = (): Promise<IteratorResult<T>> =>
+      new Promise<IteratorResult<T>>((resolve, reject) => {
+        const retry = () => {
+          try {
+            const result = read()
+            if (result) resolve(result)
+            else this.parked.push(retry)
+          } catch (error) {
+            reject(error as Error)
+          }
+        }
+        this.parked.push(retry)
+      })
     return {
       next: () => {
         try {
           const result = read()
-          return result ? Promise.resolve(result) : next()
+          return result ? Promise.resolve(result) : wait()
         } catch (error) {
-          return Promise.reject(error)
+          return Promise.reject(error as Error)
         }
       },
       return: () => Promise.resolve(finish()),

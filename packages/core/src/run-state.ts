@@ -5,7 +5,7 @@ import type { ExecContext, ExecState, PriorDecision } from './exec-context.js'
 import type { ToolsOutcome } from './execute-tools.js'
 import { RUN_STATE_VERSION, stateSchemas, type RunState } from './run-state-schema.js'
 import type { AssistantMessage, Message } from './types.js'
-import { journalOf, pausedKey } from './durable.js'
+import { entriesToStore, journalOf, pausedKey } from './durable.js'
 
 export { RUN_STATE_VERSION }
 
@@ -64,7 +64,9 @@ function journalField(ctx: ExecContext, outcome: ToolsOutcome): RunState['journa
     return key === undefined ? [] : [{ toolCallId: request.toolCallId, key }]
   })
   const id = tree.journal?.id
-  return id === undefined ? { runId: tree.runId, entries: tree.recorded, waiting } : { runId: tree.runId, id, waiting }
+  return id === undefined
+    ? { runId: tree.runId, entries: entriesToStore(tree), waiting }
+    : { runId: tree.runId, id, waiting }
 }
 
 function storedState(state: ExecState, remaining: string[]): StoredState {

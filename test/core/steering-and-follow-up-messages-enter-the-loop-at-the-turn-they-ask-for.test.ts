@@ -82,6 +82,15 @@ describe('steering and follow-up', () => {
     expect(result.text).toBe('answer two')
   })
 
+  it('steering sent right after exec() returns joins the first model call', async () => {
+    const provider = scripted(() => 'ok')
+    const run = new Runtime({ provider, model: 'm' }).exec('go')
+    run.steer('and be brief')
+    await run
+    expect(provider.requests).toHaveLength(1)
+    expect(provider.requests[0]?.messages.filter((m) => m.role === 'user').map(textOf)).toEqual(['go', 'and be brief'])
+  })
+
   it("queueMode 'one' injects one queued message per turn, 'all' drains the queue at once", async () => {
     for (const queueMode of ['one', 'all'] as const) {
       const provider = scripted(() => 'ok')

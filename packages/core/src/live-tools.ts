@@ -32,6 +32,9 @@ export function watchLiveTools(ctx: ExecContext, filter: (tools: Tool[]) => Tool
   if (lists.size > 0) watches.set(ctx, { lists, filter })
 }
 
+/** True when the exec has tools from a live list (each model call then refreshes them first). */
+export const hasLiveTools = (ctx: ExecContext): boolean => watches.has(ctx)
+
 /**
  * Before a model call: each live list's tools are replaced by its current ones. A new name that
  * another tool of the exec already uses is left out rather than shadowing that tool.

@@ -32,7 +32,9 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   let output: unknown
   try {
     const loading = journalPending(ctx)
-    if (loading) await loading
+    // exec() returns before the first model call is built, so steering sent right after it
+    // still joins that call.
+    await loading
     let wantsTools = true
     if ('resume' in start) {
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.

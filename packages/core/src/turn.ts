@@ -2,7 +2,7 @@ import { untilAbort } from './abort-watch.js'
 import { takeMessages } from './durable.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { callHook } from './hook-call.js'
-import { refreshLiveTools } from './live-tools.js'
+import { hasLiveTools, refreshLiveTools } from './live-tools.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
 import type { AssistantMessage, Message, ModelRequest, UserMessage } from './types.js'
 
@@ -27,12 +27,16 @@ export function replayTurn(ctx: ExecContext, iteration: number, message: Assista
 export async function liveTurn(ctx: ExecContext, iteration: number, steered: boolean): Promise<Partial<TurnOutcome>> {
   // prepareTurn runs before the turn opens, and an abort does not wait for it: aborted
   // there, the exec ends with no turn events and no empty assistant message.
-  const request = await untilAbort(buildRequest(ctx, iteration), ctx.control.controller.signal, () => ABORTED).catch(
-    (thrown: unknown) => {
-      if (thrown === ABORTED) return undefined
-      throw thrown
-    },
-  )
+  const signal = ctx.control.controller.signal
+  // Without live tools or a prepareTurn hook the request is built at once: no promise to race.
+  const request = needsPreparing(ctx)
+    ? await untilAbort(buildRequest(ctx, iteration), signal, () => ABORTED).catch((thrown: unknown) => {
+        if (thrown === ABORTED) return undefined
+        throw thrown
+      })
+    : signal.aborted
+      ? undefined
+      : requestOf(ctx, ctx.env.model, ctx.env.specs, ctx.state.toolChoice, ctx.state.history)
   if (!request) return {}
   ctx.state.iterationsUsed = iteration
   ctx.tree.iterations++
@@ -83,6 +87,19 @@ async function buildRequest(ctx: ExecContext, iteration: number): Promise<ModelR
       if (changes.messages) messages = changes.messages
     }
   }
+  return requestOf(ctx, model, specs, toolChoice, messages)
+}
+
+const needsPreparing = (ctx: ExecContext): boolean =>
+  ctx.env.settings.hooks.prepareTurn !== undefined || hasLiveTools(ctx)
+
+function requestOf(
+  ctx: ExecContext,
+  model: string,
+  specs: ModelRequest['tools'],
+  toolChoice: ModelRequest['toolChoice'],
+  messages: Message[],
+): ModelRequest {
   const request: ModelRequest = { model, messages, tools: specs }
   if (ctx.env.system !== undefined) request.system = ctx.env.system
   if (toolChoice !== undefined) request.toolChoice = toolChoice

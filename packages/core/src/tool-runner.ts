@@ -44,7 +44,7 @@ export async function runTool(
   return last
 }
 
-async function attemptOnce(
+function attemptOnce(
   ctx: ExecContext,
   tool: Tool,
   args: Record<string, unknown>,
@@ -54,70 +54,69 @@ async function attemptOnce(
 ): Promise<RunOutcome> {
   const controller = new LazyAbort()
   const parentSignal = ctx.control.controller.signal
+  const timedOutMessage = () => `tool ${tool.spec.name} timed out after ${timeoutMs} ms`
   let timedOut = false
   // Once this attempt has its outcome, a late ctx.update() from the body is dropped: the call's
   // tool_end (and maybe the exec's agent_end) may already be out.
   let finished = false
   let timer: ReturnType<typeof setTimeout> | undefined
-  let settle: ((outcome: RunOutcome) => void) | undefined
-  const stopped = new Promise<RunOutcome>((resolve) => (settle = resolve))
-  const unwatch = onAbort(parentSignal, () => {
-    controller.abort(parentSignal.reason)
-    settle?.({ status: 'aborted', message: 'aborted', attempts: attempt })
+  let unwatch = () => {}
+  return new Promise<RunOutcome>((resolve) => {
+    // The first outcome wins: the body's, the exec's abort or the timeout.
+    const finish = (outcome: RunOutcome) => {
+      if (finished) return
+      finished = true
+      if (timer) clearTimeout(timer)
+      unwatch()
+      resolve(outcome)
+    }
+    unwatch = onAbort(parentSignal, () => {
+      controller.abort(parentSignal.reason)
+      finish({ status: 'aborted', message: 'aborted', attempts: attempt })
+    })
+    if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
+      timer = setTimeout(() => {
+        timedOut = true
+        controller.abort(new NestorError('aborted', timedOutMessage()))
+        finish({ status: 'timeout', message: timedOutMessage(), attempts: attempt })
+      }, timeoutMs)
+    }
+    const toolCtx: ToolContext = {
+      get signal() {
+        return controller.signal
+      },
+      toolCallId: call.id,
+      execId: ctx.execId,
+      depth: ctx.depth,
+      update: (partial) => {
+        if (!finished) emitUpdate(ctx, call.id, partial)
+      },
+    }
+    const frame = {
+      ctx,
+      runningTool: tool.spec.name,
+      toolCallId: call.id,
+      get signal() {
+        return controller.signal
+      },
+    }
+    runInFrame(frame, () => tool.execute(args, toolCtx))
+      .then(
+        (value) => finish(outputOf(tool, value, attempt)),
+        (error: unknown) =>
+          finish(
+            timedOut
+              ? { status: 'timeout', message: timedOutMessage(), attempts: attempt }
+              : controller.aborted
+                ? { status: 'aborted', message: 'aborted', attempts: attempt }
+                : { status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt },
+          ),
+      )
+      // A throw inside the handlers above (never expected) still ends this call, not the exec.
+      .catch((error: unknown) =>
+        finish({ status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt }),
+      )
   })
-  if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
-    timer = setTimeout(() => {
-      timedOut = true
-      controller.abort(new NestorError('aborted', `tool ${tool.spec.name} timed out after ${timeoutMs} ms`))
-      settle?.({
-        status: 'timeout',
-        message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`,
-        attempts: attempt,
-      })
-    }, timeoutMs)
-  }
-  const toolCtx: ToolContext = {
-    get signal() {
-      return controller.signal
-    },
-    toolCallId: call.id,
-    execId: ctx.execId,
-    depth: ctx.depth,
-    update: (partial) => {
-      if (!finished) emitUpdate(ctx, call.id, partial)
-    },
-  }
-  const frame = {
-    ctx,
-    runningTool: tool.spec.name,
-    toolCallId: call.id,
-    get signal() {
-      return controller.signal
-    },
-  }
-  const body = runInFrame(frame, () => tool.execute(args, toolCtx)).then(
-    (value): RunOutcome => outputOf(tool, value, attempt),
-    (error: unknown): RunOutcome =>
-      timedOut
-        ? { status: 'timeout', message: `tool ${tool.spec.name} timed out after ${timeoutMs} ms`, attempts: attempt }
-        : controller.aborted
-          ? { status: 'aborted', message: 'aborted', attempts: attempt }
-          : { status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt },
-  )
-  // A throw inside the handlers above (never expected) still ends this call, not the exec.
-  const guarded = body.catch((error: unknown): RunOutcome => ({
-    status: 'tool_error',
-    message: ctx.env.redact(messageOf(error)),
-    attempts: attempt,
-  }))
-  try {
-    return await Promise.race([guarded, stopped])
-  } finally {
-    finished = true
-    if (timer) clearTimeout(timer)
-    unwatch()
-    settle = undefined
-  }
 }
 
 /**

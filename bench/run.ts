@@ -33,15 +33,7 @@ const notRunNote = (system: SystemName): string =>
     ? 'not run (tracing overhead is measured on tool-heavy)'
     : 'not run (peers cover the tool workloads)'
 
-/** `byRound`: each round's medians, so two systems can be compared round by round (tracing overhead). */
-type Cell = {
-  wall: number[]
-  cpu: number[]
-  heap: number[]
-  byRound: Map<number, { wall: number; cpu: number }>
-  note?: string
-  failed?: string
-}
+type Cell = { wall: number[]; cpu: number[]; heap: number[]; note?: string; failed?: string }
 type Row = { rss: number[]; note?: string }
 
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url))
@@ -98,7 +90,7 @@ async function main(): Promise<void> {
   const cell = (s: SystemName, w: BenchWorkload): Cell => {
     const k = `${s}|${w.name}`
     let c = cells.get(k)
-    if (!c) cells.set(k, (c = { wall: [], cpu: [], heap: [], byRound: new Map() }))
+    if (!c) cells.set(k, (c = { wall: [], cpu: [], heap: [] }))
     return c
   }
   let failures = 0
@@ -131,7 +123,6 @@ async function main(): Promise<void> {
             c.wall.push(...wr.wall)
             c.cpu.push(...wr.cpu)
             c.heap.push(wr.heapDeltaMB)
-            c.byRound.set(round, { wall: median(wr.wall), cpu: median(wr.cpu) })
           } else if (wr.unavailable) c.note = wr.error
           else {
             c.failed = wr.error.split('\n')[0]
@@ -185,22 +176,9 @@ function tracingOverhead(get: (s: SystemName, w: BenchWorkload) => Cell | undefi
     return ['Tracing overhead: not measured (nestor or nestor+otel did not run).']
   const ratio = (metric: 'wall' | 'cpu') => median(on[metric]) / median(off[metric])
   const pct = (r: number) => `${r >= 1 ? '+' : ''}${fmt((r - 1) * 100, 1)} %`
-  // The two children of a round run back to back, so a round's ratio cancels the load drift of a
-  // shared machine that the pooled medians above keep; the spread says how far to trust either.
-  const paired = (metric: 'wall' | 'cpu') => {
-    const ratios: number[] = []
-    for (const [round, r] of on.byRound) {
-      const base = off.byRound.get(round)
-      if (base) ratios.push(r[metric] / base[metric])
-    }
-    return ratios.length
-      ? `${pct(median(ratios))} (rounds ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))})`
-      : 'n/a'
-  }
   return [
     `**Tracing overhead** (@nestor/otel with an SDK tracer and batch processor, tool-heavy, nestor+otel ÷ nestor): ` +
-      `wall ${fmt(ratio('wall'), 3)}× (${pct(ratio('wall'))}), client CPU ${fmt(ratio('cpu'), 3)}× (${pct(ratio('cpu'))}); goal ≤ 5 %. ` +
-      `Median of the per-round ratios: wall ${paired('wall')}, client CPU ${paired('cpu')}.`,
+      `wall ${fmt(ratio('wall'), 3)}× (${pct(ratio('wall'))}), client CPU ${fmt(ratio('cpu'), 3)}× (${pct(ratio('cpu'))}); goal ≤ 5 %.`,
   ]
 }
 

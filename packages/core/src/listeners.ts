@@ -1,5 +1,5 @@
 import { messageOf } from './errors.js'
-import { outsideFrames } from './frame.js'
+import { currentFrame, outsideFrames } from './frame.js'
 import type { AgentEvent } from './types.js'
 
 type Handler = (event: AgentEvent) => void
@@ -43,30 +43,42 @@ export class Listeners {
 
   /** Sends `event` to the listeners of its type, then to the '*' listeners. */
   dispatch(event: AgentEvent, redact: (text: string) => string): void {
-    const typed = this.byType.get(event.type) ?? []
-    const all = this.byType.get('*') ?? []
-    outsideFrames(() => {
-      for (const handler of typed) this.call(handler, event, redact)
-      for (const handler of all) this.call(handler, event, redact)
-    })
+    const typed = this.byType.get(event.type)
+    const all = this.byType.get('*')
+    // This runs for every event a tracer or logger listens to: no closure unless a frame must be left.
+    if (currentFrame() === undefined) this.send(typed, all, event, redact)
+    else outsideFrames(() => this.send(typed, all, event, redact))
+  }
+
+  private send(
+    typed: Handler[] | undefined,
+    all: Handler[] | undefined,
+    event: AgentEvent,
+    redact: (text: string) => string,
+  ): void {
+    if (typed) for (const handler of typed) this.call(handler, event, redact)
+    if (all) for (const handler of all) this.call(handler, event, redact)
   }
 
   private call(handler: Handler, event: AgentEvent, redact: (text: string) => string): void {
-    const report = (error: unknown) => {
-      if (this.reported.has(handler)) return
-      this.reported.add(handler)
-      // Where Node reports warnings; the listener keeps getting events, its later throws are quiet.
-      process.emitWarning(
-        `a Nestor event listener threw on ${event.type} (reported once per listener): ${redact(messageOf(error))}`,
-      )
-    }
     try {
       const returned: unknown = handler(event)
       // An async listener's rejection is reported the same way, never an unhandled rejection.
       if (returned && typeof (returned as PromiseLike<unknown>).then === 'function')
-        (returned as PromiseLike<unknown>).then(undefined, report)
+        (returned as PromiseLike<unknown>).then(undefined, (error: unknown) =>
+          this.report(handler, event, redact, error),
+        )
     } catch (error) {
-      report(error)
+      this.report(handler, event, redact, error)
     }
+  }
+
+  private report(handler: Handler, event: AgentEvent, redact: (text: string) => string, error: unknown): void {
+    if (this.reported.has(handler)) return
+    this.reported.add(handler)
+    // Where Node reports warnings; the listener keeps getting events, its later throws are quiet.
+    process.emitWarning(
+      `a Nestor event listener threw on ${event.type} (reported once per listener): ${redact(messageOf(error))}`,
+    )
   }
 }

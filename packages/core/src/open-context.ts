@@ -65,6 +65,8 @@ export function openContext(owner: ContextOwner, { frame, tools, options, state,
   // Events are redacted snapshots: a live object could gain a secret after it was redacted.
   const redact = eventRedactor(secrets)
   redact.seal(state.history)
+  // Built once per exec, not per dispatched event: listeners (tracers, loggers) get most events.
+  const redactText = (text: string): string => redact(text)
   const log = new EventLog<AgentEvent>(owner.replayWindow, `exec ${execId}`)
   const settings = options.providerOptions
     ? { ...owner.settings, providerOptions: { ...owner.settings.providerOptions, ...options.providerOptions } }
@@ -86,7 +88,7 @@ export function openContext(owner: ContextOwner, { frame, tools, options, state,
       log.push(event)
       // An ancestor that already ended takes nothing more into its stream.
       for (let p = ctx.parent; p; p = p.parent) if (!p.control.ended) p.control.log.push(event)
-      if (listeners.has(event.type)) listeners.dispatch(event, (text) => redact(text))
+      if (listeners.has(event.type)) listeners.dispatch(event, redactText)
     },
   }
   if (options.toolChoice !== undefined) state.toolChoice = options.toolChoice

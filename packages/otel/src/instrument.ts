@@ -1,6 +1,15 @@
 import type { EventOf, Runtime } from '@nestor/core'
 import type { AgentEventType } from '@nestor/core/provider-kit'
-import { SpanKind, SpanStatusCode, context, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
+import {
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api'
 import * as conv from './conventions.js'
 import { finishReason, messagesJson, outputJson, toolResultText } from './content.js'
 
@@ -67,19 +76,17 @@ class ExecSpans {
 
   agentStart(e: EventOf<'agent_start'>): void {
     const parent = this.parentOf(e)
+    // Every attribute known at the start goes into startSpan: one object, no spreads, no later calls.
+    const attributes: Attributes = {
+      [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      [conv.ATTR_NESTOR_EXEC_ID]: e.execId,
+      [conv.ATTR_NESTOR_DEPTH]: e.depth,
+    }
+    if (e.parentExecId !== undefined) attributes[conv.ATTR_NESTOR_PARENT_EXEC_ID] = e.parentExecId
+    if (this.captureContent && e.input.length > 0) attributes[conv.ATTR_GEN_AI_INPUT_MESSAGES] = messagesJson(e.input)
     const span = this.tracer.startSpan(
       conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: {
-          [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
-          [conv.ATTR_NESTOR_EXEC_ID]: e.execId,
-          [conv.ATTR_NESTOR_DEPTH]: e.depth,
-          ...(e.parentExecId !== undefined && { [conv.ATTR_NESTOR_PARENT_EXEC_ID]: e.parentExecId }),
-          ...(this.captureContent &&
-            e.input.length > 0 && { [conv.ATTR_GEN_AI_INPUT_MESSAGES]: messagesJson(e.input) }),
-        },
-      },
+      { kind: SpanKind.INTERNAL, attributes },
       parent,
     )
     const exec: OpenExec = {
@@ -130,15 +137,16 @@ class ExecSpans {
     if (message.role !== 'assistant') return
     const exec = this.open.get(e.execId)
     if (!exec?.chat) return
-    const model = {
-      [conv.ATTR_GEN_AI_PROVIDER_NAME]: providerName(message.provider),
-      [conv.ATTR_GEN_AI_REQUEST_MODEL]: message.model,
-    }
-    exec.chat.updateName(`${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`)
-    exec.chat.setAttributes(model)
+    // setAttribute per key: setAttributes would walk a temporary object with for-in.
+    const provider = providerName(message.provider)
+    const chat = exec.chat
+    chat.updateName(`${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`)
+    chat.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
+    chat.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
     if (!exec.modelSeen) {
       exec.modelSeen = true
-      exec.span.setAttributes(model)
+      exec.span.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
+      exec.span.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
     }
   }
 
@@ -161,11 +169,9 @@ class ExecSpans {
     const exec = this.open.get(e.execId)
     const chat = exec?.chat
     if (!exec || !chat) return
-    chat.setAttributes({
-      [conv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [finishReason(message.stopReason)],
-      [conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS]: message.usage.input,
-      [conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: message.usage.output,
-    })
+    chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS, [finishReason(message.stopReason)])
+    chat.setAttribute(conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS, message.usage.input)
+    chat.setAttribute(conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, message.usage.output)
     if (message.responseId !== undefined) chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_ID, message.responseId)
     if (this.captureContent) chat.setAttribute(conv.ATTR_GEN_AI_OUTPUT_MESSAGES, outputJson(message))
     if (message.stopReason === 'error' || message.stopReason === 'aborted') {
@@ -244,12 +250,10 @@ class ExecSpans {
     for (const tool of exec.tools.values()) endOpen(tool, result.status, type)
     if (exec.chat) endOpen(exec.chat, result.status, type)
     const span = exec.span
-    span.setAttributes({
-      [conv.ATTR_NESTOR_EXEC_STATUS]: result.status,
-      [conv.ATTR_NESTOR_ITERATIONS]: result.iterationsUsed,
-      [conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS]: result.usage.input,
-      [conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: result.usage.output,
-    })
+    span.setAttribute(conv.ATTR_NESTOR_EXEC_STATUS, result.status)
+    span.setAttribute(conv.ATTR_NESTOR_ITERATIONS, result.iterationsUsed)
+    span.setAttribute(conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS, result.usage.input)
+    span.setAttribute(conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, result.usage.output)
     if (this.captureContent && result.status === 'completed') {
       span.setAttribute(
         conv.ATTR_GEN_AI_OUTPUT_MESSAGES,

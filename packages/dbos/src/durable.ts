@@ -70,6 +70,10 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       const url = process.env['DBOS_SYSTEM_DATABASE_URL']
       if (!url) throw new NestorError('invalid_options', '@nestor/dbos needs options.pool or DBOS_SYSTEM_DATABASE_URL')
       pool = new pg.Pool({ connectionString: url, max: 4 })
+      // An idle client that loses its connection (a Postgres restart, a dropped socket) is emitted
+      // as 'error' on the pool, which crashes the process when nobody listens. The pool has already
+      // discarded that client and the next query opens a new one: nothing to do but not crash.
+      pool.on('error', () => {})
     }
     const tableOption = options.table === undefined ? {} : { table: options.table }
     journal = postgresJournal(pool, tableOption)

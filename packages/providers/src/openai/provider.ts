@@ -2,6 +2,8 @@ import type { Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
 import { parseOptions } from '@nestor/core/provider-kit'
 import type OpenAI from 'openai'
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import { retryingStreams, type AttemptPlan } from '../shared/retrying-provider.js'
 import { sdkLogging } from '../shared/sdk-logger.js'
@@ -14,6 +16,7 @@ import { classifyOpenAIError } from './errors.js'
 import { openAIOptionsSchema, type OpenAIProviderOptions } from './options.js'
 import { toResponsesRequest } from './responses-request.js'
 import { parseResponsesStream } from './responses-stream.js'
+import { openAIStreamData } from './stream-data.js'
 import { loadOpenAI } from './sdk.js'
 import { dropOptionalNulls } from './strict-schema.js'
 
@@ -30,6 +33,9 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
   const api = options.api ?? 'chat'
   const strict = options.strict ?? false
   const apiKey = options.client ? options.client.apiKey : (options.apiKey ?? process.env.OPENAI_API_KEY)
+  const secrets = (): string[] => (apiKey ? [apiKey] : [])
+  const logging = sdkLogging(name, options.logger, secrets)
+  const logError = (message: string) => logging.logger.error(message)
   const getClient = lazySdkClient({
     load: () => loadOpenAI(name),
     injected: options.client,
@@ -40,10 +46,9 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
         apiKey: key,
         baseURL: options.baseURL,
         maxRetries: 0,
-        ...sdkLogging(name, options.logger, secrets),
+        ...logging,
       }),
   })
-  const secrets = (): string[] => (apiKey ? [apiKey] : [])
 
   return {
     name,
@@ -69,17 +74,17 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
           : push
         const sdk = await getClient()
         if (api === 'responses') {
-          const stream = await sdk.responses.create(toResponsesRequest(request, strict, name), {
-            signal: attemptSignal,
-            maxRetries: 0,
-          })
-          await parseResponsesStream(stream, builder, attemptSignal, emit)
+          const response = await sdk.responses
+            .create(toResponsesRequest(request, strict, name), { signal: attemptSignal, maxRetries: 0 })
+            .asResponse()
+          const events = openAIStreamData<ResponseStreamEvent>(response, attemptSignal, logError)
+          await parseResponsesStream(events, builder, attemptSignal, emit)
         } else {
-          const stream = await sdk.chat.completions.create(toChatRequest(request, strict), {
-            signal: attemptSignal,
-            maxRetries: 0,
-          })
-          await parseChatStream(stream, builder, attemptSignal, emit)
+          const response = await sdk.chat.completions
+            .create(toChatRequest(request, strict), { signal: attemptSignal, maxRetries: 0 })
+            .asResponse()
+          const chunks = openAIStreamData<ChatCompletionChunk>(response, attemptSignal, logError)
+          await parseChatStream(chunks, builder, attemptSignal, emit)
         }
       }
       return { attempt, classify: (error) => classifyOpenAIError(error, name) }

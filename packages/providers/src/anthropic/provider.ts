@@ -18,6 +18,7 @@ import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
 import { loadAnthropic } from './sdk.js'
 import { parseAnthropicStream } from './stream.js'
+import { anthropicStreamEvents } from './stream-data.js'
 
 export type AnthropicOptions = RetryOptions & {
   /** Default: `process.env.ANTHROPIC_API_KEY`. Ignored when `client` is given. */
@@ -74,6 +75,12 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
     ...(options.thinking ? { thinking: options.thinking } : {}),
     ...(cacheControl ? { cacheControl } : {}),
   }
+  const secrets = (): string[] => {
+    const keys = [apiKey, options.client?.apiKey].filter((k): k is string => typeof k === 'string' && k !== '')
+    return [...new Set(keys)]
+  }
+  const logging = sdkLogging(name, options.logger, secrets)
+  const logError = (message: string) => logging.logger.error(message)
   const getClient = lazySdkClient({
     load: () => loadAnthropic(name),
     injected: options.client,
@@ -84,18 +91,15 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
         apiKey: key,
         maxRetries: 0,
         ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-        ...sdkLogging(name, options.logger, secrets),
+        ...logging,
       }),
   })
-  const secrets = (): string[] => {
-    const keys = [apiKey, options.client?.apiKey].filter((k): k is string => typeof k === 'string' && k !== '')
-    return [...new Set(keys)]
-  }
 
   const attempt: RequestAttempt = async (request, builder, signal, emit) => {
     const params = buildAnthropicParams(request, defaults, name)
-    const events = await (await getClient()).messages.create(params, { signal, maxRetries: 0 })
-    await parseAnthropicStream(events, builder, signal, emit)
+    const client = await getClient()
+    const response = await client.messages.create(params, { signal, maxRetries: 0 }).asResponse()
+    await parseAnthropicStream(anthropicStreamEvents(response, signal, logError), builder, signal, emit)
   }
 
   return {

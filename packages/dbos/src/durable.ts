@@ -1,4 +1,4 @@
-import { DBOS } from '@dbos-inc/dbos-sdk'
+import { ConfiguredInstance, DBOS } from '@dbos-inc/dbos-sdk'
 import type { ExecOptions, Journal, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import pg from 'pg'
@@ -130,18 +130,27 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   )
   const inbox = DBOS.registerWorkflow(inboxWorkflow, { name: `nestor.${options.name}.inbox` })
 
+  // DBOS keeps a queue's configuration in its system database, and workers' dispatchers read it
+  // from there: a limit only counts once some process wrote it. So every process writes it as it
+  // launches (QueueConfiguration), a worker that only serves the queue included; one given no
+  // concurrency (a client that only starts execs) creates the queue if it is missing but never
+  // lifts another's limit. (DBOS's default conflict rule asks for the latest application version,
+  // which a database that is being set up for the first time does not have yet.)
   let queues: Promise<unknown> | undefined
   const ensureQueues = () => {
     queues ??= Promise.all([
       DBOS.registerQueue(queueName, {
         minPollingIntervalMs: polling,
-        ...(options.concurrency === undefined ? {} : { workerConcurrency: options.concurrency }),
+        ...(options.concurrency === undefined
+          ? { onConflict: 'never_update' as const }
+          : { workerConcurrency: options.concurrency, onConflict: 'always_update' as const }),
       }),
       // Inboxes only wait for messages: no limit, so they never take an exec's slot.
-      DBOS.registerQueue(inboxQueueName, { minPollingIntervalMs: polling }),
+      DBOS.registerQueue(inboxQueueName, { minPollingIntervalMs: polling, onConflict: 'always_update' }),
     ])
     return queues
   }
+  new QueueConfiguration(queueName, ensureQueues)
 
   const handle = (workflowId: string): DurableHandle => ({
     workflowId,
@@ -214,4 +223,23 @@ function namesOnly(decisions: ResumeDecisions, ids: Set<string>): boolean {
 
 function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {
   return { reject: approvals.map(({ toolCallId }) => ({ toolCallId, reason })) }
+}
+
+/**
+ * Writes a queue's configuration while DBOS launches: DBOS initializes configured instances before
+ * it recovers workflows or starts dispatching, so even the first dequeue sees the limit. (A
+ * lifecycle callback runs after the dispatcher's first read, and a dispatcher rereads only every
+ * second: a worker would take a whole backlog in that second.)
+ */
+class QueueConfiguration extends ConfiguredInstance {
+  constructor(
+    name: string,
+    private readonly register: () => Promise<unknown>,
+  ) {
+    super(name)
+  }
+
+  override async initialize(): Promise<void> {
+    await this.register()
+  }
 }

@@ -15,6 +15,9 @@ import type { GeminiContent, GeminiPart } from './wire-types.js'
  * - images → `inlineData`.
  * `providerName` decides whether thinking signatures are ours: another provider's signatures are
  * meaningless to Gemini, so foreign thinking blocks are dropped.
+ *
+ * The array is new on each call; the contents in it are reused by later calls for the same history
+ * (see `incrementalHistory`): copy one before changing it.
  */
 export function toGeminiContents(messages: readonly Message[], providerName: string): GeminiContent[] {
   return geminiHistory(messages, providerName)

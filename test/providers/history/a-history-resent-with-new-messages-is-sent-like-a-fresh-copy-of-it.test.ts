@@ -1,6 +1,7 @@
 import type { Message, Provider } from '@nestor/core'
 import type { ModelRequest } from '@nestor/core/provider-kit'
 import { anthropic, gemini, openai } from '@nestor/providers'
+import { toGeminiContents } from '@nestor/providers/gemini'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { scenario as anthropicScenario } from '../../support/anthropic-wire.js'
 import { scenario as geminiScenario } from '../../support/gemini-wire.js'
@@ -65,7 +66,7 @@ const answer = (text: string, provider: string): Message => ({
   model: 'm',
 })
 
-describe.each(adapters)('$name: a resent history', ({ provider: providerName, make }) => {
+describe.each(adapters)('$name: a resent history', ({ name, provider: providerName, make }) => {
   let server: WireServer
   let provider: Provider
   beforeAll(async () => {
@@ -169,10 +170,24 @@ describe.each(adapters)('$name: a resent history', ({ provider: providerName, ma
     await sameAsFresh(history)
     const refused = [...history, { ...user('x'), content: [{ type: 'text' as const, text: 'see' }, pdfUrl] } as Message]
     // Chat Completions takes no file by URL; the others take it and the request goes out.
-    if (server.requests.at(-1)?.url.includes('/chat/completions'))
-      await expect(sent(refused)).rejects.toThrow(/messages\[3\]\.content\[1\]/)
+    if (name === 'openai chat') await expect(sent(refused)).rejects.toThrow(/messages\[3\]\.content\[1\]/)
     else await sameAsFresh(refused)
     history.push(answer('Done.', providerName))
     await sameAsFresh(history)
+  })
+})
+
+describe('toGeminiContents (the one converter that is public)', () => {
+  it('never changes an array it returned, while later calls reuse its contents', () => {
+    const history: Message[] = [user('Plot.'), ...round(0, 'gemini')]
+    const first = toGeminiContents(history, 'gemini')
+    const snapshot = structuredClone(first)
+    history.push(...round(1, 'gemini'))
+    const second = toGeminiContents(history, 'gemini')
+    toGeminiContents(history.slice(0, 2), 'gemini')
+    expect(first).toEqual(snapshot)
+    expect(second).not.toBe(first)
+    expect(second.slice(0, 2)).toEqual(first.slice(0, 2))
+    expect(second).toEqual(toGeminiContents(structuredClone(history), 'gemini'))
   })
 })

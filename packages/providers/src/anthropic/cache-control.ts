@@ -83,13 +83,15 @@ export function applyCacheControl(params: Params, cache: Resolved): void {
   const count = Math.min(cache.lastMessages, left)
   for (let i = params.messages.length - 1, placed = 0; i >= 0 && placed < count; i--) {
     const message = params.messages[i] as Anthropic.MessageParam
-    if (typeof message.content === 'string') message.content = [{ type: 'text', text: message.content }]
-    const block = message.content.at(-1) as
-      { type: string; cache_control?: Anthropic.CacheControlEphemeral } | undefined
+    const content: Anthropic.ContentBlockParam[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
+    const block = content.at(-1) as { type: string; cache_control?: Anthropic.CacheControlEphemeral } | undefined
     // Thinking blocks cannot carry a breakpoint; such a message is skipped.
     if (!block || block.type === 'thinking' || block.type === 'redacted_thinking') continue
-    // A copy: message blocks are memoised across requests and must not keep this request's mark.
-    message.content[message.content.length - 1] = { ...block, cache_control: mark } as Anthropic.ContentBlockParam
+    // Copies of the turn and its last block: turns and blocks are reused by later requests (the
+    // history is converted incrementally) and must not keep this request's mark.
+    const marked = { ...block, cache_control: mark } as Anthropic.ContentBlockParam
+    params.messages[i] = { ...message, content: [...content.slice(0, -1), marked] } as Anthropic.MessageParam
     placed++
   }
 }

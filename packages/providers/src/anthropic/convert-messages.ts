@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
 import { checkMedia, hasData, type MediaRule } from '../shared/media.js'
+import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
 
 type Block = Anthropic.ContentBlockParam
@@ -21,20 +22,33 @@ type Turn = { role: 'user' | 'assistant'; content: Block[] }
  * `providerName` identifies messages this provider produced (their signatures are replayable).
  */
 export function toAnthropicMessages(messages: readonly Message[], providerName: string): Anthropic.MessageParam[] {
-  checkMedia(messages, providerName, anthropicMedia)
-  const turns: Turn[] = []
-  // Blocks are memoised per message: each turn gets its own array (merging and the cache
-  // breakpoints change turns, never a message's blocks).
-  const push = (role: Turn['role'], content: readonly Block[]) => {
-    if (content.length === 0) return
-    const last = turns.at(-1)
-    if (last && last.role === role) for (const block of content) last.content.push(block)
-    else turns.push({ role, content: [...content] })
-  }
-  for (const message of messages)
-    push(message.role === 'assistant' ? 'assistant' : 'user', blocksOf(message, providerName))
-  return turns
+  return anthropicHistory(messages, providerName)
 }
+
+const roleOf = (message: Message): Turn['role'] => (message.role === 'assistant' ? 'assistant' : 'user')
+
+/**
+ * Only the new tail of a resent history is converted. A group is a run of messages that may end in
+ * one turn: same role, or around a message with no blocks (skipped, so its neighbours merge).
+ */
+const anthropicHistory = incrementalHistory<Anthropic.MessageParam>({
+  check: (messages, from, providerName) => checkMedia(messages, providerName, anthropicMedia, from),
+  joins: (previous, next, providerName) =>
+    roleOf(previous) === roleOf(next) ||
+    blocksOf(previous, providerName).length === 0 ||
+    blocksOf(next, providerName).length === 0,
+  convert: (messages, from, to, providerName, out) => {
+    // Turns are new objects each time a group is converted: a turn handed out is never changed.
+    let last: Turn | undefined
+    for (let i = from; i < to; i++) {
+      const blocks = blocksOf(messages[i]!, providerName)
+      if (blocks.length === 0) continue
+      const role = roleOf(messages[i]!)
+      if (last && last.role === role) for (const block of blocks) last.content.push(block)
+      else out.push((last = { role, content: [...blocks] }))
+    }
+  },
+})
 
 /** One message's blocks, converted once per message object (histories are resent every turn). */
 const blocksOf = perMessage((message: Message, providerName: string): readonly Block[] =>

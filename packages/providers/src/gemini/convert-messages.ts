@@ -1,5 +1,6 @@
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
 import { checkMedia, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
+import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
 import { textSignatures } from './signatures.js'
 import type { GeminiContent, GeminiPart } from './wire-types.js'
@@ -14,26 +15,28 @@ import type { GeminiContent, GeminiPart } from './wire-types.js'
  * - images → `inlineData`.
  * `providerName` decides whether thinking signatures are ours: another provider's signatures are
  * meaningless to Gemini, so foreign thinking blocks are dropped.
+ *
+ * The array is new on each call; the contents in it are reused by later calls for the same history
+ * (see `incrementalHistory`): copy one before changing it.
  */
 export function toGeminiContents(messages: readonly Message[], providerName: string): GeminiContent[] {
-  checkMedia(messages, providerName, geminiMedia)
-  const contents: GeminiContent[] = []
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!
-    // Parts are memoised per message (histories are resent every turn); each content gets its own array.
-    if (message.role === 'user') {
-      contents.push({ role: 'user', parts: [...userParts(message)] })
-    } else if (message.role === 'assistant') {
-      const parts = modelPartsOf(message, providerName)
-      if (parts.length > 0) contents.push({ role: 'model', parts: [...parts] })
-    } else {
-      const results: ToolResultMessage[] = [message]
-      while (messages[i + 1]?.role === 'toolResult') results.push(messages[++i] as ToolResultMessage)
-      contents.push({ role: 'user', parts: functionResponseParts(results) })
-    }
-  }
-  return contents
+  return geminiHistory(messages, providerName)
 }
+
+/** Only the new tail of a resent history is converted. A run of tool results is one group. */
+const geminiHistory = incrementalHistory<GeminiContent>({
+  check: (messages, from, providerName) => checkMedia(messages, providerName, geminiMedia, from),
+  joins: (previous, next) => previous.role === 'toolResult' && next.role === 'toolResult',
+  convert: (messages, from, to, providerName, out) => {
+    const first = messages[from]!
+    // Parts are memoised per message (histories are resent every turn); each content gets its own array.
+    if (first.role === 'user') out.push({ role: 'user', parts: [...userParts(first)] })
+    else if (first.role === 'assistant') {
+      const parts = modelPartsOf(first, providerName)
+      if (parts.length > 0) out.push({ role: 'model', parts: [...parts] })
+    } else out.push({ role: 'user', parts: functionResponseParts(messages.slice(from, to) as ToolResultMessage[]) })
+  },
+})
 
 const userParts = perMessage((message: Message & { role: 'user' }): readonly GeminiPart[] =>
   typeof message.content === 'string' ? [{ text: message.content }] : message.content.map(userPart),

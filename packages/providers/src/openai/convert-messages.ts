@@ -5,6 +5,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions'
 import { checkMedia, dataUrlOf, fileNameOf, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
+import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
 import { replayArguments, toolResultText } from './tool-result-text.js'
 
@@ -33,34 +34,41 @@ export function toChatMessages(
   system?: string,
   provider = 'openai',
 ): ChatCompletionMessageParam[] {
-  checkMedia(messages, provider, chatMedia)
-  const out: ChatCompletionMessageParam[] = []
-  if (system) out.push({ role: 'system', content: system })
-  let pendingImages: { toolName: string; images: MediaPart[] }[] = []
-  const flushImages = () => {
-    if (pendingImages.length === 0) return
-    const content: ChatCompletionContentPart[] = []
-    for (const { toolName, images } of pendingImages) {
-      content.push({
-        type: 'text',
-        text: `${images.every((p) => p.type === 'image') ? 'Images' : 'Files'} returned by tool ${toolName}:`,
-      })
-      images.forEach((part, i) => content.push(mediaPart(part, i)))
-    }
-    out.push({ role: 'user', content })
-    pendingImages = []
-  }
-  for (const message of messages) {
-    if (message.role !== 'toolResult') flushImages()
-    const converted = convertOne(message)
-    if (converted) out.push(converted)
-    if (message.role === 'toolResult') {
-      const images = mediaOf(message)
-      if (images.length > 0) pendingImages.push({ toolName: message.toolName, images })
-    }
-  }
-  flushImages()
+  const out = chatHistory(messages, provider)
+  if (system) out.unshift({ role: 'system', content: system })
   return out
+}
+
+/** Only the new tail of a resent history is converted; the system prompt is added per call. */
+const chatHistory = incrementalHistory<ChatCompletionMessageParam>({
+  check: (messages, from, provider) => checkMedia(messages, provider, chatMedia, from),
+  // A run of tool results is one group: the images they returned follow the whole run.
+  joins: (previous, next) => previous.role === 'toolResult' && next.role === 'toolResult',
+  convert: (messages, from, to, _provider, out) => {
+    const returned: { toolName: string; images: MediaPart[] }[] = []
+    for (let i = from; i < to; i++) {
+      const message = messages[i]!
+      const converted = convertOne(message)
+      if (converted) out.push(converted)
+      if (message.role === 'toolResult') {
+        const images = mediaOf(message)
+        if (images.length > 0) returned.push({ toolName: message.toolName, images })
+      }
+    }
+    if (returned.length > 0) out.push(imagesMessage(returned))
+  },
+})
+
+function imagesMessage(returned: { toolName: string; images: MediaPart[] }[]): ChatCompletionMessageParam {
+  const content: ChatCompletionContentPart[] = []
+  for (const { toolName, images } of returned) {
+    content.push({
+      type: 'text',
+      text: `${images.every((p) => p.type === 'image') ? 'Images' : 'Files'} returned by tool ${toolName}:`,
+    })
+    images.forEach((part, i) => content.push(mediaPart(part, i)))
+  }
+  return { role: 'user', content }
 }
 
 /** One message's Chat form, converted once per message object (histories are resent every turn). */

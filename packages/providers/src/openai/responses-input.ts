@@ -5,6 +5,7 @@ import type {
   ResponseInputMessageContentList,
 } from 'openai/resources/responses/responses'
 import type { ResponsesProviderData } from './responses-stream.js'
+import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
 import { checkMedia, dataUrlOf, fileNameOf, hasData, type MediaPart } from '../shared/media.js'
 import { replayArguments, toolResultText } from './tool-result-text.js'
@@ -26,17 +27,24 @@ function mediaInput(part: MediaPart, index: number): ResponseInputMessageContent
  * backend would not know them.
  */
 export function toResponsesInput(messages: Message[], provider: string): ResponseInputItem[] {
-  checkMedia(messages, provider, anyMedia)
-  const out: ResponseInputItem[] = []
-  for (const message of messages) {
-    if (message.role === 'user') out.push(userItem(message))
-    else if (message.role === 'assistant') {
-      // Only the provider that made a message gets its item ids and reasoning back.
-      for (const item of assistantItemsOf(message, message.provider === provider ? 'own' : 'other')) out.push(item)
-    } else out.push(toolOutputItem(message))
-  }
-  return out
+  return responsesHistory(messages, provider)
 }
+
+/** Only the new tail of a resent history is converted. Each message is a group of its own. */
+const responsesHistory = incrementalHistory<ResponseInputItem>({
+  check: (messages, from, provider) => checkMedia(messages, provider, anyMedia, from),
+  joins: () => false,
+  convert: (messages, from, to, provider, out) => {
+    for (let i = from; i < to; i++) {
+      const message = messages[i]!
+      if (message.role === 'user') out.push(userItem(message))
+      else if (message.role === 'assistant') {
+        // Only the provider that made a message gets its item ids and reasoning back.
+        for (const item of assistantItemsOf(message, message.provider === provider ? 'own' : 'other')) out.push(item)
+      } else out.push(toolOutputItem(message))
+    }
+  },
+})
 
 const anyMedia = (): undefined => undefined
 

@@ -12,15 +12,16 @@ export type MediaRule = (part: MediaPart, inToolResult: boolean) => string | und
 /**
  * Checks every image and file part of the history against what the provider accepts, before any
  * request is made: an unsupported one fails `invalid_options` naming the part
- * (`messages[2].content[1]`), its kind and why.
+ * (`messages[2].content[1]`), its kind and why. `from` skips messages checked by an earlier call.
  */
-export function checkMedia(messages: readonly Message[], provider: string, rule: MediaRule): void {
+export function checkMedia(messages: readonly Message[], provider: string, rule: MediaRule, from = 0): void {
   // A message that passed a rule once is not walked again: histories are resent every turn.
   let passed = passedRule.get(rule)
   if (!passed) passedRule.set(rule, (passed = new WeakSet()))
   const ok = passed
-  messages.forEach((message, i) => {
-    if (message.role === 'assistant' || typeof message.content === 'string' || ok.has(message)) return
+  for (let i = from; i < messages.length; i++) {
+    const message = messages[i]!
+    if (message.role === 'assistant' || typeof message.content === 'string' || ok.has(message)) continue
     message.content.forEach((part, j) => {
       if (part.type === 'text') return
       const reason = rule(part, message.role === 'toolResult')
@@ -33,7 +34,7 @@ export function checkMedia(messages: readonly Message[], provider: string, rule:
       )
     })
     ok.add(message)
-  })
+  }
 }
 
 /** Messages that passed each rule (rules are module constants; the sets are weak). */

@@ -62,8 +62,9 @@ void anthropicKeysMatch
 /**
  * The Anthropic Messages API over the official SDK's RAW event stream (`messages.create({ stream:
  * true })`), not its aggregating helpers: the helpers hide the events a tool call is built from and
- * return partially parsed input for truncated calls. SDK retries are off (`maxRetries: 0` on every
- * request), so each attempt is one HTTP request and every retry is one Nestor `retry` event.
+ * return partially parsed input for truncated calls. The SDK sends the request; its raw events are
+ * read from the body by our linear SSE reader (stream-data.ts). SDK retries are off (`maxRetries: 0`
+ * on every request), so each attempt is one HTTP request and every retry is one Nestor `retry` event.
  */
 export function anthropic(options: AnthropicOptions = {}): Provider {
   parseOptions(anthropicSchema, options)

@@ -43,7 +43,7 @@ export const parseChatStream: StreamParser<ChatCompletionChunk> = async (chunks,
     }
     if (choice.finish_reason) finish = choice.finish_reason
   }
-  // The SDK ends the iteration quietly when the request is aborted; that is not a finished message.
+  // The stream reader ends quietly when the request is aborted; that is not a finished message.
   if (signal.aborted) throw new NestorError('aborted', 'aborted', { provider })
   if (finish === undefined) {
     throw new NestorError('provider_error', 'stream ended before a finish_reason', { provider, retryable: true })

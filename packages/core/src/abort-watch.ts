@@ -54,7 +54,7 @@ export function internalController(): AbortController {
 export class LazyAbort {
   private controller: AbortController | undefined
   private reason: unknown
-  aborted = false
+  private aborted = false
 
   get signal(): AbortSignal {
     if (!this.controller) {

@@ -23,8 +23,7 @@ export class EventLog<T> implements AsyncIterable<T> {
   /** Index in `items` of the oldest event still kept (the slots before it are dropped). */
   private offset = 0
   private readonly cursors = new Set<Cursor>()
-  private wake: (() => void) | undefined
-  /** Iterators of this log waiting for the next push or the close. */
+  /** Callbacks waiting for the next push or the close: parked iterators and `changed()`. */
   private parked: (() => void)[] = []
   private waiting: Promise<void> | undefined
   /** Position of the last event pushed (0 before any). */
@@ -43,7 +42,7 @@ export class EventLog<T> implements AsyncIterable<T> {
     this.items.push(item)
     this.end++
     if (this.items.length - this.offset > this.window) this.trim()
-    if (this.wake || this.parked.length > 0) this.signal()
+    if (this.parked.length > 0) this.signal()
   }
 
   close(): void {
@@ -65,7 +64,12 @@ export class EventLog<T> implements AsyncIterable<T> {
 
   /** Resolves at the next push or at close. */
   changed(): Promise<void> {
-    this.waiting ??= new Promise<void>((resolve) => (this.wake = resolve))
+    this.waiting ??= new Promise<void>((resolve) =>
+      this.parked.push(() => {
+        this.waiting = undefined
+        resolve()
+      }),
+    )
     return this.waiting
   }
 
@@ -86,10 +90,6 @@ export class EventLog<T> implements AsyncIterable<T> {
   }
 
   private signal(): void {
-    const wake = this.wake
-    this.wake = undefined
-    this.waiting = undefined
-    wake?.()
     if (this.parked.length === 0) return
     const parked = this.parked
     this.parked = []

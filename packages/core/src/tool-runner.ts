@@ -54,8 +54,6 @@ function attemptOnce(
 ): Promise<RunOutcome> {
   const controller = new LazyAbort()
   const parentSignal = ctx.control.controller.signal
-  const timedOutMessage = () => `tool ${tool.spec.name} timed out after ${timeoutMs} ms`
-  let timedOut = false
   // Once this attempt has its outcome, a late ctx.update() from the body is dropped: the call's
   // tool_end (and maybe the exec's agent_end) may already be out.
   let finished = false
@@ -76,9 +74,9 @@ function attemptOnce(
     })
     if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
       timer = setTimeout(() => {
-        timedOut = true
-        controller.abort(new NestorError('aborted', timedOutMessage()))
-        finish({ status: 'timeout', message: timedOutMessage(), attempts: attempt })
+        const message = `tool ${tool.spec.name} timed out after ${timeoutMs} ms`
+        controller.abort(new NestorError('aborted', message))
+        finish({ status: 'timeout', message, attempts: attempt })
       }, timeoutMs)
     }
     const toolCtx: ToolContext = {
@@ -101,18 +99,10 @@ function attemptOnce(
       },
     }
     runInFrame(frame, () => tool.execute(args, toolCtx))
-      .then(
-        (value) => finish(outputOf(tool, value, attempt)),
-        (error: unknown) =>
-          finish(
-            timedOut
-              ? { status: 'timeout', message: timedOutMessage(), attempts: attempt }
-              : controller.aborted
-                ? { status: 'aborted', message: 'aborted', attempts: attempt }
-                : { status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt },
-          ),
-      )
-      // A throw inside the handlers above (never expected) still ends this call, not the exec.
+      // A body that fails because its signal aborted comes too late: the abort or the timeout
+      // that aborted it already finished this attempt. A throw inside `outputOf` (never expected)
+      // still ends this call, not the exec.
+      .then((value) => finish(outputOf(tool, value, attempt)))
       .catch((error: unknown) =>
         finish({ status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt }),
       )

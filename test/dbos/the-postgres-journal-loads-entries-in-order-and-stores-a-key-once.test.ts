@@ -31,3 +31,18 @@ test('entries load back in append order per run, and a key appended again is sto
   ])
   expect(await journal.load('run-c')).toEqual([])
 })
+
+test('processes that create the journal table at the same moment all get it', async () => {
+  // CREATE TABLE IF NOT EXISTS is not safe against a concurrent one: the loser can fail on
+  // Postgres's catalog. Workers launched together on a new database do exactly this.
+  const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: pool.options.connectionString }))
+  try {
+    for (let round = 0; round < 5; round++) {
+      const table = `race_journal_${round}`
+      const made = await Promise.allSettled(pools.map((each) => postgresJournal(each, { table }).ensureTable()))
+      expect(made.filter((outcome) => outcome.status === 'rejected')).toEqual([])
+    }
+  } finally {
+    await Promise.all(pools.map((each) => each.end()))
+  }
+})

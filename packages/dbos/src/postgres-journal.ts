@@ -34,7 +34,14 @@ export function postgresJournal(pool: Pool, options: PostgresJournalOptions = {}
       )
       .then(
         () => undefined,
-        (error: unknown) => {
+        async (error: unknown) => {
+          // IF NOT EXISTS is not safe against a concurrent CREATE: the loser fails on Postgres's
+          // catalog (a duplicate type or key) once the winner committed. The table is there then.
+          const found = await pool.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [table]).then(
+            ({ rows }) => rows[0]?.found,
+            () => null,
+          )
+          if (found) return
           created = undefined
           throw error
         },

@@ -26,7 +26,16 @@ export type InstrumentOptions = {
 /** Only `on` is used: any runtime, or a wrapper exposing the same subscription. */
 export type Instrumentable = Pick<Runtime, 'on'>
 
-type OpenExec = { span: Span; ctx: Context; chat: Span | undefined; tools: Map<string, Span>; modelSeen: boolean }
+type OpenExec = {
+  span: Span
+  ctx: Context
+  chat: Span | undefined
+  tools: Map<string, Span>
+  /** The model and provider the last reply named, and its chat span name: the next turn starts with them. */
+  model: string | undefined
+  provider: string | undefined
+  chatName: string
+}
 
 /**
  * Traces every exec of `runtime` as OpenTelemetry spans following the GenAI semantic conventions:
@@ -94,7 +103,9 @@ class ExecSpans {
       ctx: trace.setSpan(parent, span),
       chat: undefined,
       tools: new Map(),
-      modelSeen: false,
+      model: undefined,
+      provider: undefined,
+      chatName: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
     }
     this.open.set(e.execId, exec)
     anyRuntime.set(e.execId, exec)
@@ -118,18 +129,17 @@ class ExecSpans {
     const exec = this.open.get(e.execId)
     if (!exec) return
     exec.chat?.end()
-    // Named `chat` until the provider names the model (message_start); the name is updated then.
-    exec.chat = this.tracer.startSpan(
-      conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
-      {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
-          [conv.ATTR_NESTOR_ITERATION]: e.iteration,
-        },
-      },
-      exec.ctx,
-    )
+    // Named `chat` until the provider names the model (message_start). Later turns start with the
+    // model the last reply named, so the usual turn (same model) needs no rename at message_start.
+    const attributes: Attributes = {
+      [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
+      [conv.ATTR_NESTOR_ITERATION]: e.iteration,
+    }
+    if (exec.model !== undefined && exec.provider !== undefined) {
+      attributes[conv.ATTR_GEN_AI_PROVIDER_NAME] = exec.provider
+      attributes[conv.ATTR_GEN_AI_REQUEST_MODEL] = exec.model
+    }
+    exec.chat = this.tracer.startSpan(exec.chatName, { kind: SpanKind.CLIENT, attributes }, exec.ctx)
   }
 
   messageStart(e: EventOf<'message_start'>): void {
@@ -137,14 +147,18 @@ class ExecSpans {
     if (message.role !== 'assistant') return
     const exec = this.open.get(e.execId)
     if (!exec?.chat) return
-    // setAttribute per key: setAttributes would walk a temporary object with for-in.
     const provider = providerName(message.provider)
+    if (message.model === exec.model && provider === exec.provider) return
+    const first = exec.model === undefined
+    exec.model = message.model
+    exec.provider = provider
+    exec.chatName = `${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`
+    // setAttribute per key: setAttributes would walk a temporary object with for-in.
     const chat = exec.chat
-    chat.updateName(`${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`)
+    chat.updateName(exec.chatName)
     chat.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
     chat.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
-    if (!exec.modelSeen) {
-      exec.modelSeen = true
+    if (first) {
       exec.span.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
       exec.span.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
     }

@@ -1,11 +1,11 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { NestorError, Runtime, fileJournal, type JournalEntry } from '@nestor/core'
 import { scripted } from '@nestor/providers'
+import { scratchDir } from '../support/scratch-dir.js'
 
-const path = () => join(mkdtempSync(join(tmpdir(), 'nestor-journal-')), 'run.ndjson')
+const path = () => join(scratchDir('nestor-journal-'), 'run.ndjson')
 const entry = (n: number): JournalEntry => ({ key: `root#${n}:model`, kind: 'model', n })
 
 describe('fileJournal(path)', () => {

@@ -1,15 +1,14 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Runtime, defineTool, fileJournal, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
+import { scratchDir } from '../support/scratch-dir.js'
 
 describe('a paused run whose journal is a file', () => {
   it('keeps the journal’s id in its state instead of the entries, and resumes only when given that journal again', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'nestor-pause-')), 'run.ndjson')
+    const file = join(scratchDir('nestor-pause-'), 'run.ndjson')
     const ran: string[] = []
     const deploy = defineTool({
       name: 'deploy',

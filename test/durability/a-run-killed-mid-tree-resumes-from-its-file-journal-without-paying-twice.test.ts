@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTripMock, type TripMock } from './support/trip-mock.js'
 import { startNode } from './support/processes.js'
+import { scratchDir } from '../support/scratch-dir.js'
 
 // A real crash: a child node process runs the trip (6 model turns, two levels of nesting) on a
 // file journal against a local OpenAI mock and is killed with SIGKILL once three model calls have
@@ -29,7 +29,7 @@ const counts = (path: string) => readFileSync(path, 'utf8').trim().split('\n').s
 
 describe('a run killed with SIGKILL in the middle of its exec tree', () => {
   it('resumes on the same file journal: only the remaining model calls, each leaf body once, the same history, replayed steps marked', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nestor-crash-'))
+    const dir = scratchDir('nestor-crash-')
 
     // The reference: the same trip, uninterrupted.
     const reference = (await startNode(trip, [mock.baseURL, join(dir, 'ref.ndjson'), join(dir, 'ref-counts')])

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { scratchDir } from '../support/scratch-dir.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const guide = readFileSync(join(root, 'docs/tracing.md'), 'utf8')
@@ -21,7 +22,7 @@ describe('docs/tracing.md', () => {
     // Under the repository, so the example's bare imports resolve like an application's.
     const dir = join(root, 'node_modules', '.cache')
     mkdirSync(dir, { recursive: true })
-    const file = join(mkdtempSync(join(dir, 'tracing-guide-')), 'example.ts')
+    const file = join(scratchDir('tracing-guide-', dir), 'example.ts')
     writeFileSync(file, example!)
     const spans: { name: string; parentSpanContext?: { spanId: string }; id: string }[] = []
     const printed: string[] = []

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { scratchDir } from '../support/scratch-dir.js'
 
 const guide = readFileSync(fileURLToPath(new URL('../../docs/testing.md', import.meta.url)), 'utf8')
 const blocks = [...guide.matchAll(/```ts\n(\/\/ runnable\n[\s\S]*?)```/g)].map((m) => m[1] as string)
@@ -20,7 +20,7 @@ describe('docs/testing.md: the runnable examples run and print what they say', (
 
   blocks.forEach((code, i) => {
     it(`example ${i + 1} prints ${JSON.stringify(promised(code))}`, async () => {
-      const file = join(mkdtempSync(join(tmpdir(), 'nestor-guide-')), `example-${i + 1}.ts`)
+      const file = join(scratchDir('nestor-guide-'), `example-${i + 1}.ts`)
       writeFileSync(file, code)
       const printed: string[] = []
       vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')))

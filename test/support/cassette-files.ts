@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Provider } from '@nestor/core'
 import type { ModelRequest } from '@nestor/core/provider-kit'
+import { scratchDir } from './scratch-dir.js'
 
-export const tempDir = (): Promise<string> => mkdtemp(join(tmpdir(), 'nestor-cassettes-'))
+/** A cassette folder, removed when the test finishes. */
+export const tempDir = async (): Promise<string> => scratchDir('nestor-cassettes-')
 
 /**
  * Every event of one model call as JSON, snapshotted when it arrives: providers keep growing the

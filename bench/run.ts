@@ -7,6 +7,7 @@ import { renderImportTimes, runImportTimes } from './import-time.js'
 import { runMicro, type MicroResult } from './micro.js'
 import { SYSTEMS, type SystemName } from './runners/index.js'
 import { fmt, median, quantile } from './stats.js'
+import { renderTracingOverhead, runTracingOverhead, type TracingOverhead } from './tracing-overhead.js'
 import { WORKLOADS, type BenchWorkload } from './workloads.js'
 
 // The benchmark driver. The mock server runs in its own process; each round starts every system
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
     if (!c) cells.set(k, (c = { wall: [], cpu: [], heap: [] }))
     return c
   }
+  let tracing: TracingOverhead | string | undefined
   let failures = 0
   const fail = (system: SystemName, where: string, error: string): void => {
     failures++
@@ -132,12 +134,18 @@ async function main(): Promise<void> {
       }
       process.stderr.write(`round ${round}/${ROUNDS} done (${((Date.now() - started) / 1000).toFixed(0)} s)\n`)
     }
+    if (systems.includes('nestor+otel')) {
+      tracing = await runTracingOverhead(baseURL)
+      process.stderr.write(`tracing overhead measured (${((Date.now() - started) / 1000).toFixed(0)} s)\n`)
+    }
   } finally {
     proc.kill('SIGTERM')
   }
   const micro = await runMicro()
   const imports = await runImportTimes()
-  process.stdout.write(render(cells, rows, micro, (Date.now() - started) / 1000) + '\n' + renderImportTimes(imports))
+  process.stdout.write(
+    render(cells, rows, micro, tracing, (Date.now() - started) / 1000) + '\n' + renderImportTimes(imports),
+  )
   if (failures > 0) {
     process.stderr.write(`${failures} failure(s) — see above\n`)
     process.exitCode = 1
@@ -167,22 +175,13 @@ function perCallOverhead(get: (s: SystemName, w: BenchWorkload) => Cell | undefi
     : []
 }
 
-/** Tracing on (nestor+otel) against off (nestor), tool-heavy, same run: the @nestor/otel overhead. */
-function tracingOverhead(get: (s: SystemName, w: BenchWorkload) => Cell | undefined): string[] {
-  const w = WORKLOADS.find((x) => x.name === 'tool-heavy')
-  const off = w && get('nestor', w)
-  const on = w && get('nestor+otel', w)
-  if (!off?.wall.length || !on?.wall.length)
-    return ['Tracing overhead: not measured (nestor or nestor+otel did not run).']
-  const ratio = (metric: 'wall' | 'cpu') => median(on[metric]) / median(off[metric])
-  const pct = (r: number) => `${r >= 1 ? '+' : ''}${fmt((r - 1) * 100, 1)} %`
-  return [
-    `**Tracing overhead** (@nestor/otel with an SDK tracer and batch processor, tool-heavy, nestor+otel ÷ nestor): ` +
-      `wall ${fmt(ratio('wall'), 3)}× (${pct(ratio('wall'))}), client CPU ${fmt(ratio('cpu'), 3)}× (${pct(ratio('cpu'))}); goal ≤ 5 %.`,
-  ]
-}
-
-function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: MicroResult[], seconds: number): string {
+function render(
+  cells: Map<string, Cell>,
+  rows: Map<SystemName, Row>,
+  micro: MicroResult[],
+  tracing: TracingOverhead | string | undefined,
+  seconds: number,
+): string {
   const get = (s: SystemName, w: BenchWorkload): Cell | undefined => cells.get(`${s}|${w.name}`)
   const floor = (w: BenchWorkload, metric: 'wall' | 'cpu'): number => median(get('floor', w)?.[metric] ?? [])
   const out: string[] = []
@@ -222,7 +221,7 @@ function render(cells: Map<string, Cell>, rows: Map<SystemName, Row>, micro: Mic
     }
     out.push('')
   }
-  out.push(...tracingOverhead(get), '')
+  out.push(...renderTracingOverhead(tracing), '')
   const perCall = perCallOverhead(get)
   if (perCall.length) out.push(...perCall, '')
   out.push('### Detail', '')

@@ -1,6 +1,6 @@
 import type { Message, Provider } from '@nestor/core'
 import type { ModelRequest } from '@nestor/core/provider-kit'
-import { anthropic, gemini, openai } from '@nestor/providers'
+import { anthropic, gemini, openai, openaiCompatible } from '@nestor/providers'
 import { toGeminiContents } from '@nestor/providers/gemini'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { scenario as anthropicScenario } from '../../support/anthropic-wire.js'
@@ -30,6 +30,12 @@ const adapters: { name: string; provider: string; make: (url: string) => Provide
     make: (url) => anthropic({ apiKey: 'k', baseURL: url, cacheControl: true }),
   },
   { name: 'gemini', provider: 'gemini', make: (url) => gemini({ apiKey: 'k', baseURL: url }) },
+  {
+    // Past calls and results rendered as text (reused per message), then the chat conversion.
+    name: 'openai-compatible text protocol',
+    provider: 'openai-compatible',
+    make: (url) => openaiCompatible({ baseURL: `${url}/v1`, toolProtocol: 'text' }),
+  },
 ]
 
 /** One tool round: a signed thought, text and a call from `provider`, then its result (with an image). */
@@ -170,7 +176,8 @@ describe.each(adapters)('$name: a resent history', ({ name, provider: providerNa
     await sameAsFresh(history)
     const refused = [...history, { ...user('x'), content: [{ type: 'text' as const, text: 'see' }, pdfUrl] } as Message]
     // Chat Completions takes no file by URL; the others take it and the request goes out.
-    if (name === 'openai chat') await expect(sent(refused)).rejects.toThrow(/messages\[3\]\.content\[1\]/)
+    if (name === 'openai chat' || name === 'openai-compatible text protocol')
+      await expect(sent(refused)).rejects.toThrow(/messages\[3\]\.content\[1\]/)
     else await sameAsFresh(refused)
     history.push(answer('Done.', providerName))
     await sameAsFresh(history)

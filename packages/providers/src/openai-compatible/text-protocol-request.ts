@@ -1,5 +1,14 @@
-import type { ImageContent, Message, TextContent, ToolChoice } from '@nestor/core'
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  TextContent,
+  ToolChoice,
+  ToolResultMessage,
+  UserMessage,
+} from '@nestor/core'
 import type { ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
+import { perMessage } from '../shared/per-message.js'
 import { CALL_OPEN } from './tool-block-parser.js'
 
 /** How a call looks in the text protocol; used in the instructions and to replay past calls. */
@@ -45,39 +54,61 @@ function toolInstructions(tools: ToolSpec[], choice: ToolChoice | undefined, par
   return lines.join('\n')
 }
 
+/**
+ * The history as the text protocol shows it. Each past assistant message and each run of tool
+ * results is rendered once and the same object is given back on later calls, so the chat
+ * adapter underneath, which converts a message object once and a resent history incrementally
+ * (docs/providers.md), sees the same messages turn after turn instead of a fresh copy each time.
+ */
 function renderHistory(messages: Message[]): Message[] {
   const out: Message[] = []
-  let results: (TextContent | ImageContent)[] | undefined
+  let run: ToolResultMessage[] = []
   const flush = () => {
-    if (!results) return
-    const parts = results
-    results = undefined
-    // All-text results become one string: some local servers accept only string content.
-    if (parts.every((p) => p.type === 'text'))
-      out.push({ role: 'user', content: parts.map((p) => (p as TextContent).text).join('\n\n') })
-    else out.push({ role: 'user', content: parts })
+    if (run.length === 0) return
+    out.push(renderResults(run))
+    run = []
   }
   for (const message of messages) {
     if (message.role === 'toolResult') {
-      const body = message.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
-      const images = message.content.filter((p): p is ImageContent => p.type === 'image')
-      ;(results ??= []).push(
-        { type: 'text', text: `Tool ${message.toolName} ${message.isError ? 'failed' : 'returned'}:\n${body}` },
-        ...images,
-      )
+      run.push(message)
       continue
     }
     flush()
-    if (message.role === 'assistant') {
-      const text = message.content
-        .map((block) =>
-          block.type === 'text' ? block.text : block.type === 'toolCall' ? renderCall(block.name, block.arguments) : '',
-        )
-        .filter(Boolean)
-        .join('\n\n')
-      out.push({ ...message, content: text ? [{ type: 'text', text }] : [] })
-    } else out.push(message)
+    out.push(message.role === 'assistant' ? renderAssistant(message) : message)
   }
   flush()
   return out
+}
+
+/** A past reply with its calls written as the blocks the model is asked to write. */
+const renderAssistant = perMessage((message: AssistantMessage): Message => {
+  const text = message.content
+    .map((block) =>
+      block.type === 'text' ? block.text : block.type === 'toolCall' ? renderCall(block.name, block.arguments) : '',
+    )
+    .filter(Boolean)
+    .join('\n\n')
+  return { ...message, content: text ? [{ type: 'text', text }] : [] }
+})
+
+/** Rendered runs of tool results, keyed by a run's first result; reused while the run has the same members. */
+const renderedRuns = new WeakMap<ToolResultMessage, { run: ToolResultMessage[]; message: UserMessage }>()
+
+/** Consecutive tool results as one user message: a run grows one result at a time, so it is checked whole. */
+function renderResults(run: ToolResultMessage[]): UserMessage {
+  const first = run[0]!
+  const known = renderedRuns.get(first)
+  if (known && known.run.length === run.length && known.run.every((m, i) => m === run[i])) return known.message
+  const parts: (TextContent | ImageContent)[] = []
+  for (const message of run) {
+    const body = message.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
+    parts.push({ type: 'text', text: `Tool ${message.toolName} ${message.isError ? 'failed' : 'returned'}:\n${body}` })
+    for (const p of message.content) if (p.type === 'image') parts.push(p)
+  }
+  // All-text results become one string: some local servers accept only string content.
+  const message: UserMessage = parts.every((p) => p.type === 'text')
+    ? { role: 'user', content: parts.map((p) => (p as TextContent).text).join('\n\n') }
+    : { role: 'user', content: parts }
+  renderedRuns.set(first, { run, message })
+  return message
 }

@@ -1,20 +1,28 @@
+import { instrument } from '@nestor/otel'
+import { trace } from '@opentelemetry/api'
 import { API_KEY, MODEL } from './scenario.js'
 import { createNestorRunner } from './runners/nestor.js'
 import { createTracedNestorRunner } from './runners/nestor-otel.js'
 import type { Runner } from './runners/types.js'
 import { workloadByName } from './workloads.js'
 
-// Tracing on against off, paired in one process: argv = baseURL quads warmup. Two runtimes on the
-// same mock server, identical but for instrument(). Each quad runs off, on, on, off (then on, off,
-// off, on), so slow drift of the machine and whatever one run leaves to the next (garbage, JIT
-// state) fall on both sides alike. Prints one JSON line: per quad, the mean CPU ms per run of each.
+// Tracing on against off, paired in one process: argv = baseURL blocks warmup. Three runtimes on
+// the same mock server, identical but for instrument(): none (`off`), on a tracer that records
+// nothing (`bare`: the API's no-op tracer, so only @nestor/otel's own work is left) and on an SDK
+// tracer (`on`). Each block runs off, bare, on, on, bare, off (then the reverse), so slow drift of
+// the machine and whatever one run leaves to the next (garbage, JIT state) fall on every side
+// alike. Prints one JSON line: per block, the mean CPU ms per run of each.
 
-export type TracingReport = { off: number[]; on: number[] }
+export type TracingReport = { off: number[]; bare: number[]; on: number[] }
 
-const [baseURL, quadsArg, warmupArg] = process.argv.slice(2)
+const [baseURL, blocksArg, warmupArg] = process.argv.slice(2)
 const target = { baseURL: baseURL!, apiKey: API_KEY, model: MODEL }
-const off = createNestorRunner(target)
-const on = createTracedNestorRunner(target)
+const runners: Record<keyof TracingReport, Runner> = {
+  off: createNestorRunner(target),
+  // No global tracer provider is registered here, so this is the API's no-op tracer.
+  bare: createNestorRunner(target, (runtime) => instrument(runtime, { tracer: trace.getTracer('bench-bare') })),
+  on: createTracedNestorRunner(target),
+}
 const workload = workloadByName('tool-heavy')
 
 const cpuMs = (): number => {
@@ -27,19 +35,13 @@ const cpuOf = async (runner: Runner): Promise<number> => {
   return cpuMs() - c0
 }
 
-for (let i = 0; i < Number(warmupArg); i++) {
-  await off.run(workload)
-  await on.run(workload)
-}
-const report: TracingReport = { off: [], on: [] }
-for (let q = 0; q < Number(quadsArg); q++) {
-  const [first, second] = q % 2 === 0 ? [off, on] : [on, off]
-  const a1 = await cpuOf(first)
-  const b1 = await cpuOf(second)
-  const b2 = await cpuOf(second)
-  const a2 = await cpuOf(first)
-  const [offCpu, onCpu] = first === off ? [a1 + a2, b1 + b2] : [b1 + b2, a1 + a2]
-  report.off.push(offCpu / 2)
-  report.on.push(onCpu / 2)
+const names = Object.keys(runners) as (keyof TracingReport)[]
+for (let i = 0; i < Number(warmupArg); i++) for (const name of names) await runners[name].run(workload)
+const report: TracingReport = { off: [], bare: [], on: [] }
+for (let b = 0; b < Number(blocksArg); b++) {
+  const order = b % 2 === 0 ? names : [...names].reverse()
+  const sums = { off: 0, bare: 0, on: 0 }
+  for (const name of [...order, ...[...order].reverse()]) sums[name] += await cpuOf(runners[name])
+  for (const name of names) report[name].push(sums[name] / 2)
 }
 process.stdout.write(`${JSON.stringify(report)}\n`)

@@ -14,16 +14,16 @@ afterAll(async () => {
 })
 
 describe('the tracing overhead measurement', () => {
-  it('runs traced and untraced tool-heavy runs in quads and summarizes their CPU', async () => {
+  it('runs untraced, bare-instrumented and SDK-traced tool-heavy runs in blocks and summarizes their CPU', async () => {
     const before = server.stats.requests
-    const result = await runTracingOverhead(server.baseURL, { quads: 2, warmup: 1 })
+    const result = await runTracingOverhead(server.baseURL, { blocks: 2, warmup: 1 })
     if (typeof result === 'string') throw new Error(result)
-    expect(result.quads).toBe(2)
+    expect(result.blocks).toBe(2)
     expect(result.offMs).toBeGreaterThan(0)
-    expect(Number.isFinite(result.ratio)).toBe(true)
-    expect(result.low).toBeLessThanOrEqual(result.high)
-    // 1 warm-up pair + 2 quads of 4 runs = 10 tool-heavy runs of 11 model calls each.
-    expect(server.stats.requests - before).toBe(10 * 11)
+    expect(Number.isFinite(result.on.ratio) && Number.isFinite(result.bare.ratio)).toBe(true)
+    expect(result.on.low).toBeLessThanOrEqual(result.on.high)
+    // 1 warm-up round of the 3 runtimes + 2 blocks of 6 runs = 15 tool-heavy runs of 11 model calls.
+    expect(server.stats.requests - before).toBe(15 * 11)
     expect(server.stats.mismatches).toBe(0)
   })
 })

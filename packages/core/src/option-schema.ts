@@ -1,5 +1,6 @@
 import type { z } from 'zod/v4'
 import { NestorError, invalidOption } from './errors.js'
+import { defOf, quickCheck, rememberPredicate, type Def } from './option-quick-check.js'
 import { lazy, zod } from './zod-lazy.js'
 
 // Options objects are checked against strict zod schemas once per constructor, factory or exec
@@ -8,8 +9,11 @@ import { lazy, zod } from './zod-lazy.js'
 // Schemas are built at first use (zod-lazy.ts): importing a package loads no zod.
 
 /** A leaf rule: `expected` completes "invalid option {key}: expected …, got …". */
-const rule = <T>(expected: string, test: (value: unknown) => boolean): z.ZodType<T> =>
-  zod().custom<T>(test, { error: expected })
+const rule = <T>(expected: string, test: (value: unknown) => boolean): z.ZodType<T> => {
+  const schema = zod().custom<T>(test, { error: expected })
+  rememberPredicate(schema, test)
+  return schema
+}
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
 
@@ -50,6 +54,7 @@ export function parseOptions(schemaOrBuild: z.ZodType | (() => z.ZodType), value
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalidOption(label, 'an object', value)
   const schema = typeof schemaOrBuild === 'function' ? schemaOrBuild() : schemaOrBuild
+  if (quickCheck(schema, value)) return
   const parsed = schema.safeParse(value)
   if (parsed.success) return
   const issue = parsed.error.issues[0]
@@ -78,9 +83,6 @@ function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   for (const key of path) node = node?.type === 'object' ? unwrap(defOf(node.shape?.[String(key)])) : undefined
   return node?.type === 'object' && node.shape ? Object.keys(node.shape) : []
 }
-
-type Def = { type?: string; shape?: Record<string, unknown>; innerType?: unknown }
-const defOf = (schema: unknown): Def | undefined => (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def
 
 function unwrap(def: Def | undefined): Def | undefined {
   let node = def

@@ -12,12 +12,6 @@ const iterations = () =>
     (v) => v === Infinity || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ITERATIONS),
   )
 
-/** Throws `invalid_options` unless `value` is a valid iteration budget (undefined passes). */
-export function checkIterations(name: string, value: unknown): void {
-  if (value === undefined) return
-  parseOptions(zod().strictObject({ [name]: iterations() }), { [name]: value })
-}
-
 const provider = () =>
   option.custom<RuntimeOptions['provider']>(
     'a Provider with a stream() method',

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { performance } from 'node:perf_hooks'
+import { cpuMs } from './processes.js'
 import { API_KEY, MODEL } from './scenario.js'
 import { loadRunner, SYSTEMS, type SystemName } from './runners/index.js'
 import type { Runner } from './runners/types.js'
@@ -23,11 +24,6 @@ setMaxListeners(1000)
 const [system, workloadList, warmupArg, baseURL] = process.argv.slice(2)
 const report = (r: ChildReport): void => {
   process.stdout.write(`${JSON.stringify(r)}\n`)
-}
-
-const cpuMs = (): number => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
 }
 
 async function measure(runner: Runner, name: string): Promise<WorkloadReport> {

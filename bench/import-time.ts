@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { runNodeJson } from './processes.js'
 import { fmt, median, quantile } from './stats.js'
 
 // Import time, as a CLI or a serverless cold start pays it: each sample is a fresh Node process
@@ -38,13 +38,10 @@ export const IMPORT_TARGETS: ImportTarget[] = [
 const ROUNDS = Number(process.env.BENCH_IMPORT_ROUNDS ?? 15)
 const child = fileURLToPath(new URL('./import-child.js', import.meta.url))
 
-function sample(modules: string[]): Promise<number | string> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [child, ...modules], { timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) return resolve((stderr.split('\n').find((l) => l.includes('Error')) ?? error.message).slice(0, 160))
-      resolve((JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as { ms: number }).ms)
-    })
-  })
+async function sample(modules: string[]): Promise<number | string> {
+  const outcome = await runNodeJson<{ ms: number }>([child, ...modules], 60_000)
+  if (outcome.ok) return outcome.value.ms
+  return (outcome.stderr.split('\n').find((l) => l.includes('Error')) ?? outcome.error).slice(0, 160)
 }
 
 export type ImportResult = { target: ImportTarget; ms: number[]; failed?: string }

@@ -1,10 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { ChildReport } from './child.js'
 import { renderImportTimes, runImportTimes } from './import-time.js'
 import { runMicro, type MicroResult } from './micro.js'
+import { runNodeJson } from './processes.js'
 import { SYSTEMS, type SystemName } from './runners/index.js'
 import { fmt, median, quantile } from './stats.js'
 import { renderTracingOverhead, runTracingOverhead, type TracingOverhead } from './tracing-overhead.js'
@@ -53,7 +54,7 @@ async function startServerProcess(): Promise<{ baseURL: string; proc: ChildProce
   return { baseURL: (JSON.parse(line) as { baseURL: string }).baseURL, proc }
 }
 
-function runChild(system: SystemName, workloads: BenchWorkload[], baseURL: string): Promise<ChildReport> {
+async function runChild(system: SystemName, workloads: BenchWorkload[], baseURL: string): Promise<ChildReport> {
   const args = [
     '--expose-gc',
     here('./child.js'),
@@ -62,16 +63,10 @@ function runChild(system: SystemName, workloads: BenchWorkload[], baseURL: strin
     String(WARMUP),
     baseURL,
   ]
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { timeout: 180_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const last = stdout.trim().split('\n').at(-1)
-      try {
-        resolve(JSON.parse(last ?? '') as ChildReport)
-      } catch {
-        resolve({ ok: false, unavailable: false, error: `child crashed: ${err?.message ?? ''} ${stderr.slice(-2000)}` })
-      }
-    })
-  })
+  const outcome = await runNodeJson<ChildReport>(args, 180_000)
+  return outcome.ok
+    ? outcome.value
+    : { ok: false, unavailable: false, error: `child crashed: ${outcome.error} ${outcome.stderr.slice(-2000)}` }
 }
 
 function version(pkg: string): string {

@@ -1,5 +1,6 @@
 import { instrument } from '@nestor/otel'
 import { trace } from '@opentelemetry/api'
+import { cpuMs } from './processes.js'
 import { API_KEY, MODEL } from './scenario.js'
 import { createNestorRunner } from './runners/nestor.js'
 import { createTracedNestorRunner } from './runners/nestor-otel.js'
@@ -26,10 +27,6 @@ const runners: Record<keyof TracingReport, Runner> = {
 }
 const workload = workloadByName('tool-heavy')
 
-const cpuMs = (): number => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
 const cpuOf = async (runner: Runner): Promise<number> => {
   const c0 = cpuMs()
   await runner.run(workload)

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { runNodeJson } from './processes.js'
 import { fmt, median, quantile } from './stats.js'
 import type { TracingReport } from './tracing-child.js'
 
@@ -15,31 +15,20 @@ const WARMUP = Number(process.env.BENCH_TRACING_WARMUP ?? 100)
 export type Estimate = { ratio: number; low: number; high: number; extraMs: number }
 export type TracingOverhead = { offMs: number; blocks: number; on: Estimate; bare: Estimate }
 
-export function runTracingOverhead(
+export async function runTracingOverhead(
   baseURL: string,
   { blocks = BLOCKS, warmup = WARMUP }: { blocks?: number; warmup?: number } = {},
 ): Promise<TracingOverhead | string> {
   const child = fileURLToPath(new URL('./tracing-child.js', import.meta.url))
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [child, baseURL, String(blocks), String(warmup)],
-      { timeout: 300_000, maxBuffer: 16 << 20 },
-      (err, stdout, stderr) => {
-        try {
-          const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as TracingReport
-          resolve({
-            offMs: median(report.off),
-            blocks: report.off.length,
-            on: estimate(report.off, report.on),
-            bare: estimate(report.off, report.bare),
-          })
-        } catch {
-          resolve(`failed: ${err?.message ?? ''} ${stderr.slice(-500)}`)
-        }
-      },
-    )
-  })
+  const outcome = await runNodeJson<TracingReport>([child, baseURL, String(blocks), String(warmup)], 300_000)
+  if (!outcome.ok) return `failed: ${outcome.error} ${outcome.stderr.slice(-500)}`
+  const report = outcome.value
+  return {
+    offMs: median(report.off),
+    blocks: report.off.length,
+    on: estimate(report.off, report.on),
+    bare: estimate(report.off, report.bare),
+  }
 }
 
 /**

@@ -145,9 +145,28 @@ const wellFormed = new WeakSet<object>()
 const historySchema = lazy(() => zod().strictObject({ history: zod().array(stateSchemas().messageSchema) }))
 
 function validateHistory(history: readonly unknown[]): void {
+  const first = firstUnchecked(history, 0)
+  if (first < history.length) checkFrom(history, first)
+}
+
+/**
+ * The index of the first message not yet found well formed (the length when there is none). Kept
+ * apart from the schema check: this loop runs over the whole history on every exec and so gets
+ * optimized early, and with zod inlined into it (its first run checks every message) the compile
+ * alone cost more than the loop saves over a process's first runs.
+ */
+function firstUnchecked(history: readonly unknown[], from: number): number {
+  for (let i = from; i < history.length; i++) {
+    const message = history[i]
+    if (typeof message !== 'object' || message === null || !wellFormed.has(message)) return i
+  }
+  return history.length
+}
+
+function checkFrom(history: readonly unknown[], first: number): void {
   const { messageSchema } = stateSchemas()
-  for (const message of history) {
-    if (typeof message === 'object' && message !== null && wellFormed.has(message)) continue
+  for (let i = firstUnchecked(history, first); i < history.length; i = firstUnchecked(history, i + 1)) {
+    const message = history[i]
     // The first bad message is reported by the full schema, with its index in the history.
     if (!messageSchema.safeParse(message).success) parseOptions(historySchema, { history })
     wellFormed.add(message as object)

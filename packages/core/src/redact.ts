@@ -295,9 +295,16 @@ export function eventRedactor(secrets: readonly string[]): EventRedactor {
     // never changes again, so they are checked and copied only where a secret was found.
     return walkTree(value, ordered, live, sealed) as T
   }
+  /** The index of the first message not sealed for these secrets, from `from` (the length if none). */
+  const firstUnsealed = (messages: readonly object[], from: number) => {
+    for (let i = from; i < messages.length; i++) if (cleanFor.get(messages[i]!) !== key) return i
+    return messages.length
+  }
   const seal = (messages: readonly object[]) => {
-    // A prior message found clean for these secrets by an earlier exec is not walked again.
-    for (const message of messages) sealIfClean(message)
+    // A prior message found clean for these secrets by an earlier exec is not walked again. The
+    // scan is its own function, apart from the walk: it runs over the whole history every exec.
+    for (let i = firstUnsealed(messages, 0); i < messages.length; i = firstUnsealed(messages, i + 1))
+      sealIfClean(messages[i]!)
   }
   return Object.assign(redact, { seal })
 }

@@ -20,6 +20,9 @@ import { WORKLOADS, type BenchWorkload } from './workloads.js'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2)
 const only = process.env.BENCH_SYSTEMS?.split(',') as SystemName[] | undefined
+// V8 flags for the measuring children only, to ask what the JIT's tiering does to a row: e.g.
+// `--max-opt=2` keeps every function below TurboFan (see "Where Nestor's time went").
+const nodeFlags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []
 const systems = SYSTEMS.filter((s) => !only || only.includes(s))
 
 /**
@@ -56,6 +59,7 @@ async function startServerProcess(): Promise<{ baseURL: string; proc: ChildProce
 
 async function runChild(system: SystemName, workloads: BenchWorkload[], baseURL: string): Promise<ChildReport> {
   const args = [
+    ...nodeFlags,
     '--expose-gc',
     here('./child.js'),
     system,

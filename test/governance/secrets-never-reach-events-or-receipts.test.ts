@@ -80,6 +80,22 @@ describe('redaction', () => {
     }
   })
 
+  it('agent_end passes the clean prior messages through as they are and still redacts the prior one holding a secret', async () => {
+    const runtime = new Runtime({ provider: scripted(['ok']), model: 'm', secrets: [PASSWORD] })
+    const clean = Array.from({ length: 6 }, (_, i) => ({ role: 'user' as const, content: `question ${i}` }))
+    const dirty = { role: 'user' as const, content: `my password is ${PASSWORD}` }
+    const history = [...clean.slice(0, 3), dirty, ...clean.slice(3)]
+    const { events } = await collect(runtime.exec('go', { history }))
+    const end = events.find((e): e is Extract<AgentEvent, { type: 'agent_end' }> => e.type === 'agent_end')!
+    const seen = end.result.history
+    expect(seen).toHaveLength(history.length + 2)
+    for (const [i, message] of history.entries()) {
+      if (message === dirty) expect(seen[i]).toEqual({ role: 'user', content: 'my password is [REDACTED]' })
+      else expect(seen[i]).toBe(message)
+    }
+    expect(dirty.content).toContain(PASSWORD)
+  })
+
   it('receipts, in the result and on tool_end, never carry a secret (their signature holds the arguments)', async () => {
     const { runtime, login, delegate } = build()
     const { events, result } = await collect(runtime.exec('go', { tools: [login, delegate] }))

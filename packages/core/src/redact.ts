@@ -59,7 +59,7 @@ function walk(
   depth: number,
 ): unknown {
   if (typeof value === 'string') return replaceOrdered(value, secrets)
-  if (typeof value !== 'object' || value === null || sealed?.has(value)) return value
+  if (typeof value !== 'object' || value === null || isSealed(sealed, value)) return value
   if (memo) {
     const known = memo.get(value)
     if (known !== undefined) return known
@@ -79,8 +79,11 @@ function walk(
     if (copy) memo?.set(value, copy)
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i]
-      // Numbers, booleans and null are returned as they are: no call for them.
+      // Numbers, booleans and null are returned as they are: no call for them. Nor for a sealed
+      // item: agent_end's history is hundreds of them.
       if (typeof item !== 'object' && typeof item !== 'string') continue
+      if (typeof item === 'object' && item !== null && sealed !== undefined && sealed.clean.get(item) === sealed.key)
+        continue
       const redacted = walk(item, secrets, memo, always, sealed, next)
       if (redacted !== item) {
         if (!copy) {
@@ -186,7 +189,7 @@ function holds(
     for (const secret of secrets) if (value.includes(secret)) return true
     return false
   }
-  if (typeof value !== 'object' || value === null || sealed?.has(value)) return false
+  if (typeof value !== 'object' || value === null || isSealed(sealed, value)) return false
   if (seen) {
     if (seen.has(value)) return false
     seen.add(value)
@@ -234,7 +237,11 @@ const FINAL_EVENTS: ReadonlySet<string> = new Set([
 ])
 
 /** Objects a redactor passes through uncopied. */
-type Sealed = { has(value: object): boolean }
+type Sealed = { readonly clean: WeakMap<object, string>; readonly key: string }
+
+/** Data, not a closure: the check is a map lookup, written out where it runs per array item. */
+const isSealed = (sealed: Sealed | undefined, value: object): boolean =>
+  sealed !== undefined && sealed.clean.get(value) === sealed.key
 
 /**
  * History messages known to hold none of a set of secrets (the set's key): a conversation passes
@@ -248,7 +255,7 @@ export function eventRedactor(secrets: readonly string[]): EventRedactor {
   const key = ordered.join('\u0000')
   // Sealed = known to hold none of these secrets. Kept in the shared weak map, so a message
   // sealed by one exec (its message_end) is passed through by the next exec's events too.
-  const sealed: Sealed = { has: (value) => cleanFor.get(value) === key }
+  const sealed: Sealed = { clean: cleanFor, key }
   const has = (text: string) => {
     for (const secret of ordered) if (text.includes(secret)) return true
     return false

@@ -1,4 +1,4 @@
-import type { EventOf, Runtime } from '@nestor/core'
+import type { AssistantMessage, EventOf, Runtime } from '@nestor/core'
 import type { AgentEventType } from '@nestor/core/provider-kit'
 import {
   SpanKind,
@@ -54,7 +54,6 @@ export function instrument(runtime: Instrumentable, options: InstrumentOptions =
   const offs = [
     on('agent_start', (e) => spans.agentStart(e)),
     on('turn_start', (e) => spans.turnStart(e)),
-    on('message_start', (e) => spans.messageStart(e)),
     on('retry', (e) => spans.retry(e)),
     on('message_end', (e) => spans.messageEnd(e)),
     on('tool_start', (e) => spans.toolStart(e)),
@@ -129,8 +128,8 @@ class ExecSpans {
     const exec = this.open.get(e.execId)
     if (!exec) return
     exec.chat?.end()
-    // Named `chat` until the provider names the model (message_start). Later turns start with the
-    // model the last reply named, so the usual turn (same model) needs no rename at message_start.
+    // Named `chat` until the reply names the model (message_end). Later turns start with the model
+    // the last reply named, so the usual turn (same model) needs no rename.
     const attributes: Attributes = {
       [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
       [conv.ATTR_NESTOR_ITERATION]: e.iteration,
@@ -140,28 +139,6 @@ class ExecSpans {
       attributes[conv.ATTR_GEN_AI_REQUEST_MODEL] = exec.model
     }
     exec.chat = this.tracer.startSpan(exec.chatName, { kind: SpanKind.CLIENT, attributes }, exec.ctx)
-  }
-
-  messageStart(e: EventOf<'message_start'>): void {
-    const message = e.message
-    if (message.role !== 'assistant') return
-    const exec = this.open.get(e.execId)
-    if (!exec?.chat) return
-    const provider = providerName(message.provider)
-    if (message.model === exec.model && provider === exec.provider) return
-    const first = exec.model === undefined
-    exec.model = message.model
-    exec.provider = provider
-    exec.chatName = `${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`
-    // setAttribute per key: setAttributes would walk a temporary object with for-in.
-    const chat = exec.chat
-    chat.updateName(exec.chatName)
-    chat.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
-    chat.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
-    if (first) {
-      exec.span.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
-      exec.span.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
-    }
   }
 
   /** A provider retry (a retryable failure before any content) is an event on the model call's span. */
@@ -183,6 +160,7 @@ class ExecSpans {
     const exec = this.open.get(e.execId)
     const chat = exec?.chat
     if (!exec || !chat) return
+    this.nameModel(exec, chat, message)
     chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS, [finishReason(message.stopReason)])
     chat.setAttribute(conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS, message.usage.input)
     chat.setAttribute(conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, message.usage.output)
@@ -195,6 +173,29 @@ class ExecSpans {
     }
     chat.end()
     exec.chat = undefined
+  }
+
+  /**
+   * Names the model call's span after the model the reply came from, when that is not the model
+   * the span started with. At message_end, not message_start: the span is open until then either
+   * way, and one listener fewer spares a dispatch of every message_start (user messages and tool
+   * results included).
+   */
+  private nameModel(exec: OpenExec, chat: Span, message: AssistantMessage): void {
+    const provider = providerName(message.provider)
+    if (message.model === exec.model && provider === exec.provider) return
+    const first = exec.model === undefined
+    exec.model = message.model
+    exec.provider = provider
+    exec.chatName = `${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`
+    // setAttribute per key: setAttributes would walk a temporary object with for-in.
+    chat.updateName(exec.chatName)
+    chat.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
+    chat.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
+    if (first) {
+      exec.span.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
+      exec.span.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
+    }
   }
 
   toolStart(e: EventOf<'tool_start'>): void {

@@ -151,9 +151,10 @@ function validateHistory(history: readonly unknown[]): void {
 
 /**
  * The index of the first message not yet found well formed (the length when there is none). Kept
- * apart from the schema check: this loop runs over the whole history on every exec and so gets
- * optimized early, and with zod inlined into it (its first run checks every message) the compile
- * alone cost more than the loop saves over a process's first runs.
+ * apart from the schema check: this loop runs over the whole history on every exec, so V8
+ * optimizes it early, and in one function with the check its optimized code also carried zod's
+ * parser (inlined because the first run checks every message), a compile paid inside a process's
+ * first runs for a call that later runs never make.
  */
 function firstUnchecked(history: readonly unknown[], from: number): number {
   for (let i = from; i < history.length; i++) {

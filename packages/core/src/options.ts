@@ -166,7 +166,7 @@ function firstUnchecked(history: readonly unknown[], from: number): number {
 
 function checkFrom(history: readonly unknown[], first: number): void {
   const { messageSchema } = stateSchemas()
-  for (let i = firstUnchecked(history, first); i < history.length; i = firstUnchecked(history, i + 1)) {
+  for (let i = first; i < history.length; i = firstUnchecked(history, i + 1)) {
     const message = history[i]
     // The first bad message is reported by the full schema, with its index in the history.
     if (!messageSchema.safeParse(message).success) parseOptions(historySchema, { history })

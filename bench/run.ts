@@ -6,7 +6,7 @@ import type { ChildReport } from './child.js'
 import { renderImportTimes, runImportTimes } from './import-time.js'
 import { runMicro, type MicroResult } from './micro.js'
 import { runNodeJson } from './processes.js'
-import { SYSTEMS, type SystemName } from './runners/index.js'
+import { DIAGNOSTIC_SYSTEMS, SYSTEMS, type SystemName } from './runners/index.js'
 import { fmt, median, quantile } from './stats.js'
 import { renderTracingOverhead, runTracingOverhead, type TracingOverhead } from './tracing-overhead.js'
 import { WORKLOADS, type BenchWorkload } from './workloads.js'
@@ -23,7 +23,7 @@ const only = process.env.BENCH_SYSTEMS?.split(',') as SystemName[] | undefined
 // V8 flags for the measuring children only, to ask what the JIT's tiering does to a row: e.g.
 // `--max-opt=2` keeps every function below TurboFan (see "Where Nestor's time went").
 const nodeFlags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []
-const systems = SYSTEMS.filter((s) => !only || only.includes(s))
+const systems = SYSTEMS.filter((s) => (only ? only.includes(s) : !DIAGNOSTIC_SYSTEMS.includes(s)))
 
 /**
  * Peers implement the tool scenarios (tool-heavy, stream-heavy, long-history); nested is floor/Nestor
@@ -32,7 +32,11 @@ const systems = SYSTEMS.filter((s) => !only || only.includes(s))
 const implemented = (system: SystemName, w: BenchWorkload): boolean =>
   system === 'nestor+otel'
     ? w.name === 'tool-heavy'
-    : system === 'floor' || system === 'nestor' || system === 'nestor-json' || w.scenario.kind === 'tools'
+    : system === 'floor' ||
+      system === 'nestor' ||
+      system === 'nestor-json' ||
+      system === 'nestor-adapter' ||
+      w.scenario.kind === 'tools'
 const notRunNote = (system: SystemName): string =>
   system === 'nestor+otel'
     ? 'not run (tracing overhead is measured on tool-heavy)'

@@ -4,8 +4,11 @@ import type { Workload } from './runners/types.js'
 /**
  * The four workloads. `runs` is how many measured runs one child process does per round: enough
  * that a round lasts long enough to time, few enough that the whole bench stays under 5 minutes.
+ * BENCH_RUNS sets it for every workload (an independent harness measures 20 runs per process).
  */
 export type BenchWorkload = Workload & { runs: number; what: string }
+
+const runs = (n: number): number => Number(process.env.BENCH_RUNS ?? n)
 
 export const WORKLOADS: BenchWorkload[] = [
   {
@@ -13,28 +16,28 @@ export const WORKLOADS: BenchWorkload[] = [
     what: 'T=10 tool turns, C=50 text chunks',
     scenario: { kind: 'tools', t: 10, c: 50 },
     history: [],
-    runs: 6,
+    runs: runs(6),
   },
   {
     name: 'stream-heavy',
     what: 'T=1 tool turn, C=2000 text chunks',
     scenario: { kind: 'tools', t: 1, c: 2000 },
     history: [],
-    runs: 6,
+    runs: runs(6),
   },
   {
     name: 'nested',
     what: 'tool bodies open child execs to depth 3, C=50',
     scenario: { kind: 'nested', depth: 0, max: 3, c: 50 },
     history: [],
-    runs: 8,
+    runs: runs(8),
   },
   {
     name: 'long-history',
     what: '500 prior messages, T=1, C=50',
     scenario: { kind: 'tools', t: 1, c: 50 },
     history: priorHistory(500),
-    runs: 8,
+    runs: runs(8),
   },
 ]
 

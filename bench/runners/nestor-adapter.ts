@@ -1,0 +1,99 @@
+import type { AssistantMessage, Message, Provider } from '@nestor/core'
+import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
+import { openai } from '@nestor/providers'
+import {
+  ECHO_DESCRIPTION,
+  SPAWN_DESCRIPTION,
+  SYSTEM,
+  promptFor,
+  verify,
+  type HistoryItem,
+  type Outcome,
+  type Scenario,
+} from '../scenario.js'
+import { toNestorHistory } from './nestor.js'
+import type { Runner, Target, Workload } from './types.js'
+
+// A diagnostic, not a framework: Nestor's OpenAI adapter (request mapping, history cache, SSE
+// parsing, retries) driven by the floor's own minimal loop, with no Runtime, no events, no
+// validation. Its row splits Nestor's cost in two: the adapter's (this row against the floor) and
+// the loop's (nestor against this row). Opt-in: BENCH_SYSTEMS=floor,nestor,nestor-adapter.
+
+const TOOLS: ToolSpec[] = [
+  {
+    name: 'echo',
+    description: ECHO_DESCRIPTION,
+    parameters: {
+      type: 'object',
+      properties: { text: { type: 'string' }, pad: { type: 'string' } },
+      required: ['text', 'pad'],
+    },
+  },
+  {
+    name: 'spawn',
+    description: SPAWN_DESCRIPTION,
+    parameters: { type: 'object', properties: { depth: { type: 'integer' } }, required: ['depth'] },
+  },
+]
+
+/** One model call through the adapter's fast path; resolves with the finished assistant message. */
+async function call(provider: Provider, request: ModelRequest, signal: AbortSignal): Promise<AssistantMessage> {
+  let final: AssistantMessage | undefined
+  const sink = (event: ModelEvent) => {
+    if (event.type === 'done') final = event.message
+    else if (event.type === 'error') throw event.error
+  }
+  if (provider.streamTo) await provider.streamTo(request, signal, sink)
+  else for await (const event of provider.stream(request, signal)) sink(event)
+  if (!final) throw new Error('[nestor-adapter] the stream ended without a message')
+  return final
+}
+
+export function createNestorAdapterRunner(target: Target): Runner {
+  const provider = openai({ baseURL: target.baseURL, apiKey: target.apiKey })
+  const histories = new WeakMap<HistoryItem[], Message[]>()
+
+  async function loop(scenario: Scenario, history: Message[], counter: { calls: number }): Promise<string> {
+    const messages: Message[] = [...history, { role: 'user', content: promptFor(scenario) }]
+    const signal = new AbortController().signal
+    for (;;) {
+      const reply = await call(provider, { model: target.model, system: SYSTEM, messages, tools: TOOLS }, signal)
+      messages.push(reply)
+      let text = ''
+      let calls = 0
+      for (const block of reply.content) {
+        if (block.type === 'text') text += block.text
+        if (block.type !== 'toolCall') continue
+        calls++
+        counter.calls++
+        const args = block.arguments as { text?: string; depth?: number }
+        const result =
+          block.name === 'spawn' && scenario.kind === 'nested'
+            ? await loop({ ...scenario, depth: args.depth ?? scenario.depth + 1 }, [], counter)
+            : String(args.text)
+        messages.push({
+          role: 'toolResult',
+          toolCallId: block.id,
+          toolName: block.name,
+          content: [{ type: 'text', text: result }],
+          isError: false,
+        })
+      }
+      if (calls === 0) return text
+    }
+  }
+
+  return {
+    name: 'nestor-adapter',
+    supports: () => true,
+    async run(workload: Workload): Promise<Outcome> {
+      const counter = { calls: 0 }
+      let history = histories.get(workload.history)
+      if (!history) histories.set(workload.history, (history = toNestorHistory(workload.history)))
+      const text = await loop(workload.scenario, history, counter)
+      const outcome = { toolCalls: counter.calls, text }
+      verify('nestor-adapter', workload.scenario, outcome)
+      return outcome
+    },
+  }
+}

@@ -4,44 +4,33 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions'
-import {
-  ECHO_DESCRIPTION,
-  SPAWN_DESCRIPTION,
-  SYSTEM,
-  promptFor,
-  verify,
-  type HistoryItem,
-  type Outcome,
-  type Scenario,
-} from '../scenario.js'
-import type { Runner, Target, Workload } from './types.js'
+import { ECHO_DESCRIPTION, SPAWN_DESCRIPTION, SYSTEM, promptFor, type HistoryItem, type Scenario } from '../scenario.js'
+import { loopRunner } from './loop-runner.js'
+import type { Runner, Target } from './types.js'
 
 // The floor: the least work any framework could do on top of the official SDK. Stream, gather
 // tool-call fragments by index, run the tool, append, repeat. No events, no validation, no
 // bookkeeping. Every other system's time is reported as a ratio to this one.
 
-const tools: ChatCompletionTool[] = [
+/** The two tools in provider-neutral form (nestor-adapter sends these through Nestor's adapter). */
+export const TOOL_SPECS = [
   {
-    type: 'function',
-    function: {
-      name: 'echo',
-      description: ECHO_DESCRIPTION,
-      parameters: {
-        type: 'object',
-        properties: { text: { type: 'string' }, pad: { type: 'string' } },
-        required: ['text', 'pad'],
-      },
+    name: 'echo',
+    description: ECHO_DESCRIPTION,
+    parameters: {
+      type: 'object',
+      properties: { text: { type: 'string' }, pad: { type: 'string' } },
+      required: ['text', 'pad'],
     },
   },
   {
-    type: 'function',
-    function: {
-      name: 'spawn',
-      description: SPAWN_DESCRIPTION,
-      parameters: { type: 'object', properties: { depth: { type: 'integer' } }, required: ['depth'] },
-    },
+    name: 'spawn',
+    description: SPAWN_DESCRIPTION,
+    parameters: { type: 'object', properties: { depth: { type: 'integer' } }, required: ['depth'] },
   },
 ]
+
+const tools: ChatCompletionTool[] = TOOL_SPECS.map((spec) => ({ type: 'function', function: spec }))
 
 export function toOpenAIHistory(items: HistoryItem[]): ChatCompletionMessageParam[] {
   return items.map((item): ChatCompletionMessageParam => {
@@ -64,8 +53,6 @@ export function toOpenAIHistory(items: HistoryItem[]): ChatCompletionMessagePara
 
 export function createFloorRunner(target: Target): Runner {
   const client = new OpenAI({ baseURL: target.baseURL, apiKey: target.apiKey })
-  // Converting the prior conversation is the caller's one-off cost, not the loop's.
-  const histories = new WeakMap<HistoryItem[], ChatCompletionMessageParam[]>()
 
   async function loop(
     scenario: Scenario,
@@ -112,17 +99,5 @@ export function createFloorRunner(target: Target): Runner {
     }
   }
 
-  return {
-    name: 'floor',
-    supports: () => true,
-    async run(workload: Workload): Promise<Outcome> {
-      const counter = { calls: 0 }
-      let history = histories.get(workload.history)
-      if (!history) histories.set(workload.history, (history = toOpenAIHistory(workload.history)))
-      const text = await loop(workload.scenario, history, counter)
-      const outcome = { toolCalls: counter.calls, text }
-      verify('floor', workload.scenario, outcome)
-      return outcome
-    },
-  }
+  return loopRunner('floor', toOpenAIHistory, loop)
 }

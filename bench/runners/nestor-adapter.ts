@@ -1,40 +1,18 @@
 import type { AssistantMessage, Message, Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
 import { openai } from '@nestor/providers'
-import {
-  ECHO_DESCRIPTION,
-  SPAWN_DESCRIPTION,
-  SYSTEM,
-  promptFor,
-  verify,
-  type HistoryItem,
-  type Outcome,
-  type Scenario,
-} from '../scenario.js'
+import { SYSTEM, promptFor, type Scenario } from '../scenario.js'
+import { TOOL_SPECS } from './floor.js'
 import { toNestorHistory } from './nestor.js'
-import type { Runner, Target, Workload } from './types.js'
+import { loopRunner } from './loop-runner.js'
+import type { Runner, Target } from './types.js'
 
 // A diagnostic, not a framework: Nestor's OpenAI adapter (request mapping, history cache, SSE
 // parsing, retries) driven by the floor's own minimal loop, with no Runtime, no events, no
 // validation. Its row splits Nestor's cost in two: the adapter's (this row against the floor) and
 // the loop's (nestor against this row). Opt-in: BENCH_SYSTEMS=floor,nestor,nestor-adapter.
 
-const TOOLS: ToolSpec[] = [
-  {
-    name: 'echo',
-    description: ECHO_DESCRIPTION,
-    parameters: {
-      type: 'object',
-      properties: { text: { type: 'string' }, pad: { type: 'string' } },
-      required: ['text', 'pad'],
-    },
-  },
-  {
-    name: 'spawn',
-    description: SPAWN_DESCRIPTION,
-    parameters: { type: 'object', properties: { depth: { type: 'integer' } }, required: ['depth'] },
-  },
-]
+const TOOLS: ToolSpec[] = TOOL_SPECS
 
 /** One model call through the adapter's fast path; resolves with the finished assistant message. */
 async function call(provider: Provider, request: ModelRequest, signal: AbortSignal): Promise<AssistantMessage> {
@@ -51,7 +29,6 @@ async function call(provider: Provider, request: ModelRequest, signal: AbortSign
 
 export function createNestorAdapterRunner(target: Target): Runner {
   const provider = openai({ baseURL: target.baseURL, apiKey: target.apiKey })
-  const histories = new WeakMap<HistoryItem[], Message[]>()
 
   async function loop(scenario: Scenario, history: Message[], counter: { calls: number }): Promise<string> {
     const messages: Message[] = [...history, { role: 'user', content: promptFor(scenario) }]
@@ -83,17 +60,5 @@ export function createNestorAdapterRunner(target: Target): Runner {
     }
   }
 
-  return {
-    name: 'nestor-adapter',
-    supports: () => true,
-    async run(workload: Workload): Promise<Outcome> {
-      const counter = { calls: 0 }
-      let history = histories.get(workload.history)
-      if (!history) histories.set(workload.history, (history = toNestorHistory(workload.history)))
-      const text = await loop(workload.scenario, history, counter)
-      const outcome = { toolCalls: counter.calls, text }
-      verify('nestor-adapter', workload.scenario, outcome)
-      return outcome
-    },
-  }
+  return loopRunner('nestor-adapter', toNestorHistory, loop)
 }

@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message, Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
 import { openai } from '@nestor/providers'
 import { SYSTEM, promptFor, type Scenario } from '../scenario.js'
 import { TOOL_SPECS } from './floor.js'
@@ -12,17 +12,18 @@ import type { Runner, Target } from './types.js'
 // validation. Its row splits Nestor's cost in two: the adapter's (this row against the floor) and
 // the loop's (nestor against this row). Opt-in: BENCH_SYSTEMS=floor,nestor,nestor-adapter.
 
-const TOOLS: ToolSpec[] = TOOL_SPECS
-
-/** One model call through the adapter's fast path; resolves with the finished assistant message. */
+/**
+ * One model call through the adapter's fast path (openai() always has one, as the loop uses it);
+ * resolves with the finished assistant message. A failed call rejects after the stream ended.
+ */
 async function call(provider: Provider, request: ModelRequest, signal: AbortSignal): Promise<AssistantMessage> {
   let final: AssistantMessage | undefined
-  const sink = (event: ModelEvent) => {
+  let failure: Error | undefined
+  await provider.streamTo!(request, signal, (event: ModelEvent) => {
     if (event.type === 'done') final = event.message
-    else if (event.type === 'error') throw event.error
-  }
-  if (provider.streamTo) await provider.streamTo(request, signal, sink)
-  else for await (const event of provider.stream(request, signal)) sink(event)
+    else if (event.type === 'error') failure = event.error
+  })
+  if (failure) throw failure
   if (!final) throw new Error('[nestor-adapter] the stream ended without a message')
   return final
 }
@@ -34,7 +35,7 @@ export function createNestorAdapterRunner(target: Target): Runner {
     const messages: Message[] = [...history, { role: 'user', content: promptFor(scenario) }]
     const signal = new AbortController().signal
     for (;;) {
-      const reply = await call(provider, { model: target.model, system: SYSTEM, messages, tools: TOOLS }, signal)
+      const reply = await call(provider, { model: target.model, system: SYSTEM, messages, tools: TOOL_SPECS }, signal)
       messages.push(reply)
       let text = ''
       let calls = 0

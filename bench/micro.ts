@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { redactDeep } from '@nestor/core/provider-kit'
+import { generateId, redactDeep } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { memoryMicro } from './memory.js'
 import { runtimeMicro } from './micro-runtime.js'
@@ -105,8 +105,27 @@ async function redactMicro(): Promise<MicroResult[]> {
   ]
 }
 
+/** What a random id costs against the per-process counter ids they replaced (one per exec at least). */
+async function idMicro(): Promise<MicroResult[]> {
+  const n = 100_000
+  let sink = 0
+  const random = await timePerOp(() => {
+    for (let i = 0; i < n; i++) sink += generateId('exec').length
+  }, n)
+  let counter = 0
+  const counted = await timePerOp(() => {
+    for (let i = 0; i < n; i++) sink += `exec_1a2b3c4d${(counter++).toString(36)}`.length
+  }, n)
+  if (sink === 0) throw new Error('unreachable')
+  return [
+    { name: 'generateId (128 random bits)', perOp: formatTime(random), note: 'an exec id, a generated call id' },
+    { name: 'counter id (before #27)', perOp: formatTime(counted), note: 'prefix + counter, for comparison' },
+  ]
+}
+
 export async function runMicro(): Promise<MicroResult[]> {
   return [
+    ...(await idMicro()),
     ...(await runtimeMicro()),
     ...(await otelMicro()),
     await builderMicro(),

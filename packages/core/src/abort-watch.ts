@@ -6,32 +6,37 @@ import { setMaxListeners } from 'node:events'
  * opens many child execs, or many execs sharing the caller's signal therefore never add more than
  * one listener to any signal, so Node never prints MaxListenersExceededWarning because of Nestor.
  */
-const watchers = new WeakMap<AbortSignal, Set<() => void>>()
+type Watch = { callbacks: Set<() => void>; listener: () => void }
+const watchers = new WeakMap<AbortSignal, Watch>()
 
-/** Calls `callback` once when `signal` aborts (at once if it already has). Returns the unsubscribe. */
+/**
+ * Calls `callback` once when `signal` aborts (at once if it already has). Returns the unsubscribe.
+ * The last unsubscribe also removes the real listener: a caller's long-lived signal shared by
+ * thousands of execs keeps none of them.
+ */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   if (signal.aborted) {
     callback()
     return () => {}
   }
-  let callbacks = watchers.get(signal)
-  if (!callbacks) {
-    const set = new Set<() => void>()
-    callbacks = set
-    watchers.set(signal, set)
-    signal.addEventListener(
-      'abort',
-      () => {
-        watchers.delete(signal)
-        for (const fn of [...set]) fn()
-      },
-      { once: true },
-    )
+  let watch = watchers.get(signal)
+  if (!watch) {
+    const callbacks = new Set<() => void>()
+    const listener = () => {
+      watchers.delete(signal)
+      for (const fn of [...callbacks]) fn()
+    }
+    watch = { callbacks, listener }
+    watchers.set(signal, watch)
+    signal.addEventListener('abort', listener, { once: true })
   }
+  const { callbacks, listener } = watch
   const entry = () => callback()
   callbacks.add(entry)
   return () => {
-    callbacks.delete(entry)
+    if (!callbacks.delete(entry) || callbacks.size > 0) return
+    if (watchers.get(signal)?.listener === listener) watchers.delete(signal)
+    signal.removeEventListener('abort', listener)
   }
 }
 

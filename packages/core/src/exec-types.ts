@@ -101,9 +101,16 @@ export type RuntimeOptions = {
    * Claims a paused state for one resume: return true if this caller is the first, false if the
    * state was already resumed (then `resume` fails `invalid_state`). Default: an in-memory set,
    * which holds within one process; pass a shared store (a unique insert) to make it hold across
-   * processes. See docs/governance.md.
+   * processes. `expiresAt` (ms since the epoch, or Infinity) is when the state stops being
+   * resumable, so a store may drop the claim then. See docs/governance.md.
    */
-  claimState?: (stateId: string) => boolean | Promise<boolean>
+  claimState?: (stateId: string, claim: { expiresAt: number }) => boolean | Promise<boolean>
+  /**
+   * How long a state this runtime pauses with can be resumed (it carries `expiresAt`); later, a
+   * resume fails `invalid_state`. Default 7 days; Infinity: never (and the default claim store
+   * then keeps its claim forever).
+   */
+  stateMaxAgeMs?: number
   /** Provider-specific request knobs for every call (maxTokens…). */
   providerOptions?: Record<string, unknown>
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */

@@ -70,6 +70,7 @@ const runtimeShape = () => ({
   hooks: zod().strictObject(hooksShape()).optional(),
   stateSecret: option.nonEmptyString().optional(),
   claimState: option.function().optional(),
+  stateMaxAgeMs: option.nonNegative().optional(),
   providerOptions: option.plainObject().optional(),
   retention: zod()
     .strictObject({

@@ -28,6 +28,7 @@ export type {
   EventPayload,
 } from './types.js'
 export { toolSource, offlineProvider, isOfflineProvider } from './types.js'
+export { generateId } from './ids.js'
 export { invalidOption, messageOf } from './errors.js'
 export { emptyUsage, addUsage } from './usage.js'
 export { redactString, redactDeep } from './redact.js'

@@ -132,6 +132,8 @@ function buildSchemas(z: Zod) {
     version: z.literal(RUN_STATE_VERSION),
     /** Unique per pause: the id a resume claims, so one state is resumed at most once. */
     stateId: z.string().min(1).optional(),
+    /** When the state stops being resumable (ms since the epoch; absent: never). See `stateMaxAgeMs`. */
+    expiresAt: z.number().finite().optional(),
     execId: z.string(),
     model: z.string(),
     system: z.string().optional(),

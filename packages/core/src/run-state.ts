@@ -40,6 +40,8 @@ export function toRunState(ctx: ExecContext, outcome: ToolsOutcome): RunState {
     remaining: outcome.remaining,
     tree: { iterations: tree.iterations, tokens: tree.tokens, elapsedMs: Date.now() - tree.startedAt },
   }
+  const maxAgeMs = env.runtime.options.stateMaxAgeMs ?? DEFAULT_STATE_MAX_AGE_MS
+  if (Number.isFinite(maxAgeMs)) state.expiresAt = Date.now() + maxAgeMs
   if (env.system !== undefined) state.system = env.system
   if (env.parallelToolCalls !== undefined) state.parallelToolCalls = env.parallelToolCalls
   const journal = journalField(ctx, outcome)
@@ -141,8 +143,11 @@ export function verifyState(
   }
   const parsed = stateSchemas().runStateSchema.safeParse(value)
   if (!parsed.success) throw invalid(firstIssue(parsed.error.issues))
+  const signature = (value as { signature?: unknown }).signature
+  // A signature nobody checks would read as a guarantee: refuse it rather than resume unverified.
+  if (secret === undefined && signature !== undefined)
+    throw invalid('it is signed, and this runtime has no stateSecret to check the signature with')
   if (secret !== undefined) {
-    const signature = (value as { signature?: unknown }).signature
     if (typeof signature !== 'string') throw invalid('it is not signed, and this runtime has a stateSecret')
     // Over the value as given, not the parsed copy: an added field is tampering too.
     const expected = Buffer.from(hmac(value as RunState, secret), 'hex')
@@ -184,6 +189,17 @@ function describe(value: unknown): string {
   } catch {
     return typeof value
   }
+}
+
+/** How long a paused state can be resumed unless the runtime says otherwise: a week. */
+export const DEFAULT_STATE_MAX_AGE_MS = 7 * 24 * 3600 * 1000
+
+/** When a state stops being resumable (Infinity: never). Throws `invalid_state` once it has. */
+export function stateExpiry(state: RunState): number {
+  const expiresAt = state.expiresAt ?? Infinity
+  if (expiresAt <= Date.now())
+    throw invalid(`it expired at ${new Date(expiresAt).toISOString()} (the runtime that made it has stateMaxAgeMs)`)
+  return expiresAt
 }
 
 /** The id a resume claims: the state's own, or (for states made by hand) a hash of its content. */

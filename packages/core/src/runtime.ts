@@ -10,7 +10,7 @@ import { validateExecOptions, validateInput, validateRuntimeOptions } from './op
 import { filterTools, indexTools, registry as globalRegistry } from './registry.js'
 import { ExecRun } from './run.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
-import { restoredState, stateIdOf, verifyState } from './run-state.js'
+import { restoredState, stateExpiry, stateIdOf, verifyState } from './run-state.js'
 import { freshState, openContext, unlinkAbort, type NewExec } from './open-context.js'
 import { claimState, type PendingClaim } from './state-claims.js'
 import { asInternal } from './hook-call.js'
@@ -149,6 +149,7 @@ export class Runtime {
     options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
   ): ExecRun {
     const { state: checked } = verifyState(state, this.options.stateSecret)
+    const expiresAt = stateExpiry(checked)
     const journal = resumeJournal(checked, options.journal)
     const available = indexTools(
       options.tools ? normalizeTools(options.tools) : (this.options.registry ?? globalRegistry).list(),
@@ -202,7 +203,7 @@ export class Runtime {
     // verifyState checked that the history ends its own part with the paused assistant message.
     const paused = resumed.history.findLast((m): m is AssistantMessage => m.role === 'assistant') as AssistantMessage
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
-    const claim = claimState(this.options.claimState, stateIdOf(checked))
+    const claim = claimState(this.options.claimState, stateIdOf(checked), expiresAt)
     return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } }, undefined, claim)
   }
 

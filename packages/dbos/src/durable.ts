@@ -53,6 +53,8 @@ type Segment = { kind: 'start'; input: string } | { kind: 'resume'; state: RunSt
 type WorkflowOptions = { approvalTimeoutMs?: number }
 
 const FOREVER_SECONDS = 24 * 3600
+// How long before its state expires a waiting run stops waiting and rejects the calls instead.
+const EXPIRY_MARGIN_MS = 60_000
 
 /**
  * Registers a runtime's execs with DBOS. Call it before `DBOS.launch()` in every process that runs
@@ -111,10 +113,13 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         })
         while (result.status === 'paused' && result.pending) {
           const waiting = result.pending.approvals
-          const decisions =
-            (await waitForDecision(waiting, workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs)) ??
-            rejectAll(waiting, 'no decision before the approval timeout')
           const state = result.pending.state
+          const decisions =
+            (await waitForDecision(
+              waiting,
+              workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs,
+              state.expiresAt,
+            )) ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
           result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'resume', state, decisions }), {
             name: 'nestor.resume',
           })
@@ -191,12 +196,21 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
 async function waitForDecision(
   waiting: { toolCallId: string }[],
   timeoutMs: number | undefined,
+  stateExpiresAt: number | undefined,
 ): Promise<ResumeDecisions | null> {
-  // The deadline is a recorded step: a recovered workflow waits until the same moment.
+  // The deadline is a recorded step: a recovered workflow waits until the same moment. A state
+  // that expires ends the wait early enough for the rejections to resume it.
   const deadline =
-    timeoutMs === undefined
+    timeoutMs === undefined && stateExpiresAt === undefined
       ? undefined
-      : await DBOS.runStep(async () => Date.now() + timeoutMs, { name: 'nestor.approvalDeadline' })
+      : await DBOS.runStep(
+          async () =>
+            Math.min(
+              timeoutMs === undefined ? Infinity : Date.now() + timeoutMs,
+              stateExpiresAt === undefined ? Infinity : stateExpiresAt - EXPIRY_MARGIN_MS,
+            ),
+          { name: 'nestor.approvalDeadline' },
+        )
   const ids = new Set(waiting.map((approval) => approval.toolCallId))
   for (;;) {
     const decisions = await DBOS.recv<ResumeDecisions>(

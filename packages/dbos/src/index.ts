@@ -3,3 +3,5 @@ export type { DurableOptions, DurableStartOptions, DurableHandle, DurableExecs }
 export type { DurableEvent } from './events.js'
 export { postgresJournal } from './postgres-journal.js'
 export type { PostgresJournal, PostgresJournalOptions } from './postgres-journal.js'
+export { postgresClaims } from './postgres-claims.js'
+export type { PostgresClaims, PostgresClaimsOptions } from './postgres-claims.js'

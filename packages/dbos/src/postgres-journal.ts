@@ -1,5 +1,6 @@
 import type { Pool } from 'pg'
 import type { Journal, JournalEntry } from '@nestor/core'
+import { TABLE_NAME, tableOnce } from './tables.js'
 
 export type PostgresJournalOptions = {
   /** Table for the entries, created on first use. Default `nestor_journal`. */
@@ -11,8 +12,6 @@ export type PostgresJournal = Journal & {
   ensureTable(): Promise<void>
 }
 
-const TABLE_NAME = /^[a-z_][a-z0-9_]*$/
-
 /**
  * A journal in Postgres: one row per entry, in append order, unique per (run, key) so a step that
  * a recovered process records again is stored once. `append` resolves after the insert committed,
@@ -21,33 +20,16 @@ const TABLE_NAME = /^[a-z_][a-z0-9_]*$/
 export function postgresJournal(pool: Pool, options: PostgresJournalOptions = {}): PostgresJournal {
   const table = options.table ?? 'nestor_journal'
   if (!TABLE_NAME.test(table)) throw new TypeError(`postgresJournal: invalid table name ${JSON.stringify(table)}`)
-  let created: Promise<void> | undefined
-  const ensureTable = () => {
-    created ??= pool
-      .query(
-        `CREATE TABLE IF NOT EXISTS ${table} (
-           id bigserial PRIMARY KEY,
-           run_id text NOT NULL,
-           key text NOT NULL,
-           entry jsonb NOT NULL,
-           UNIQUE (run_id, key))`,
-      )
-      .then(
-        () => undefined,
-        async (error: unknown) => {
-          // IF NOT EXISTS is not safe against a concurrent CREATE: the loser fails on Postgres's
-          // catalog (a duplicate type or key) once the winner committed. The table is there then.
-          const found = await pool.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [table]).then(
-            ({ rows }) => rows[0]?.found,
-            () => null,
-          )
-          if (found) return
-          created = undefined
-          throw error
-        },
-      )
-    return created
-  }
+  const ensureTable = tableOnce(
+    pool,
+    table,
+    `CREATE TABLE IF NOT EXISTS ${table} (
+       id bigserial PRIMARY KEY,
+       run_id text NOT NULL,
+       key text NOT NULL,
+       entry jsonb NOT NULL,
+       UNIQUE (run_id, key))`,
+  )
   return {
     id: `postgres:${table}`,
     ensureTable,

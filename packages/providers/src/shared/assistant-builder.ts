@@ -1,12 +1,11 @@
 import type { AssistantMessage, StopReason, ToolCall, Usage } from '@nestor/core'
 import type { ModelEvent, NestorErrorLike } from '@nestor/core/provider-kit'
-import { emptyUsage } from '@nestor/core/provider-kit'
+import { emptyUsage, generateId } from '@nestor/core/provider-kit'
 
 type OpenCall = { id: string; name: string; json: string; providerData?: Record<string, unknown>; index: number }
 
-let counter = 0
-/** A fresh, unique, non-empty tool call id for providers that send none. */
-export const generateToolCallId = (): string => `call_nestor_${Date.now().toString(36)}_${(counter++).toString(36)}`
+/** A fresh, random, non-empty tool call id for providers that send none (ids leave the process). */
+export const generateToolCallId = (): string => generateId('call')
 
 /**
  * Builds one growing AssistantMessage from provider deltas and returns the ModelEvent for each

@@ -9,6 +9,8 @@ export default defineConfig({
   resolve: {
     // Subpath entries first: an alias also matches the subpaths of its name.
     alias: {
+      // NESTOR_OPENAI_SDK points at another copy of the openai SDK (CI runs the provider tests on v7).
+      ...(process.env['NESTOR_OPENAI_SDK'] ? { openai: process.env['NESTOR_OPENAI_SDK'] } : {}),
       '@nestor/core/provider-kit': src('core', 'provider-kit'),
       '@nestor/providers/openai-compatible': src('providers', 'openai-compatible'),
       '@nestor/providers/openai': src('providers', 'openai'),

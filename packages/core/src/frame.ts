@@ -23,23 +23,34 @@ export function currentExec(): ExecFrameInfo | undefined {
   )
 }
 
-// On Node 20 an enabled AsyncLocalStorage installs promise hooks that make every promise in the
-// process several times slower (measured 3.7x on a promise-heavy loop), the provider SDK's stream
-// included. Frames are only needed while a tool body runs, so the storage is enabled while at
-// least one body is in flight and disabled again when the last one settles. A body's detached
-// work that outlives it (not awaited by the body) therefore does not see the frame.
+// Before Node 24, an enabled AsyncLocalStorage installs promise hooks that make every promise in
+// the process several times slower (measured 3.7x on a promise-heavy loop), the provider SDK's
+// stream included. There, frames are enabled only while at least one tool body is in flight and
+// disabled when the last one settles (a body's detached work that outlives it does not see the
+// frame). Node 24's AsyncContextFrame needs no hooks: the frame stays on and the toggle, which
+// costs more than it saves there, is skipped. bench/README.md has the measure.
+const hooked = !usesContextFrames()
 let bodiesInFlight = 0
 
 /** Runs a tool body inside `frame`; resolves or rejects with the body. */
 export function runInFrame<T>(frame: Frame, body: () => T | Promise<T>): Promise<T> {
+  // An async wrapper: a body that throws synchronously still becomes a rejected promise.
+  if (!hooked) return frames.run(frame, async () => body())
   bodiesInFlight++
   const settled = () => {
     if (--bodiesInFlight === 0) frames.disable()
   }
-  // An async wrapper: a body that throws synchronously still becomes a rejected promise.
   const result = frames.run(frame, async () => body())
   result.then(settled, settled)
   return result
+}
+
+/** AsyncLocalStorage on AsyncContextFrame: Node 24's default, opt-in on 22, off with a flag. */
+function usesContextFrames(): boolean {
+  const flags = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)]
+  if (flags.includes('--no-async-context-frame')) return false
+  if (flags.includes('--experimental-async-context-frame')) return true
+  return Number(process.versions.node.split('.')[0]) >= 24
 }
 
 /**

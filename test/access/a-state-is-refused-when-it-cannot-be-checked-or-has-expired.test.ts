@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { Runtime, defineTool, type RunState } from '@nestor/core'
+import { Runtime, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
 import { thrown } from '../support/thrown.js'
-
-function transferTool(ran: string[]) {
-  return defineTool({
-    name: 'transfer',
-    description: 'Move money',
-    parameters: z.object({ amount: z.number() }),
-    needsApproval: true,
-    execute: ({ amount }) => {
-      ran.push(`transfer ${amount}`)
-      return 'sent'
-    },
-  })
-}
+import { transferTool } from '../support/transfer-tool.js'
 
 async function paused(
   options: { stateSecret?: string; stateMaxAgeMs?: number } = {},

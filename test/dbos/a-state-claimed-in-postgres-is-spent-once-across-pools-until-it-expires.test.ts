@@ -1,10 +1,10 @@
 import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { z } from 'zod'
-import { Runtime, defineTool, type RunState } from '@nestor/core'
+import { Runtime, type RunState } from '@nestor/core'
 import { postgresClaims } from '@nestor/dbos'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
+import { transferTool } from '../support/transfer-tool.js'
 import { endPool, startPostgres, type TestPostgres } from './support/postgres.js'
 
 let postgres: TestPostgres
@@ -25,16 +25,7 @@ afterAll(async () => {
 }, 30_000)
 
 const ran: string[] = []
-const transfer = defineTool({
-  name: 'transfer',
-  description: 'Move money',
-  parameters: z.object({ amount: z.number() }),
-  needsApproval: true,
-  execute: ({ amount }) => {
-    ran.push(`transfer ${amount}`)
-    return 'sent'
-  },
-})
+const transfer = transferTool(ran)
 
 async function pausedState(stateMaxAgeMs?: number): Promise<RunState> {
   const runtime = new Runtime({

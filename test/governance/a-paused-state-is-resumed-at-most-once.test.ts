@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { Runtime, defineTool, type RunState } from '@nestor/core'
+import { Runtime, type RunState } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls } from '../support/run.js'
+import { transferTool } from '../support/transfer-tool.js'
 import { thrown } from '../support/thrown.js'
 
 function setup() {
   const ran: string[] = []
-  const transfer = defineTool({
-    name: 'transfer',
-    description: 'Move money',
-    parameters: z.object({ amount: z.number() }),
-    needsApproval: true,
-    execute: ({ amount }) => {
-      ran.push(`transfer ${amount}`)
-      return 'sent'
-    },
-  })
-  return { ran, transfer }
+  return { ran, transfer: transferTool(ran) }
 }
 
 async function pausedState(transfer: ReturnType<typeof setup>['transfer']): Promise<RunState> {

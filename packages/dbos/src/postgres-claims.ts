@@ -1,5 +1,5 @@
 import type { Pool } from 'pg'
-import { TABLE_NAME, tableOnce } from './tables.js'
+import { tableOnce } from './tables.js'
 
 export type PostgresClaimsOptions = {
   /** Table for the claims, created on first use. Default `nestor_state_claims`. */
@@ -18,15 +18,16 @@ export type PostgresClaims = ((stateId: string, claim: { expiresAt: number }) =>
  */
 export function postgresClaims(pool: Pool, options: PostgresClaimsOptions = {}): PostgresClaims {
   const table = options.table ?? 'nestor_state_claims'
-  if (!TABLE_NAME.test(table)) throw new TypeError(`postgresClaims: invalid table name ${JSON.stringify(table)}`)
   const ensureTable = tableOnce(
     pool,
+    'postgresClaims',
     table,
-    `CREATE TABLE IF NOT EXISTS ${table} (
+    (name) =>
+      `CREATE TABLE IF NOT EXISTS ${name} (
        state_id text PRIMARY KEY,
        expires_at timestamptz,
        claimed_at timestamptz NOT NULL DEFAULT now());
-     CREATE INDEX IF NOT EXISTS ${table}_expires_at ON ${table} (expires_at)`,
+     CREATE INDEX IF NOT EXISTS ${name}_expires_at ON ${name} (expires_at)`,
   )
   const claim = async (stateId: string, { expiresAt }: { expiresAt: number }): Promise<boolean> => {
     await ensureTable()

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg'
 import type { Journal, JournalEntry } from '@nestor/core'
-import { TABLE_NAME, tableOnce } from './tables.js'
+import { tableOnce } from './tables.js'
 
 export type PostgresJournalOptions = {
   /** Table for the entries, created on first use. Default `nestor_journal`. */
@@ -19,11 +19,12 @@ export type PostgresJournal = Journal & {
  */
 export function postgresJournal(pool: Pool, options: PostgresJournalOptions = {}): PostgresJournal {
   const table = options.table ?? 'nestor_journal'
-  if (!TABLE_NAME.test(table)) throw new TypeError(`postgresJournal: invalid table name ${JSON.stringify(table)}`)
   const ensureTable = tableOnce(
     pool,
+    'postgresJournal',
     table,
-    `CREATE TABLE IF NOT EXISTS ${table} (
+    (name) =>
+      `CREATE TABLE IF NOT EXISTS ${name} (
        id bigserial PRIMARY KEY,
        run_id text NOT NULL,
        key text NOT NULL,

@@ -59,8 +59,9 @@ export abstract class Agent implements ToolSource {
 
   /**
    * Opens an exec with this agent's instructions as `system` (unless `options.system` is given).
-   * Inside a tool body it is a nested exec of the running one (depth + 1, events stream up);
-   * tools follow the nesting rules: inherited unless `options.tools`/`toolset` say otherwise.
+   * Inside a tool body it is a nested exec of the running one (depth + 1, events stream up).
+   * Tools: `options.tools`/`toolset` if given, else the agent's own tools (minus the one whose
+   * body is running), else, for an agent without tools, the nesting rules' inherited ones.
    * Runtime: the agent's own if it has one, else the current exec's; outside any exec and without
    * one, it throws `no_runtime`.
    */
@@ -71,6 +72,10 @@ export abstract class Agent implements ToolSource {
     const merged: ExecOptions = { ...options }
     if (merged.output === undefined && this.output !== undefined) merged.output = this.output
     if (merged.system === undefined && this.instructions) merged.system = this.instructions
+    if (merged.tools === undefined && merged.toolset === undefined) {
+      const own = this.ownTools()
+      if (own.length > 0) merged.tools = own
+    }
     if (merged.provider === undefined && this.provider && !this.runtime) merged.provider = this.provider
     if (merged.model === undefined && this.model !== undefined && !this.runtime) merged.model = this.model
     const runtime = this.runtime ?? this.standaloneRuntime()
@@ -90,6 +95,12 @@ export abstract class Agent implements ToolSource {
    */
   asTool<S extends SchemaInput = AsToolDefaultSchema>(options: AsToolOptions<S>): Tool {
     return agentAsTool(this, options)
+  }
+
+  /** The agent's tools, less the one whose body is running (a method cannot re-enter itself unasked). */
+  private ownTools(): Tool[] {
+    const running = currentExec()?.toolName
+    return running === undefined ? this.tools : this.tools.filter((t) => t.spec.name !== running)
   }
 
   private standaloneRuntime(): Runtime | undefined {

@@ -5,46 +5,47 @@ import type { AgentEvent, ExecResult, UserMessage } from './types.js'
 
 /**
  * A running exec: iterate it for events (this exec's and its nested children's, from the first
- * one), await it for the ExecResult. Steering, follow-up and abort act on the running loop.
+ * one), await it for the ExecResult. It is a Promise of that result (`then`, `catch`, `finally`,
+ * `instanceof Promise`), which never rejects: a failure is a result with `status: 'failed'`.
+ * Steering, follow-up and abort act on the running loop.
  */
-export class ExecRun<O = unknown> implements AsyncIterable<AgentEvent>, PromiseLike<ExecResult<O>> {
-  /** Resolves (never rejects) with the result. */
+export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements AsyncIterable<AgentEvent> {
+  // then/catch/finally return plain promises: a derived promise is no run (and the constructor
+  // below is not an executor constructor).
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise
+  }
+
+  /** Resolves (never rejects) with the result: the same value as awaiting the run. */
   readonly result: Promise<ExecResult<O>>
   readonly execId: string
+  readonly #ctx: ExecContext | undefined
+  readonly #log: EventLog<AgentEvent>
 
   /** @internal */
-  constructor(
-    private readonly ctx: ExecContext | undefined,
-    private readonly log: EventLog<AgentEvent>,
-    result: Promise<ExecResult<O>>,
-    execId: string,
-  ) {
+  constructor(ctx: ExecContext | undefined, log: EventLog<AgentEvent>, result: Promise<ExecResult<O>>, execId: string) {
+    super((resolve, reject) => result.then(resolve, reject))
     this.result = result
     this.execId = execId
+    this.#ctx = ctx
+    this.#log = log
   }
 
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
-    return this.log[Symbol.asyncIterator]()
-  }
-
-  then<A = ExecResult<O>, B = never>(
-    onFulfilled?: ((value: ExecResult<O>) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.result.then(onFulfilled, onRejected)
+    return this.#log[Symbol.asyncIterator]()
   }
 
   /** Queues a message for the running loop: injected before the next model call. */
   steer(message: string | UserMessage): void {
-    this.ctx?.control.steering.push(toUserMessage(message))
+    this.#ctx?.control.steering.push(toUserMessage(message))
   }
 
   /** Queues a message read only when the loop would otherwise end; the loop then continues. */
   followUp(message: string | UserMessage): void {
-    this.ctx?.control.followUp.push(toUserMessage(message))
+    this.#ctx?.control.followUp.push(toUserMessage(message))
   }
 
   abort(reason?: unknown): void {
-    this.ctx?.control.controller.abort(reason)
+    this.#ctx?.control.controller.abort(reason)
   }
 }

@@ -26,8 +26,9 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
     if (outcome || gaveUp) return true
     switch (event.type) {
       case 'start':
+        // The provider goes on building this object: the event gets the message as it is now.
         message = event.message
-        emit(ctx, { type: 'message_start', message })
+        emit(ctx, { type: 'message_start', message: snapshot(message) })
         return false
       case 'text_delta':
         deltas.push('text', event.delta)
@@ -56,7 +57,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
       case 'error': {
         deltas.releaseAll()
         const first = message === undefined
-        message = event.message
+        message = settle(ctx, event.message)
         if (first) emit(ctx, { type: 'message_start', message })
         outcome = finish(ctx, message, event.type === 'error' ? event.error : undefined)
         return true
@@ -85,7 +86,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
     const aborted = ctx.control.controller.signal.aborted
     // A copy: the provider may still hold (and change) the message it was building.
     const partial: AssistantMessage = message
-      ? { ...message, content: message.content.map((block) => ({ ...block })) }
+      ? snapshot(message)
       : {
           role: 'assistant',
           content: [],
@@ -107,12 +108,31 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
   }
 }
 
-function finish(ctx: ExecContext, message: AssistantMessage, error: NestorErrorLike | undefined): TurnOutcome {
+/** The final message as the turn reports it, settled before any event carries it. */
+function settle(ctx: ExecContext, message: AssistantMessage): AssistantMessage {
   // Abort wins over a failure the provider reported: the user asked to stop.
   if (ctx.control.controller.signal.aborted && message.stopReason === 'error') {
     message.stopReason = 'aborted'
     message.errorMessage ??= 'aborted'
   }
+  return message
+}
+
+/** A published event is a fixed value: a message still being built is published as a copy. */
+function snapshot(message: AssistantMessage): AssistantMessage {
+  const copy: AssistantMessage = {
+    ...message,
+    content: message.content.map((block) =>
+      block.type === 'toolCall' ? { ...block, arguments: { ...block.arguments } } : { ...block },
+    ),
+    usage: { ...message.usage },
+  }
+  if (message.providerData) copy.providerData = { ...message.providerData }
+  return copy
+}
+
+function finish(ctx: ExecContext, message: AssistantMessage, error: NestorErrorLike | undefined): TurnOutcome {
+  settle(ctx, message)
   emit(ctx, { type: 'message_end', message })
   return error ? { message, error } : { message }
 }

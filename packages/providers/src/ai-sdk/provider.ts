@@ -2,6 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider'
 import type { Provider } from '@nestor/core'
 import type { ModelRequest } from '@nestor/core/provider-kit'
 import { invalidOption } from '@nestor/core/provider-kit'
+import type { AiSdkModel } from '../shared/peer-shapes.js'
 import {
   finalAfterContent,
   type RequestAttempt,
@@ -26,7 +27,9 @@ export type AiSdkOptions = RetryOptions & {
  * own `modelId`. Only types come from `@ai-sdk/provider`: nothing of the AI SDK is loaded by this
  * adapter (the model object brings its own code).
  */
-export function aiSdk(model: LanguageModelV3, options: AiSdkOptions = {}): Provider {
+export function aiSdk(input: AiSdkModel, options: AiSdkOptions = {}): Provider {
+  // Typed structurally for the declarations (shared/peer-shapes.ts); the value is the SDK's model.
+  const model = input as LanguageModelV3 | undefined
   if (!model || typeof model !== 'object' || typeof (model as { doStream?: unknown }).doStream !== 'function') {
     throw invalidOption('model', 'an AI SDK LanguageModelV3', model)
   }

@@ -1,23 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { NestorError } from '@nestor/core'
 import { invalidOption } from '@nestor/core/provider-kit'
-
-/**
- * Where `anthropic({ cacheControl })` puts prompt-cache breakpoints. `true` means the defaults:
- * the system prompt, the tools and the last 2 messages (4 breakpoints, the API's maximum).
- */
-export type AnthropicCacheControl =
-  | boolean
-  | {
-      /** A breakpoint after the system prompt. Default true. */
-      system?: boolean
-      /** A breakpoint after the last tool definition (caches every tool). Default true. */
-      tools?: boolean
-      /** Breakpoints on the last block of each of the last N messages. Default 2. */
-      lastMessages?: number
-      /** Cache lifetime. Default '5m' (the API's default, sent without a ttl). */
-      ttl?: '5m' | '1h'
-    }
+import type { AnthropicCacheControl } from './cache-control-option.js'
 
 /** Anthropic accepts at most this many `cache_control` blocks per request. */
 export const MAX_CACHE_BREAKPOINTS = 4

@@ -12,11 +12,13 @@ import {
 import { loggerOption, sdkLogging, type ProviderLogger } from '../shared/sdk-logger.js'
 import { lazySdkClient } from '../shared/sdk-client.js'
 import { missingApiKey } from '../shared/failures.js'
-import { resolveCacheControl, type AnthropicCacheControl } from './cache-control.js'
+import { resolveCacheControl } from './cache-control.js'
+import type { AnthropicCacheControl } from './cache-control-option.js'
 import { anthropicCapabilities } from './capabilities.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
 import { loadAnthropic } from './sdk.js'
+import type { AnthropicClient } from '../shared/peer-shapes.js'
 import { parseAnthropicStream } from './stream.js'
 import { anthropicStreamEvents } from './stream-data.js'
 
@@ -25,7 +27,7 @@ export type AnthropicOptions = RetryOptions & {
   apiKey?: string
   baseURL?: string
   /** A ready SDK client (proxies, custom fetch). Its own retries are bypassed per request. */
-  client?: Anthropic
+  client?: AnthropicClient
   /** `max_tokens` when the request gives none. Default 4096. */
   maxTokens?: number
   /** Extended thinking for every request (a request's `options.thinking` wins; `false` turns it off). */
@@ -41,7 +43,9 @@ export type AnthropicOptions = RetryOptions & {
 const anthropicShape = () => ({
   apiKey: option.nonEmptyString().optional(),
   baseURL: option.nonEmptyString().optional(),
-  client: option.custom<Anthropic>('an Anthropic SDK client', (v) => typeof v === 'object' && v !== null).optional(),
+  client: option
+    .custom<AnthropicClient>('an Anthropic SDK client', (v) => typeof v === 'object' && v !== null)
+    .optional(),
   ...retryOptionShape(),
   maxTokens: option.positiveInt().optional(),
   thinking: zod().strictObject({ budgetTokens: option.positiveInt() }).optional(),
@@ -84,7 +88,8 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
   const logError = (message: string) => logging.logger.error(message)
   const getClient = lazySdkClient({
     load: () => loadAnthropic(name),
-    injected: options.client,
+    // The option is typed structurally (shared/peer-shapes.ts); its value is the SDK's client.
+    injected: options.client as Anthropic | undefined,
     apiKey,
     missingKey: () => missingApiKey(name, `${name}: no API key (pass apiKey or set ANTHROPIC_API_KEY)`),
     create: (sdk, key): Anthropic =>

@@ -3,6 +3,7 @@ import type { Provider } from '@nestor/core'
 import type { Capabilities } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import { importPeer } from '../shared/import-peer.js'
+import type { BedrockClient, BedrockCredentials } from '../shared/peer-shapes.js'
 import {
   finalAfterContent,
   type RequestAttempt,
@@ -20,11 +21,11 @@ export type BedrockOptions = RetryOptions & {
   /** Default: `AWS_REGION`, then `AWS_DEFAULT_REGION`, then the SDK's own resolution. */
   region?: string
   /** Static credentials or a provider; default: the AWS SDK's default chain (env, profile, SSO, IMDS…). */
-  credentials?: BedrockRuntimeClientConfig['credentials']
+  credentials?: BedrockCredentials
   /** A custom endpoint (VPC endpoint, a local test server). */
   endpoint?: string
   /** A ready SDK client. Nestor still sends each attempt once (its own retries, not the SDK's). */
-  client?: BedrockRuntimeClient
+  client?: BedrockClient
   /** `inferenceConfig.maxTokens` when the request gives none. Default: the model's own. */
   maxTokens?: number
   /** Claude extended thinking for every request (a request's `options.thinking` wins; `false` turns it off). */
@@ -50,7 +51,9 @@ export function bedrock(options: BedrockOptions = {}): Provider {
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     ...(options.thinking ? { thinking: options.thinking } : {}),
   }
-  let client: Promise<BedrockRuntimeClient> | undefined = options.client ? Promise.resolve(options.client) : undefined
+  // The option is typed structurally (shared/peer-shapes.ts); its value is the SDK's client.
+  const injected = options.client as BedrockRuntimeClient | undefined
+  let client: Promise<BedrockRuntimeClient> | undefined = injected ? Promise.resolve(injected) : undefined
   const getClient = (): Promise<BedrockRuntimeClient> =>
     (client ??= loadSdk().then((aws) => {
       const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION

@@ -10,7 +10,8 @@ import { toGeminiParameters, toGeminiTools } from './convert-tools.js'
 import { withOutputInstructions } from '../shared/output-instructions.js'
 import { classifyGeminiError } from './errors.js'
 import { toGenerationConfig } from './generation-config.js'
-import { clientApiKey, createClient, loadGeminiSdk, streamGenerateContent, type GeminiClient } from './sdk.js'
+import { clientApiKey, createClient, loadGeminiSdk, streamGenerateContent } from './sdk.js'
+import type { GeminiClient } from '../shared/peer-shapes.js'
 import { parseGeminiStream } from './stream.js'
 import { toGeminiToolConfig } from './tool-config.js'
 import type { GeminiRequest } from './wire-types.js'
@@ -51,7 +52,8 @@ export function gemini(options: GeminiOptions = {}): Provider {
     ''
   const getClient = lazySdkClient({
     load: () => loadGeminiSdk(name),
-    injected: options.client,
+    // The option is typed structurally (shared/peer-shapes.ts); its value is the SDK's client.
+    injected: options.client as ReturnType<typeof createClient> | undefined,
     apiKey,
     missingKey: () => missingApiKey(name, 'Gemini API key missing: pass apiKey or set GEMINI_API_KEY'),
     create: (_sdk, key) => createClient(key),

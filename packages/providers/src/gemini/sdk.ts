@@ -25,15 +25,12 @@ function sdk(): GeminiSdk {
   return loaded
 }
 
-/** What `gemini({ client })` accepts: a `GoogleGenerativeAI` instance from @google/generative-ai. */
-export type GeminiClient = GoogleGenerativeAI
-
-export function createClient(apiKey: string): GeminiClient {
+export function createClient(apiKey: string): GoogleGenerativeAI {
   return new (sdk().GoogleGenerativeAI)(apiKey)
 }
 
 /** The key an injected client carries, so the redactor can hide it too. */
-export function clientApiKey(client: GeminiClient): string {
+export function clientApiKey(client: { readonly apiKey: unknown }): string {
   return typeof client.apiKey === 'string' ? client.apiKey : ''
 }
 
@@ -43,7 +40,7 @@ export function clientApiKey(client: GeminiClient): string {
  * `JSON.stringify` of it, so fields its types lack (thoughtSignature, functionCall.id) go through.
  */
 export async function* streamGenerateContent(
-  client: GeminiClient,
+  client: GoogleGenerativeAI,
   model: string,
   request: GeminiRequest,
   options: { baseUrl?: string; signal: AbortSignal },

@@ -1,6 +1,5 @@
 import { option, strictOptions, type SameKeys } from '@nestor/core/provider-kit'
-import type OpenAI from 'openai'
-import type { ReasoningEffort } from 'openai/resources/shared'
+import type { OpenAIClient, OpenAIReasoningEffort } from '../shared/peer-shapes.js'
 import { retryOptionShape, type RetryOptions } from '../shared/retrying-provider.js'
 import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'
 
@@ -10,7 +9,7 @@ export type OpenAIProviderOptions = RetryOptions & {
   /** Default the SDK's (`https://api.openai.com/v1`). */
   baseURL?: string
   /** An SDK instance to use instead of building one. Its own retries should be off (`maxRetries: 0`). */
-  client?: OpenAI
+  client?: OpenAIClient
   /** Default 'chat' (Chat Completions); 'responses' uses the Responses API. */
   api?: 'chat' | 'responses'
   /** Send tools in strict mode (schemas rewritten to OpenAI's strict subset). Default false. */
@@ -25,7 +24,7 @@ export type OpenAIProviderOptions = RetryOptions & {
 export type OpenAIRequestOptions = {
   maxTokens?: number
   temperature?: number
-  reasoningEffort?: ReasoningEffort
+  reasoningEffort?: OpenAIReasoningEffort
   /** Raw request fields, for anything not mapped above. */
   openai?: Record<string, unknown>
 }
@@ -33,7 +32,7 @@ export type OpenAIRequestOptions = {
 const openAIShape = () => ({
   apiKey: option.nonEmptyString().optional(),
   baseURL: option.nonEmptyString().optional(),
-  client: option.custom<OpenAI>('an OpenAI SDK client', (v) => typeof v === 'object' && v !== null).optional(),
+  client: option.custom<OpenAIClient>('an OpenAI SDK client', (v) => typeof v === 'object' && v !== null).optional(),
   api: option.oneOf(['chat', 'responses']).optional(),
   strict: option.boolean().optional(),
   ...retryOptionShape(),

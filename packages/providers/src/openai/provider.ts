@@ -38,7 +38,8 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
   const logError = (message: string) => logging.logger.error(message)
   const getClient = lazySdkClient({
     load: () => loadOpenAI(name),
-    injected: options.client,
+    // The option is typed structurally (shared/peer-shapes.ts); its value is the SDK's client.
+    injected: options.client as OpenAI | undefined,
     apiKey: apiKey ?? undefined,
     missingKey: () => missingApiKey(name, 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY'),
     create: (OpenAISdk, key): OpenAI =>

@@ -1,5 +1,7 @@
 // docs/mcp.md § Tools from an MCP server: the reference filesystem server's tools in an exec.
 // Run: npx tsc -b && node examples/dist/mcp/filesystem.js
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -7,7 +9,6 @@ import { dirname, join } from 'node:path'
 import { Runtime } from '@nestor/core'
 import { mcpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
-import { isMain } from '../research/guide/run-as-script.js'
 
 /** The installed server's entry script; `npx -y @modelcontextprotocol/server-filesystem <dir>` works too. */
 function filesystemServerScript(): string {
@@ -49,4 +50,5 @@ export async function main(log: (line: string) => void = console.log): Promise<s
   }
 }
 
-if (isMain(import.meta.url)) await main()
+// Run as a script (node dist/…/this.js), not when a test imports main().
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main()

@@ -1,5 +1,7 @@
 // docs/mcp.md § Serving Nestor tools and agents: serveMcp over Streamable HTTP, called by the
 // MCP SDK's own client. Run: npx tsc -b && node examples/dist/mcp/serve-http.js
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Agent } from '@nestor/agents'
@@ -7,7 +9,6 @@ import { Runtime, defineTool } from '@nestor/core'
 import { serveMcp } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { z } from 'zod'
-import { isMain } from '../research/guide/run-as-script.js'
 
 class Poet extends Agent {
   instructions = 'You write one-line poems.'
@@ -49,4 +50,5 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   }
 }
 
-if (isMain(import.meta.url)) await main()
+// Run as a script (node dist/…/this.js), not when a test imports main().
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main()

@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 
 const run = promisify(execFile)
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
-const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+export const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
   packageManager: string
   devDependencies: Record<string, string>
 }
@@ -53,12 +53,16 @@ export async function packAll(): Promise<string[]> {
 
 /**
  * A fresh npm app outside the workspace with every tarball, the given zod and the openai SDK
- * (the workspace's exact versions), and nothing else: the other SDKs stay uninstalled.
+ * (the workspace's exact versions) and the `extra` packages: the other SDKs stay uninstalled.
  */
-export async function installApp(tarballs: string[], zodVersion: string): Promise<string> {
+export async function installApp(
+  tarballs: string[],
+  zodVersion: string,
+  extra: Record<string, string> = {},
+): Promise<string> {
   const app = mkdtempSync(join(tmpdir(), 'nestor-app-'))
   cpSync(fileURLToPath(new URL('./app', import.meta.url)), app, { recursive: true })
-  const dependencies: Record<string, string> = { zod: zodVersion, openai: rootManifest.devDependencies.openai! }
+  const dependencies: Record<string, string> = { zod: zodVersion, openai: rootManifest.devDependencies.openai!, ...extra }
   dependencies['@types/node'] = rootManifest.devDependencies['@types/node']!
   for (const tarball of tarballs) {
     const name = `@nestor/${tarball

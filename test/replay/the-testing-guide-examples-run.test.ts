@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { scratchDir } from '../support/scratch-dir.js'
 
 const guide = readFileSync(fileURLToPath(new URL('../../docs/testing.md', import.meta.url)), 'utf8')
-const blocks = [...guide.matchAll(/```ts\n(\/\/ runnable\n[\s\S]*?)```/g)].map((m) => m[1] as string)
+// `// runnable` blocks, and the fragment that runs only here, on the repository's cassette.
+const blocks = [...guide.matchAll(/```ts\n(\/\/ (?:runnable|fragment: runs in this repository.*)\n[\s\S]*?)```/g)].map(
+  (m) => m[1] as string,
+)
 
 /** `console.log(...) // expected` lines: what each block promises to print, in order. */
 const promised = (code: string): string[] =>

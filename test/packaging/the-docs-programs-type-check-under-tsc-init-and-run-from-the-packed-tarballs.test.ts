@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { docBlocks, type DocBlock } from './doc-blocks.js'
+import { appDependencies } from './docs-app.js'
+import { startDocsModel, type DocsModelServer } from './docs-model-server.js'
+import { installApp, packAll, repoRoot, rootManifest, sh, tscBin } from './packed-app.js'
+
+// Every `// runnable` block of README.md, docs/ and the package READMEs, as a newcomer would use
+// it: a file of a fresh npm app that installed the packed tarballs (and only the openai SDK),
+// type-checked with skipLibCheck off under the flags `tsc --init` writes today (TypeScript 5.9)
+// and in TypeScript 7, built with the tsconfig docs/packaging.md recommends and run under plain
+// node, `openai()` talking to a local model server.
+const programs = docBlocks().filter((b) => b.kind === 'runnable' || b.kind === 'server')
+const compilers = { 'TypeScript 5.9': tscBin, 'TypeScript 7': join(repoRoot, 'node_modules/typescript-7/bin/tsc') }
+
+/** The ```json block under "## A recommended tsconfig" in docs/packaging.md, as the docs show it. */
+function recommendedTsconfig(): string {
+  const guide = readFileSync(join(repoRoot, 'docs/packaging.md'), 'utf8')
+  const block = guide.split('## A recommended tsconfig')[1]?.match(/```json\n([\s\S]*?)```/)?.[1]
+  if (!block) throw new Error('docs/packaging.md has no recommended tsconfig block')
+  return block
+}
+
+let tarballs: string[] = []
+let app = ''
+let docs = ''
+
+beforeAll(async () => {
+  tarballs = await packAll()
+  const { zod: _zod, openai: _openai, ...extra } = appDependencies([])
+  for (const name of Object.keys(extra)) if (name.startsWith('@nestor/')) delete extra[name]
+  app = await installApp(tarballs, rootManifest.devDependencies.zod!, extra)
+  docs = join(app, 'docs')
+  mkdirSync(docs)
+  for (const block of programs) writeFileSync(join(docs, `${block.name}.ts`), block.code)
+  writeFileSync(join(docs, 'tsconfig.json'), recommendedTsconfig())
+  // Each compiler's own `tsc --init`, as is; the check adds only what the docs' setup says.
+  for (const [label, tsc] of Object.entries(compilers)) {
+    const dir = mkdtempSync(join(tmpdir(), 'nestor-tsc-init-'))
+    await sh(process.execPath, [tsc, '--init'], dir)
+    const init = `tsconfig.init-${label.replace(/\W+/g, '')}.json`
+    copyFileSync(join(dir, 'tsconfig.json'), join(docs, init))
+    await rm(dir, { recursive: true, force: true })
+    writeFileSync(
+      join(docs, `tsconfig.check-${label.replace(/\W+/g, '')}.json`),
+      JSON.stringify({
+        extends: `./${init}`,
+        compilerOptions: { types: ['node'], skipLibCheck: false, noEmit: true },
+        include: ['*.ts'],
+      }),
+    )
+  }
+}, 600_000)
+afterAll(async () => {
+  if (app) await rm(app, { recursive: true, force: true })
+  if (tarballs[0]) await rm(dirname(tarballs[0]), { recursive: true, force: true })
+}, 60_000)
+
+describe("the docs' programs in a fresh app on the packed tarballs", () => {
+  it('has programs to run, the README and getting-started ones among them', () => {
+    expect(programs.length).toBeGreaterThan(10)
+    expect(programs.map((p) => p.where.split(':')[0])).toEqual(
+      expect.arrayContaining(['README.md', 'docs/getting-started.md', 'packages/agents/README.md']),
+    )
+  })
+
+  it.each(Object.keys(compilers))(
+    "type-check under %s's tsc --init flags (strict, nodenext, exactOptionalPropertyTypes, noUncheckedIndexedAccess) with skipLibCheck off",
+    async (label) => {
+      const init = readFileSync(join(docs, `tsconfig.init-${label.replace(/\W+/g, '')}.json`), 'utf8')
+      for (const flag of ['"module": "nodenext"', '"strict": true', '"exactOptionalPropertyTypes": true', '"noUncheckedIndexedAccess": true'])
+        expect(init).toContain(flag)
+      const tsc = compilers[label as keyof typeof compilers]
+      await sh(process.execPath, [tsc, '-p', `tsconfig.check-${label.replace(/\W+/g, '')}.json`], docs)
+    },
+    300_000,
+  )
+
+  describe('built with the recommended tsconfig and run under node', () => {
+    beforeAll(async () => {
+      await sh(process.execPath, [tscBin, '-p', 'tsconfig.json'], docs)
+    }, 300_000)
+
+    it.each(programs.map((p) => [p.where, p] as const))('%s runs and prints what it promises', async (_where, block) => {
+      const model = await startDocsModel()
+      try {
+        const out = block.kind === 'server' ? await serve(block, model) : await runProgram(block, model)
+        expect(inOrder(out.split('\n'), block.promised)).toEqual(block.promised)
+        // A program that declares tools and asks the model must have offered them and got a result back.
+        if (/defineTool\(|@tool\(/.test(block.code) && model.requests.length > 0) {
+          expect(model.requests.some((r) => (r.tools?.length ?? 0) > 0)).toBe(true)
+          expect(model.requests.some((r) => r.messages.some((m) => m.role === 'tool'))).toBe(true)
+        }
+      } finally {
+        await model.close()
+      }
+    }, 120_000)
+  })
+})
+
+const env = (model: DocsModelServer) => ({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-docs-local', PORT: '0' })
+
+async function runProgram(block: DocBlock, model: DocsModelServer): Promise<string> {
+  const { stdout } = await sh(process.execPath, [join('dist', `${block.name}.js`)], docs, env(model))
+  return stdout
+}
+
+/**
+ * A `// runnable server` program prints `try: curl …` lines and then a line ending in
+ * `(Ctrl-C to stop)`; each try line is then requested as curl would, and must answer 2xx.
+ */
+async function serve(block: DocBlock, model: DocsModelServer): Promise<string> {
+  const child = spawn(process.execPath, [join('dist', `${block.name}.js`)], {
+    cwd: docs,
+    env: { ...process.env, ...env(model) },
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString()
+        if (stdout.includes('(Ctrl-C to stop)\n')) resolve()
+      })
+      child.on('exit', (code) => reject(new Error(`${block.where} exited with ${code} before serving\n${stdout}\n${stderr}`)))
+    })
+    const tries = [...stdout.matchAll(/^try: curl (.*)$/gm)].map((m) => m[1]!)
+    expect(tries.length).toBeGreaterThan(0)
+    for (const line of tries) {
+      const url = line.split(' ').at(-1)!
+      const data = line.match(/-d '([^']*)'/)?.[1]
+      const response = await fetch(url, data === undefined ? {} : { method: 'POST', body: data, headers: { 'content-type': 'application/json' } })
+      const body = await response.text()
+      expect({ line, status: response.status, stderr }).toMatchObject({ line, status: expect.toSatisfy((s: number) => s < 300) })
+      stdout += body
+    }
+    return stdout
+  } finally {
+    child.kill()
+  }
+}
+
+/** The promised lines found in `lines`, in order (equal to `promised` when all are there). */
+function inOrder(lines: string[], promised: string[]): string[] {
+  const found: string[] = []
+  let at = 0
+  for (const line of promised) {
+    const index = lines.indexOf(line, at)
+    if (index === -1) break
+    found.push(line)
+    at = index + 1
+  }
+  return found
+}

@@ -16,10 +16,16 @@ const docsPeers = [
  * the docs' other peers. No other provider SDK, so the root imports must type-check without them.
  */
 export function appDependencies(tarballs: string[]): Record<string, string> {
-  const deps: Record<string, string> = { zod: rootManifest.devDependencies.zod!, openai: rootManifest.devDependencies.openai! }
+  const deps: Record<string, string> = {
+    zod: rootManifest.devDependencies.zod!,
+    openai: rootManifest.devDependencies.openai!,
+  }
   for (const name of docsPeers) deps[name] = rootManifest.devDependencies[name]!
   for (const dir of packageDirs()) {
-    const { name, version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string }
+    const { name, version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name: string
+      version: string
+    }
     const tarball = tarballs.find((t) => t.endsWith(`${name.replace('@', '').replace('/', '-')}-${version}.tgz`))
     deps[name] = tarball ? `file:${tarball}` : version
   }

@@ -58,9 +58,22 @@ function answer(body: ChatRequest): string {
   const tool = body.tools?.[0]
   if (last?.role !== 'tool' && tool) {
     const args = JSON.stringify(valueOf(tool.function.parameters ?? { type: 'object' }))
-    return stream([
-      { role: 'assistant', tool_calls: [{ index: 0, id: `call_${body.messages.length}`, type: 'function', function: { name: tool.function.name, arguments: args } }] },
-    ], 'tool_calls')
+    return stream(
+      [
+        {
+          role: 'assistant',
+          tool_calls: [
+            {
+              index: 0,
+              id: `call_${body.messages.length}`,
+              type: 'function',
+              function: { name: tool.function.name, arguments: args },
+            },
+          ],
+        },
+      ],
+      'tool_calls',
+    )
   }
   const schema = body.response_format?.json_schema?.schema
   if (schema) return stream([{ role: 'assistant', content: JSON.stringify(valueOf(schema)) }], 'stop')

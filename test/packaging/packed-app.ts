@@ -62,7 +62,11 @@ export async function installApp(
 ): Promise<string> {
   const app = mkdtempSync(join(tmpdir(), 'nestor-app-'))
   cpSync(fileURLToPath(new URL('./app', import.meta.url)), app, { recursive: true })
-  const dependencies: Record<string, string> = { zod: zodVersion, openai: rootManifest.devDependencies.openai!, ...extra }
+  const dependencies: Record<string, string> = {
+    zod: zodVersion,
+    openai: rootManifest.devDependencies.openai!,
+    ...extra,
+  }
   dependencies['@types/node'] = rootManifest.devDependencies['@types/node']!
   for (const tarball of tarballs) {
     const name = `@nestor/${tarball

@@ -72,7 +72,12 @@ describe("the docs' programs in a fresh app on the packed tarballs", () => {
     "type-check under %s's tsc --init flags (strict, nodenext, exactOptionalPropertyTypes, noUncheckedIndexedAccess) with skipLibCheck off",
     async (label) => {
       const init = readFileSync(join(docs, `tsconfig.init-${label.replace(/\W+/g, '')}.json`), 'utf8')
-      for (const flag of ['"module": "nodenext"', '"strict": true', '"exactOptionalPropertyTypes": true', '"noUncheckedIndexedAccess": true'])
+      for (const flag of [
+        '"module": "nodenext"',
+        '"strict": true',
+        '"exactOptionalPropertyTypes": true',
+        '"noUncheckedIndexedAccess": true',
+      ])
         expect(init).toContain(flag)
       const tsc = compilers[label as keyof typeof compilers]
       await sh(process.execPath, [tsc, '-p', `tsconfig.check-${label.replace(/\W+/g, '')}.json`], docs)
@@ -80,25 +85,54 @@ describe("the docs' programs in a fresh app on the packed tarballs", () => {
     300_000,
   )
 
+  it("installs @nestor/web's tarball beside core's alone, as docs/packaging.md says", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nestor-web-alone-'))
+    try {
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'web-alone', private: true, type: 'module' }))
+      const tarball = (name: string) => tarballs.find((t) => t.includes(`/nestor-${name}-`))!
+      await sh(
+        'npm',
+        ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball('core'), tarball('web')],
+        dir,
+      )
+      const { stdout } = await sh(
+        process.execPath,
+        ['--input-type=module', '-e', "const web = await import('@nestor/web'); console.log(typeof web.toSSE)"],
+        dir,
+      )
+      expect(stdout.trim()).toBe('function')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 300_000)
+
   describe('built with the recommended tsconfig and run under node', () => {
     beforeAll(async () => {
       await sh(process.execPath, [tscBin, '-p', 'tsconfig.json'], docs)
     }, 300_000)
 
-    it.each(programs.map((p) => [p.where, p] as const))('%s runs and prints what it promises', async (_where, block) => {
-      const model = await startDocsModel()
-      try {
-        const out = block.kind === 'server' ? await serve(block, model) : await runProgram(block, model)
-        expect(inOrder(out.split('\n'), block.promised)).toEqual(block.promised)
-        // A program that declares tools and asks the model must have offered them and got a result back.
-        if (/defineTool\(|@tool\(/.test(block.code) && model.requests.length > 0) {
-          expect(model.requests.some((r) => (r.tools?.length ?? 0) > 0)).toBe(true)
-          expect(model.requests.some((r) => r.messages.some((m) => m.role === 'tool'))).toBe(true)
+    it.each(programs.map((p) => [p.where, p] as const))(
+      '%s runs and prints what it promises',
+      async (_where, block) => {
+        const model = await startDocsModel()
+        try {
+          const out = block.kind === 'server' ? await serve(block, model) : await runProgram(block, model)
+          expect(inOrder(out.split('\n'), block.promised)).toEqual(block.promised)
+          // A program that declares tools and asks the model must have offered them and got a result back.
+          if (/defineTool\(|@tool\(/.test(block.code) && model.requests.length > 0) {
+            const offered = model.requests.some((r) => (r.tools?.length ?? 0) > 0)
+            const answered = model.requests.some((r) => r.messages.some((m) => m.role === 'tool'))
+            expect({ offered, answered }, 'its tools reach the model and a tool result comes back').toEqual({
+              offered: true,
+              answered: true,
+            })
+          }
+        } finally {
+          await model.close()
         }
-      } finally {
-        await model.close()
-      }
-    }, 120_000)
+      },
+      120_000,
+    )
   })
 })
 
@@ -127,16 +161,24 @@ async function serve(block: DocBlock, model: DocsModelServer): Promise<string> {
         stdout += chunk.toString()
         if (stdout.includes('(Ctrl-C to stop)\n')) resolve()
       })
-      child.on('exit', (code) => reject(new Error(`${block.where} exited with ${code} before serving\n${stdout}\n${stderr}`)))
+      child.on('exit', (code) =>
+        reject(new Error(`${block.where} exited with ${code} before serving\n${stdout}\n${stderr}`)),
+      )
     })
     const tries = [...stdout.matchAll(/^try: curl (.*)$/gm)].map((m) => m[1]!)
     expect(tries.length).toBeGreaterThan(0)
     for (const line of tries) {
       const url = line.split(' ').at(-1)!
       const data = line.match(/-d '([^']*)'/)?.[1]
-      const response = await fetch(url, data === undefined ? {} : { method: 'POST', body: data, headers: { 'content-type': 'application/json' } })
+      const response = await fetch(
+        url,
+        data === undefined ? {} : { method: 'POST', body: data, headers: { 'content-type': 'application/json' } },
+      )
       const body = await response.text()
-      expect({ line, status: response.status, stderr }).toMatchObject({ line, status: expect.toSatisfy((s: number) => s < 300) })
+      expect({ line, status: response.status, stderr }).toMatchObject({
+        line,
+        status: expect.toSatisfy((s: number) => s < 300),
+      })
       stdout += body
     }
     return stdout

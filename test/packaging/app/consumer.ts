@@ -5,6 +5,8 @@ import type { ModelRequest } from '@nestor/core/provider-kit'
 import type { AgentOptions } from '@nestor/agents'
 import { openai, type OpenAIProviderOptions } from '@nestor/providers/openai'
 import { scripted, type ScriptedTurn } from '@nestor/providers/testing'
+// The root entry, as the docs import it: its declarations need no SDK but the ones installed.
+import { scripted as rootScripted, openai as rootOpenAI } from '@nestor/providers'
 import { z } from 'zod'
 
 const add = defineTool({
@@ -21,7 +23,7 @@ const add = defineTool({
 const turns: ScriptedTurn[] = ['hi']
 const options: OpenAIProviderOptions = { apiKey: 'sk-test' }
 const agentOptions: Partial<AgentOptions> = {}
-export const providers = [scripted(turns), openai(options)]
+export const providers = [scripted(turns), openai(options), rootScripted(turns), rootOpenAI(options)]
 export const firstModel = (request: ModelRequest): string => request.model
 
 export async function main(): Promise<ExecResult> {

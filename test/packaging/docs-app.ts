@@ -2,32 +2,25 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageDirs, rootManifest } from './packed-app.js'
 
-/** The peers the docs' programs use besides zod and the openai SDK, at the workspace's versions. */
-const docsPeers = [
-  '@types/node',
-  '@opentelemetry/api',
-  '@opentelemetry/sdk-trace-base',
-  '@opentelemetry/context-async-hooks',
-  '@modelcontextprotocol/sdk',
-]
-
 /**
- * What the docs app installs: every @nestor package (from its tarball), zod, the openai SDK and
- * the docs' other peers. No other provider SDK, so the root imports must type-check without them.
+ * What the docs' app installs besides the tarballs, zod and the openai SDK (at the workspace's
+ * versions): no other provider SDK, so the root imports must type-check without them.
  */
-export function appDependencies(tarballs: string[]): Record<string, string> {
-  const deps: Record<string, string> = {
-    zod: rootManifest.devDependencies.zod!,
-    openai: rootManifest.devDependencies.openai!,
-  }
-  for (const name of docsPeers) deps[name] = rootManifest.devDependencies[name]!
-  for (const dir of packageDirs()) {
-    const { name, version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-      name: string
-      version: string
-    }
-    const tarball = tarballs.find((t) => t.endsWith(`${name.replace('@', '').replace('/', '-')}-${version}.tgz`))
-    deps[name] = tarball ? `file:${tarball}` : version
-  }
-  return deps
+export function docsAppPeers(): Record<string, string> {
+  const names = [
+    '@types/node',
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace-base',
+    '@opentelemetry/context-async-hooks',
+    '@modelcontextprotocol/sdk',
+  ]
+  return Object.fromEntries(names.map((name) => [name, rootManifest.devDependencies[name]!]))
+}
+
+/** The packages a runnable block may import: every @nestor package, zod, openai and the peers above. */
+export function docsAppPackages(): Set<string> {
+  const nestor = packageDirs().map(
+    (dir) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name,
+  )
+  return new Set([...nestor, 'zod', 'openai', ...Object.keys(docsAppPeers())])
 }

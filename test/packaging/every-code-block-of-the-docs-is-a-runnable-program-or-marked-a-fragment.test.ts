@@ -2,11 +2,11 @@ import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { docBlocks, importsOf } from './doc-blocks.js'
-import { appDependencies } from './docs-app.js'
+import { docsAppPackages } from './docs-app.js'
 import { repoRoot } from './packed-app.js'
 
 const blocks = docBlocks()
-const publicNames = new Set(Object.keys(appDependencies([])))
+const publicNames = docsAppPackages()
 /** `@nestor/providers/openai` → `@nestor/providers`; `node:http` stays. */
 const packageOf = (specifier: string) =>
   specifier.startsWith('node:')

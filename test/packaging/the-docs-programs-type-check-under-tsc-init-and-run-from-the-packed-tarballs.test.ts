@@ -12,10 +12,13 @@ import { installApp, packAll, repoRoot, rootManifest, sh, tscBin } from './packe
 // Every `// runnable` block of README.md, docs/ and the package READMEs, as a newcomer would use
 // it: a file of a fresh npm app that installed the packed tarballs (and only the openai SDK),
 // type-checked with skipLibCheck off under the flags `tsc --init` writes today (TypeScript 5.9)
-// and in TypeScript 7, built with the tsconfig docs/packaging.md recommends and run under plain
-// node, `openai()` talking to a local model server.
+// and in TypeScript 7, built by both with the tsconfig docs/packaging.md recommends and run under
+// plain node, `openai()` talking to a local model server.
 const programs = docBlocks().filter((b) => b.kind === 'runnable' || b.kind === 'server')
 const compilers = { 'TypeScript 5.9': tscBin, 'TypeScript 7': join(repoRoot, 'node_modules/typescript-7/bin/tsc') }
+type Compiler = keyof typeof compilers
+/** `TypeScript 5.9` → `TypeScript59`: a file-name part per compiler. */
+const tag = (label: string) => label.replace(/\W+/g, '')
 
 /** The ```json block under "## A recommended tsconfig" in docs/packaging.md, as the docs show it. */
 function recommendedTsconfig(): string {
@@ -32,23 +35,24 @@ let docs = ''
 beforeAll(async () => {
   tarballs = await packAll()
   app = await installApp(tarballs, rootManifest.devDependencies.zod!, docsAppPeers())
+  // The layout of getting-started.md: the programs in src/, the recommended tsconfig beside it.
   docs = join(app, 'docs')
-  mkdirSync(docs)
-  for (const block of programs) writeFileSync(join(docs, `${block.name}.ts`), block.code)
+  mkdirSync(join(docs, 'src'), { recursive: true })
+  for (const block of programs) writeFileSync(join(docs, 'src', `${block.name}.ts`), block.code)
   writeFileSync(join(docs, 'tsconfig.json'), recommendedTsconfig())
   // Each compiler's own `tsc --init`, as is; the check adds only what the docs' setup says.
   for (const [label, tsc] of Object.entries(compilers)) {
     const dir = mkdtempSync(join(tmpdir(), 'nestor-tsc-init-'))
     await sh(process.execPath, [tsc, '--init'], dir)
-    const init = `tsconfig.init-${label.replace(/\W+/g, '')}.json`
+    const init = `tsconfig.init-${tag(label)}.json`
     copyFileSync(join(dir, 'tsconfig.json'), join(docs, init))
     await rm(dir, { recursive: true, force: true })
     writeFileSync(
-      join(docs, `tsconfig.check-${label.replace(/\W+/g, '')}.json`),
+      join(docs, `tsconfig.check-${tag(label)}.json`),
       JSON.stringify({
         extends: `./${init}`,
         compilerOptions: { types: ['node'], skipLibCheck: false, noEmit: true },
-        include: ['*.ts'],
+        include: ['src'],
       }),
     )
   }
@@ -69,7 +73,7 @@ describe("the docs' programs in a fresh app on the packed tarballs", () => {
   it.each(Object.keys(compilers))(
     "type-check under %s's tsc --init flags (strict, nodenext, exactOptionalPropertyTypes, noUncheckedIndexedAccess) with skipLibCheck off",
     async (label) => {
-      const init = readFileSync(join(docs, `tsconfig.init-${label.replace(/\W+/g, '')}.json`), 'utf8')
+      const init = readFileSync(join(docs, `tsconfig.init-${tag(label)}.json`), 'utf8')
       for (const flag of [
         '"module": "nodenext"',
         '"strict": true',
@@ -77,8 +81,7 @@ describe("the docs' programs in a fresh app on the packed tarballs", () => {
         '"noUncheckedIndexedAccess": true',
       ])
         expect(init).toContain(flag)
-      const tsc = compilers[label as keyof typeof compilers]
-      await sh(process.execPath, [tsc, '-p', `tsconfig.check-${label.replace(/\W+/g, '')}.json`], docs)
+      await sh(process.execPath, [compilers[label as Compiler], '-p', `tsconfig.check-${tag(label)}.json`], docs)
     },
     300_000,
   )
@@ -104,18 +107,20 @@ describe("the docs' programs in a fresh app on the packed tarballs", () => {
     }
   }, 300_000)
 
-  describe('built with the recommended tsconfig and run under node', () => {
+  describe.each(Object.keys(compilers) as Compiler[])('built by %s with the recommended tsconfig', (label) => {
+    const outDir = `dist-${tag(label)}`
     beforeAll(async () => {
-      await sh(process.execPath, [tscBin, '-p', 'tsconfig.json'], docs)
+      await sh(process.execPath, [compilers[label], '-p', 'tsconfig.json', '--outDir', outDir], docs)
     }, 300_000)
 
     it.each(programs.map((p) => [p.where, p] as const))(
-      '%s runs and prints what it promises',
+      '%s runs under node and prints what it promises',
       async (_where, block) => {
         const model = await startDocsModel()
+        const file = join(outDir, `${block.name}.js`)
         try {
-          const out = block.kind === 'server' ? await serve(block, model) : await runProgram(block, model)
-          expect(inOrder(out.split('\n'), block.promised)).toEqual(block.promised)
+          const printed = block.kind === 'server' ? await serve(block, file, model) : await runProgram(file, model)
+          expect(inOrder(printed.split('\n'), block.promised)).toEqual(block.promised)
           // A program that declares tools and asks the model must have offered them and got a result back.
           if (/defineTool\(|@tool\(/.test(block.code) && model.requests.length > 0) {
             const offered = model.requests.some((r) => (r.tools?.length ?? 0) > 0)
@@ -136,8 +141,8 @@ describe("the docs' programs in a fresh app on the packed tarballs", () => {
 
 const env = (model: DocsModelServer) => ({ OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-docs-local', PORT: '0' })
 
-async function runProgram(block: DocBlock, model: DocsModelServer): Promise<string> {
-  const { stdout } = await sh(process.execPath, [join('dist', `${block.name}.js`)], docs, env(model))
+async function runProgram(file: string, model: DocsModelServer): Promise<string> {
+  const { stdout } = await sh(process.execPath, [file], docs, env(model))
   return stdout
 }
 
@@ -146,8 +151,8 @@ async function runProgram(block: DocBlock, model: DocsModelServer): Promise<stri
  * `(Ctrl-C to stop)`; each try line is then requested as curl would, and must answer 2xx (an
  * event stream down to its `end` frame).
  */
-async function serve(block: DocBlock, model: DocsModelServer): Promise<string> {
-  const child = spawn(process.execPath, [join('dist', `${block.name}.js`)], {
+async function serve(block: DocBlock, file: string, model: DocsModelServer): Promise<string> {
+  const child = spawn(process.execPath, [file], {
     cwd: docs,
     env: { ...process.env, ...env(model) },
   })

@@ -12,7 +12,7 @@ describe('nested exec', () => {
   it('exec() outside any exec throws no_runtime', () => {
     let thrown: unknown
     try {
-      exec('hello')
+      void exec('hello')
     } catch (error) {
       thrown = error
     }

@@ -58,7 +58,7 @@ describe('iteration budget', () => {
       const runtime = new Runtime({ provider, model: 'm' })
       let thrown: unknown
       try {
-        runtime.exec('go', { maxIterations: bad as number })
+        void runtime.exec('go', { maxIterations: bad as number })
       } catch (error) {
         thrown = error
       }

@@ -26,7 +26,7 @@ describe('invalid options', () => {
   it('a toolChoice naming an unknown tool is invalid_options naming the option', () => {
     let message = ''
     try {
-      runtime.exec('go', { tools: [t('a')], toolChoice: { type: 'function', name: 'b' } })
+      void runtime.exec('go', { tools: [t('a')], toolChoice: { type: 'function', name: 'b' } })
     } catch (error) {
       message = (error as Error).message
     }

@@ -274,9 +274,9 @@ export function eventRedactor(secrets: readonly string[]): EventRedactor {
       if (!dirty) return value
       return { ...event, delta: redactDeep(delta, ordered) } as T
     }
-    // A message is final at its message_end, and already at its message_start unless it is an
-    // assistant reply still streaming (the provider keeps building that object): a final clean
-    // message is sealed, so this and every later event carrying it pass it through uncopied. A
+    // A message is final at its message_start and message_end (a reply still streaming is
+    // published as a snapshot, stream-turn.ts): a clean message is sealed, so this and every
+    // later event carrying it pass it through uncopied. A
     // tool result is final at tool_end too; not one with `details`, the tool's own object, which
     // could still change. Its receipt is final there too (a plain record of the call), so
     // agent_end and the run's result, which list every receipt again, pass a clean one through.
@@ -284,8 +284,7 @@ export function eventRedactor(secrets: readonly string[]): EventRedactor {
     if (event.type === 'message_start' || event.type === 'message_end') {
       const message = event.message as { role?: unknown; details?: unknown } | undefined
       if (!message) live = true
-      else if (message.details !== undefined || (event.type === 'message_start' && message.role === 'assistant'))
-        live = true
+      else if (message.details !== undefined) live = true
       else sealIfClean(message)
     } else if (event.type === 'tool_end') {
       const { result, receipt } = event as { result?: { role?: unknown; details?: unknown }; receipt?: object }

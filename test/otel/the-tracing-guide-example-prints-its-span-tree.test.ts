@@ -33,7 +33,8 @@ describe('docs/tracing.md', () => {
     expect(spans.map((s) => s.name)).toEqual(shown)
     // The nested invoke_agent is the child of the research call; the research call of the root exec.
     const byName = (name: string) => spans.filter((s) => s.name === name)
-    const [nested, rootAgent] = byName('invoke_agent')
+    const [nested] = byName('invoke_agent research')
+    const [rootAgent] = byName('invoke_agent')
     const tool = byName('execute_tool research')[0]!
     expect(nested!.parentSpanContext?.spanId).toBe(tool.id)
     expect(tool.parentSpanContext?.spanId).toBe(rootAgent!.id)

@@ -8,9 +8,10 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js'
-import { type AgentEvent, type Runtime, type Tool, type ToolInput } from '@nestor/core'
+import type { Runtime, Tool, ToolInput } from '@nestor/core'
 import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
 import { toMcpContent } from './content.js'
+import { ServedCalls } from './served-calls.js'
 import { serveHttp, type HttpTransportOptions } from './serve-http.js'
 
 /** An agent exposed as one tool; `agent` is anything with `asTool()`, such as an `Agent` of @nestor/agents. */
@@ -51,7 +52,8 @@ export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTran
     if (tools.has(tool.spec.name)) throw invalidOption('tools', 'unique tool names', tool.spec.name)
     tools.set(tool.spec.name, tool)
   }
-  const create = () => createServer(options, tools)
+  const served = new ServedCalls(options.runtime)
+  const create = () => createServer(options, tools, served)
   if (transport === 'stdio') return connectOne(create(), new StdioServerTransport())
   if ('http' in transport && transport.http === true) return serveHttp(create, transport)
   return connectOne(create(), transport as Transport)
@@ -62,7 +64,7 @@ async function connectOne(server: Server, transport: Transport): Promise<McpServ
   return { close: () => server.close() }
 }
 
-function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Server {
+function createServer(options: ServeMcpOptions, tools: Map<string, Tool>, served: ServedCalls): Server {
   const server = new Server(options.serverInfo ?? { name: 'nestor', version: '0.1.0' }, { capabilities: { tools: {} } })
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((t) => ({
@@ -90,26 +92,21 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
       })
       sending.push(sent.catch(() => undefined))
     }
-    // The execs of this call: the batch's, then every exec opened under it.
-    const tree = new Set<string>()
-    const off = options.runtime.on('*', (event: AgentEvent) => {
-      if (event.type === 'agent_start' && event.parentExecId !== undefined && tree.has(event.parentExecId))
-        tree.add(event.execId)
-      else if (!tree.has(event.execId)) return
-      if (event.type === 'tool_update')
-        report(typeof event.update === 'string' ? event.update : JSON.stringify(event.update))
-      else if (event.type === 'tool_start' && event.depth > 0) report(`calling ${event.toolName}`)
-    })
-    const traced: Tool = {
-      ...tool,
-      execute: (args, ctx) => {
-        tree.add(ctx.execId)
-        return tool.execute(args, ctx)
-      },
-    }
+    // Followed only when the client asked for progress: otherwise no event needs routing.
+    const call = token === undefined ? undefined : served.open(report)
+    const followed: Tool = call
+      ? {
+          ...tool,
+          execute: (args, ctx) => {
+            // The batch's exec: events of it and of every exec opened under it now reach `report`.
+            call.follow(ctx.execId)
+            return tool.execute(args, ctx)
+          },
+        }
+      : tool
     try {
       const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], {
-        tools: [traced],
+        tools: [followed],
         signal: extra.signal,
       })
       const result = batch.results[0]!.result
@@ -118,7 +115,7 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
     } catch (error) {
       return errorText(messageOf(error))
     } finally {
-      off()
+      call?.close()
     }
   })
   return server

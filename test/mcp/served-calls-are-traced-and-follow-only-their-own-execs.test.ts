@@ -81,7 +81,7 @@ describe('serveMcp: served calls and the runtime', () => {
     open()
     await Promise.all(pending)
     expect(progress).toEqual({ a: ['a working'], b: ['b working'] })
-    // Only @nestor/otel's typed listeners stay: serving listens while calls run, then stops.
+    // Progress comes from each call's own stream (runBatch's onEvent): serving adds no runtime listener.
     const listeners = (runtime as unknown as { listeners: { byType: Map<string, unknown[]> } }).listeners.byType
     expect(listeners.get('tool_update')?.length ?? 0).toBe(0)
     expect(listeners.get('*')?.length ?? 0).toBe(0)

@@ -8,10 +8,9 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js'
-import type { Runtime, Tool, ToolInput } from '@nestor/core'
+import type { AgentEvent, Runtime, Tool, ToolInput } from '@nestor/core'
 import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
 import { toMcpContent } from './content.js'
-import { ServedCalls } from './served-calls.js'
 import { serveHttp, type HttpTransportOptions } from './serve-http.js'
 
 /** An agent exposed as one tool; `agent` is anything with `asTool()`, such as an `Agent` of @nestor/agents. */
@@ -52,8 +51,7 @@ export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTran
     if (tools.has(tool.spec.name)) throw invalidOption('tools', 'unique tool names', tool.spec.name)
     tools.set(tool.spec.name, tool)
   }
-  const served = new ServedCalls(options.runtime)
-  const create = () => createServer(options, tools, served)
+  const create = () => createServer(options, tools)
   if (transport === 'stdio') return connectOne(create(), new StdioServerTransport())
   if ('http' in transport && transport.http === true) return serveHttp(create, transport)
   return connectOne(create(), transport as Transport)
@@ -64,7 +62,7 @@ async function connectOne(server: Server, transport: Transport): Promise<McpServ
   return { close: () => server.close() }
 }
 
-function createServer(options: ServeMcpOptions, tools: Map<string, Tool>, served: ServedCalls): Server {
+function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Server {
   const server = new Server(options.serverInfo ?? { name: 'nestor', version: '0.1.0' }, { capabilities: { tools: {} } })
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((t) => ({
@@ -92,33 +90,28 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>, served
       })
       sending.push(sent.catch(() => undefined))
     }
-    // Followed only when the client asked for progress: otherwise no event needs routing.
-    const call = token === undefined ? undefined : served.open(report)
-    const followed: Tool = call
-      ? {
-          ...tool,
-          execute: (args, ctx) => {
-            // The batch's exec: events of it and of every exec opened under it now reach `report`.
-            call.follow(ctx.execId)
-            return tool.execute(args, ctx)
-          },
-        }
-      : tool
     try {
       const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], {
-        tools: [followed],
+        tools: [tool],
         signal: extra.signal,
+        // This call's own stream (its exec and those opened under it): no runtime-wide listener.
+        ...(token !== undefined && { onEvent: (event: AgentEvent) => progressOf(event, report) }),
       })
       const result = batch.results[0]!.result
       await Promise.all(sending)
       return { content: toMcpContent(result.content), isError: result.isError }
     } catch (error) {
       return errorText(messageOf(error))
-    } finally {
-      call?.close()
     }
   })
   return server
+}
+
+/** What a served call reports as progress: its tool's updates, and the calls and updates of the execs under it. */
+function progressOf(event: AgentEvent, report: (message: string) => void): void {
+  if (event.type === 'tool_update')
+    report(typeof event.update === 'string' ? event.update : JSON.stringify(event.update))
+  else if (event.type === 'tool_start' && event.depth > 0) report(`calling ${event.toolName}`)
 }
 
 const errorText = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })

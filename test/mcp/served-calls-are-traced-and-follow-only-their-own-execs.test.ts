@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { Agent, tool } from '@nestor/agents'
 import { Runtime, defineTool } from '@nestor/core'
 import { serveMcp, type McpServing } from '@nestor/mcp'
 import { instrument } from '@nestor/otel'
@@ -9,15 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls } from '../support/run.js'
 import { memoryTracing, treeOf } from '../support/memory-tracing.js'
-
-class Researcher extends Agent {
-  instructions = 'You research.'
-  @tool({ description: 'Search the notes', parameters: z.object({ q: z.string() }) })
-  search({ q }: { q: string }, ctx: { update(p: unknown): void }) {
-    ctx.update(`searching ${q}`)
-    return `found ${q}`
-  }
-}
+import { Researcher } from '../support/researcher-agent.js'
 
 let gate = Promise.resolve()
 const step = defineTool({

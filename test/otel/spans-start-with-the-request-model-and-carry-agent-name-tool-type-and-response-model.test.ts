@@ -1,13 +1,12 @@
 import type { Context } from '@opentelemetry/api'
-import { Agent, tool } from '@nestor/agents'
 import { Runtime } from '@nestor/core'
 import { instrument } from '@nestor/otel'
 import { scripted } from '@nestor/providers'
 import { BasicTracerProvider, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { calls } from '../support/run.js'
 import { memoryTracing } from '../support/memory-tracing.js'
+import { Researcher } from '../support/researcher-agent.js'
 
 /** What a sampler or a span processor sees when a span starts: its name and attributes then. */
 class AtStart implements SpanProcessor {
@@ -18,14 +17,6 @@ class AtStart implements SpanProcessor {
   onEnd(_span: ReadableSpan): void {}
   forceFlush = async () => {}
   shutdown = async () => {}
-}
-
-class Researcher extends Agent {
-  instructions = 'You research.'
-  @tool({ description: 'Search the notes', parameters: z.object({ q: z.string() }) })
-  search({ q }: { q: string }) {
-    return `found ${q}`
-  }
 }
 
 describe('otel: GenAI attributes', () => {

@@ -57,4 +57,12 @@ describe('serveMcp over HTTP: authorize', () => {
     // initialize, notifications/initialized, tools/call at least: each one was decided.
     expect(seen.length - before).toBeGreaterThanOrEqual(3)
   })
+
+  it('binding beyond loopback without authorize is refused with invalid_options before listening', async () => {
+    const runtime = new Runtime({ provider: scripted([]), model: 'm' })
+    await expect(serveMcp({ runtime, tools: [echo] }, { http: true, port: 0, host: '0.0.0.0' })).rejects.toMatchObject({
+      code: 'invalid_options',
+      message: expect.stringMatching(/needs authorize/),
+    })
+  })
 })

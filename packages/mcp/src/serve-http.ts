@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { NestorError } from '@nestor/core'
 import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './http-body.js'
 import { hostGuard, type HostGuard } from './http-guard.js'
@@ -13,7 +14,10 @@ import type { McpServing } from './serve.js'
 export type HttpTransportOptions = {
   /** 0 picks a free port. */
   port: number
-  /** Default 127.0.0.1: only this machine can connect unless you choose otherwise. */
+  /**
+   * Default 127.0.0.1: only this machine can connect. Any other (0.0.0.0, a LAN address) needs
+   * `authorize`, or `serveMcp` throws `invalid_options`.
+   */
   host?: string
   /** Default /mcp. */
   path?: string
@@ -62,6 +66,14 @@ const httpOptions = strictOptions(() => ({
  */
 export async function serveHttp(create: () => Server, options: HttpTransportOptions): Promise<McpServing> {
   parseOptions(httpOptions, options, 'transport')
+  const host = options.host ?? '127.0.0.1'
+  // Another interface means other machines: they get in only through a check someone chose.
+  if (!isLoopback(host) && !options.authorize) {
+    throw new NestorError(
+      'invalid_options',
+      `invalid option transport.authorize: serving MCP on ${host} reaches beyond this machine, so it needs authorize (authorize: () => true lets anyone in)`,
+    )
+  }
   const path = options.path ?? '/mcp'
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const sessions = new SessionTable(options.maxSessions ?? 100, options.sessionIdleMs ?? 10 * 60_000)
@@ -139,7 +151,6 @@ export async function serveHttp(create: () => Server, options: HttpTransportOpti
       else res.end()
     })
   })
-  const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject)
     http.listen(options.port, host, () => resolve())
@@ -157,6 +168,8 @@ export async function serveHttp(create: () => Server, options: HttpTransportOpti
 }
 
 const NO_BODY = Symbol('no body')
+
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\./.test(host)
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name]

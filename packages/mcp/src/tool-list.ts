@@ -188,7 +188,10 @@ async function callTool(connection: McpConnection, name: string, args: Record<st
         { cause: error },
       )
     }
-    throw error
+    // The server's own error (an McpError): its text is the error result, the URL's secrets taken out.
+    const message = messageOf(error)
+    const scrubbed = connection.scrub(message)
+    throw scrubbed === message ? error : new Error(scrubbed)
   }
   return toToolOutput(result as Parameters<typeof toToolOutput>[0])
 }

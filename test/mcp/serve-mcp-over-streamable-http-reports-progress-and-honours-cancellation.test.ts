@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { Agent, tool } from '@nestor/agents'
 import { Runtime, defineTool, type AgentEvent } from '@nestor/core'
 import { mcpTools, serveMcp, type McpServing } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
@@ -8,16 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls } from '../support/run.js'
 import { textOfResult, toolResults } from '../support/mcp-servers.js'
-
-class Researcher extends Agent {
-  instructions = 'You research.'
-
-  @tool({ description: 'Search the notes', parameters: z.object({ q: z.string() }) })
-  search({ q }: { q: string }, ctx: { update(p: unknown): void }) {
-    ctx.update(`searching ${q}`)
-    return `found ${q}`
-  }
-}
+import { Researcher } from '../support/researcher-agent.js'
 
 let aborted: (reason: unknown) => void
 const abortSeen = new Promise<unknown>((resolve) => (aborted = resolve))

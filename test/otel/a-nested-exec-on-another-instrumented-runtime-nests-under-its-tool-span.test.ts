@@ -25,7 +25,7 @@ describe('otel: execs on two runtimes', () => {
       'invoke_agent',
       '  chat small',
       '  execute_tool consult',
-      '    invoke_agent',
+      '    invoke_agent consult',
       '      chat big',
       '  chat small',
     ])

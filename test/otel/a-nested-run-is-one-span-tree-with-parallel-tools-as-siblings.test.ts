@@ -4,7 +4,7 @@ import { collect } from '../support/run.js'
 import { threeLevelRuntime } from './nested-runs.js'
 import { idOf, memoryTracing, only, parentIdOf, treeOf } from '../support/memory-tracing.js'
 
-const level = ['chat m', 'execute_tool lookup', '  invoke_agent', '    chat m', 'chat m']
+const level = ['chat m', 'execute_tool lookup', '  invoke_agent lookup', '    chat m', 'chat m']
 const indent = (lines: string[], by: string) => lines.map((l) => by + l)
 
 describe('otel: a nested run is one span tree', () => {
@@ -17,7 +17,7 @@ describe('otel: a nested run is one span tree', () => {
     expect(result.status).toBe('completed')
     const spans = tracing.spans()
 
-    const branch = ['execute_tool research', '  invoke_agent', ...indent(level, '    ')]
+    const branch = ['execute_tool research', '  invoke_agent research', ...indent(level, '    ')]
     expect(treeOf(spans)).toEqual([
       'invoke_agent',
       '  chat m',
@@ -30,7 +30,11 @@ describe('otel: a nested run is one span tree', () => {
 
     // Each nested invoke_agent hangs under the very call (by id) whose body opened it.
     for (const start of events.filter((e) => e.type === 'agent_start' && e.depth > 0)) {
-      const agent = only(spans, (s) => s.attributes['nestor.exec.id'] === start.execId && s.name === 'invoke_agent')
+      const agent = only(
+        spans,
+        (s) =>
+          s.attributes['nestor.exec.id'] === start.execId && s.attributes['gen_ai.operation.name'] === 'invoke_agent',
+      )
       const tool = only(spans, (s) => idOf(s) === parentIdOf(agent))
       expect(tool.attributes['gen_ai.tool.call.id']).toBe(start.parentToolCallId)
       const opener = only(spans, (s) => idOf(s) === parentIdOf(tool))
@@ -46,7 +50,11 @@ describe('otel: a nested run is one span tree', () => {
     const result = await runtime.exec('root', { tools })
     stop()
     const spans = tracing.spans()
-    const root = only(spans, (s) => s.attributes['nestor.exec.id'] === result.execId && s.name === 'invoke_agent')
+    const root = only(
+      spans,
+      (s) =>
+        s.attributes['nestor.exec.id'] === result.execId && s.attributes['gen_ai.operation.name'] === 'invoke_agent',
+    )
     const [a, b] = spans.filter((s) => s.name === 'execute_tool research')
     expect(parentIdOf(a!)).toBe(idOf(root))
     expect(parentIdOf(b!)).toBe(idOf(root))
@@ -62,7 +70,11 @@ describe('otel: a nested run is one span tree', () => {
     const result = await runtime.exec('root', { tools })
     stop()
     const spans = tracing.spans()
-    const root = only(spans, (s) => s.attributes['nestor.exec.id'] === result.execId && s.name === 'invoke_agent')
+    const root = only(
+      spans,
+      (s) =>
+        s.attributes['nestor.exec.id'] === result.execId && s.attributes['gen_ai.operation.name'] === 'invoke_agent',
+    )
     expect(root.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.provider.name': 'scripted',

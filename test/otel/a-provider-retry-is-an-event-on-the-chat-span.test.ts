@@ -68,7 +68,7 @@ describe('otel: retries over the OpenAI SDK and a loopback server', () => {
     expect(chat.events.map((e) => e.attributes?.['nestor.retry.attempt'])).toEqual([1, 2])
     expect(chat.status.code).toBe(SpanStatusCode.ERROR)
     expect(chat.attributes['error.type']).toBe('provider_error')
-    const agent = tracing.spans().find((s) => s.name === 'invoke_agent')!
+    const agent = tracing.spans().find((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent')!
     expect(agent.status.code).toBe(SpanStatusCode.ERROR)
     expect(agent.attributes['error.type']).toBe('provider_error')
   })

@@ -23,7 +23,7 @@ describe('otel: abort', () => {
     off()
     expect(result.status).toBe('aborted')
     expect(tracing.openNames()).toEqual([])
-    const agents = tracing.spans().filter((s) => s.name === 'invoke_agent')
+    const agents = tracing.spans().filter((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent')
     expect(agents).toHaveLength(5)
     for (const agent of agents) {
       expect(agent.status.code).toBe(SpanStatusCode.ERROR)

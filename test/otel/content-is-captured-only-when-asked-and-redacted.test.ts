@@ -37,7 +37,7 @@ describe('otel: content capture', () => {
     await runtime.exec(`log in as ada, password ${PASSWORD}`, { tools: [login] })
     stop()
     const spans = tracing.spans()
-    const agent = spans.find((s) => s.name === 'invoke_agent')!
+    const agent = spans.find((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent')!
     expect(JSON.parse(String(agent.attributes['gen_ai.input.messages']))).toEqual([
       { role: 'user', parts: [{ type: 'text', content: 'log in as ada, password [REDACTED]' }] },
     ])

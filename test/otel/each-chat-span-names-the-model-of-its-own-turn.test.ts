@@ -36,6 +36,10 @@ describe('otel: the model of each chat span', () => {
       chats.map((s) => [s.name, s.attributes['gen_ai.request.model'], s.attributes['gen_ai.provider.name']]),
     ).toEqual(models.map((m) => [`chat ${m}`, m, 'scripted']))
     // The exec's span keeps the first model it saw.
-    expect(tracing.spans().find((s) => s.name === 'invoke_agent')!.attributes['gen_ai.request.model']).toBe('small')
+    expect(
+      tracing.spans().find((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent')!.attributes[
+        'gen_ai.request.model'
+      ],
+    ).toBe('small')
   })
 })

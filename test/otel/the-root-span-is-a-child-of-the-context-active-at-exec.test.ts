@@ -28,7 +28,7 @@ describe('otel: the caller’s active context parents the run', () => {
     stop()
     const spans = tracing.spans()
     const request = only(spans, (s) => s.name === 'GET /chat')
-    const agent = only(spans, (s) => s.name === 'invoke_agent')
+    const agent = only(spans, (s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent')
     expect(result.status).toBe('completed')
     expect(parentIdOf(agent)).toBe(idOf(request))
     expect(agent.spanContext().traceId).toBe(request.spanContext().traceId)
@@ -41,6 +41,8 @@ describe('otel: the caller’s active context parents the run', () => {
     expect(trace.getActiveSpan()).toBeUndefined()
     await runtime.exec('hi')
     stop()
-    expect(parentIdOf(only(tracing.spans(), (s) => s.name === 'invoke_agent'))).toBeUndefined()
+    expect(
+      parentIdOf(only(tracing.spans(), (s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent')),
+    ).toBeUndefined()
   })
 })

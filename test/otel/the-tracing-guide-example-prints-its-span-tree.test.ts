@@ -1,14 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { scratchDir } from '../support/scratch-dir.js'
+import { exampleOf, guide, runExample } from '../support/doc-example.js'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const guide = readFileSync(join(root, 'docs/tracing.md'), 'utf8')
-const example = guide.match(/```ts\n(\/\/ runnable\n[\s\S]*?)```/)?.[1]
+const text = guide('tracing.md')
+const example = exampleOf(text, '// runnable')
 /** The span names the guide says are printed, in order: the first word of each line of the block after the example. */
-const shown = guide
+const shown = text
   .match(/children first:\n\n```\n([\s\S]*?)```/)?.[1]
   ?.trim()
   .split('\n')
@@ -19,21 +15,17 @@ describe('docs/tracing.md', () => {
 
   it('runs its example with the console span exporter, printing the span tree it shows and the answer', async () => {
     expect(example).toBeDefined()
-    // Under the repository, so the example's bare imports resolve like an application's.
-    const dir = join(root, 'node_modules', '.cache')
-    mkdirSync(dir, { recursive: true })
-    const file = join(scratchDir('tracing-guide-', dir), 'example.ts')
-    writeFileSync(file, example!)
     const spans: { name: string; parentSpanContext?: { spanId: string }; id: string }[] = []
     const printed: string[] = []
     vi.spyOn(console, 'dir').mockImplementation((item: unknown) => void spans.push(item as (typeof spans)[number]))
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')))
-    await import(file)
+    await runExample(example!, 'tracing-guide-')
     expect(printed).toEqual(['Here is the summary.'])
     expect(spans.map((s) => s.name)).toEqual(shown)
     // The nested invoke_agent is the child of the research call; the research call of the root exec.
     const byName = (name: string) => spans.filter((s) => s.name === name)
-    const [nested, rootAgent] = byName('invoke_agent')
+    const [nested] = byName('invoke_agent research')
+    const [rootAgent] = byName('invoke_agent')
     const tool = byName('execute_tool research')[0]!
     expect(nested!.parentSpanContext?.spanId).toBe(tool.id)
     expect(tool.parentSpanContext?.spanId).toBe(rootAgent!.id)

@@ -55,7 +55,7 @@ describe('otel: no span is left open', () => {
     stop()
     expect(result.status).toBe('paused')
     expect(tracing.openNames()).toEqual([])
-    const agent = tracing.spans().find((s) => s.name === 'invoke_agent')!
+    const agent = tracing.spans().find((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent')!
     expect(agent.attributes['nestor.exec.status']).toBe('paused')
     expect(agent.events.map((e) => e.name)).toEqual(['nestor.approval_required'])
     expect(tracing.spans().find((s) => s.name === 'execute_tool pay')!.attributes['nestor.exec.status']).toBe('paused')

@@ -29,6 +29,8 @@ export class EventLog<T> implements AsyncIterable<T> {
   /** Position of the last event pushed (0 before any). */
   end = 0
   closed = false
+  /** Sees every event as it is pushed: a batch's `onEvent` (its own stream, nested execs included). */
+  onPush: ((item: T) => void) | undefined
 
   constructor(
     private readonly window = DEFAULT_REPLAY_WINDOW,
@@ -43,6 +45,7 @@ export class EventLog<T> implements AsyncIterable<T> {
     this.end++
     if (this.items.length - this.offset > this.window) this.trim()
     if (this.parked.length > 0) this.signal()
+    this.onPush?.(item)
   }
 
   close(): void {

@@ -28,7 +28,8 @@ export type EventBase = {
 
 type EventBody =
   | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }
-  | { type: 'turn_start'; iteration: number; iterationBudget: number }
+  /** `model`: the model this turn's request names (after `prepareTurn`), known before the call. */
+  | { type: 'turn_start'; iteration: number; iterationBudget: number; model: string }
   /** `replayed: true` when the message comes from a journal (no model call, no deltas): see docs/durability.md. */
   | { type: 'message_start'; message: Message; replayed?: true }
   | { type: 'message_delta'; delta: MessageDelta }

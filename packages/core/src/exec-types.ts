@@ -1,6 +1,7 @@
 // The public types of an exec: its options, result, hooks and batches.
 
 import type {
+  AgentEvent,
   ApprovalDecision,
   ApprovalRequest,
   Message,
@@ -145,6 +146,16 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
 }
 
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
+/** What `runBatch` and `runParallelBatch` take besides their own options. */
+export type BatchOptions = {
+  tools?: ToolInput[]
+  signal?: AbortSignal
+  /**
+   * Sees every event of this batch and of the execs its calls open, synchronously as each is
+   * emitted: a subscription to this batch only, where `runtime.on` sees every exec.
+   */
+  onEvent?: (event: AgentEvent) => void
+}
 export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
 export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }
 /** `error` is set when a hook or a bug stopped the batch; `results` holds what ran before. */

@@ -37,6 +37,7 @@ export type {
   RuntimeOptions,
   ExecOptions,
   BatchCall,
+  BatchOptions,
   BatchResult,
   ParallelBatchResult,
   AgentEvent,

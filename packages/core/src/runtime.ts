@@ -26,6 +26,7 @@ import type {
   AssistantMessage,
   BatchCall,
   BatchLane,
+  BatchOptions,
   BatchResult,
   EventOf,
   ExecInput,
@@ -39,7 +40,6 @@ import type {
   RunState,
   RuntimeOptions,
   Tool,
-  ToolInput,
 } from './types.js'
 import { addUsage } from './usage.js'
 
@@ -217,26 +217,26 @@ export class Runtime {
     return attachTo(this.runs, execId, options.after ?? 0)
   }
 
-  /** Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model. */
-  runBatch(
-    calls: BatchCall[],
-    options: { stopOnError?: boolean; tools?: ToolInput[]; signal?: AbortSignal } = {},
-  ): Promise<BatchResult> {
-    const ctx = this.batchContext(options.tools, options.signal)
+  /**
+   * Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model.
+   * `onEvent` sees this batch's events and those of the execs its calls open, as they happen.
+   */
+  runBatch(calls: BatchCall[], options: BatchOptions & { stopOnError?: boolean } = {}): Promise<BatchResult> {
+    const ctx = this.batchContext(options)
     return settleBatch(ctx, () => runBatch(ctx, calls, options))
   }
 
   /** Lanes run concurrently up to `maxConcurrency`, calls inside a lane one after the other. */
   runParallelBatch(
     lanes: BatchLane[],
-    options: { maxConcurrency: number; tools?: ToolInput[]; signal?: AbortSignal },
+    options: BatchOptions & { maxConcurrency: number },
   ): Promise<ParallelBatchResult> {
-    const ctx = this.batchContext(options?.tools, options?.signal)
+    const ctx = this.batchContext(options ?? {})
     return settleBatch(ctx, () => runParallelBatch(ctx, lanes, options))
   }
 
   /** Batches share the loop's call pipeline through an exec context of their own (no model). */
-  private batchContext(tools: ToolInput[] | undefined, signal: AbortSignal | undefined): ExecContext {
+  private batchContext({ tools, signal, onEvent }: BatchOptions): ExecContext {
     const resolved = indexTools(tools ? normalizeTools(tools) : (this.options.registry ?? globalRegistry).list())
     const budget = this.options.maxIterations ?? 20
     const ctx = this.open({
@@ -247,6 +247,7 @@ export class Runtime {
       execId: generateId('batch'),
     })
     ctx.env.settings = { ...ctx.env.settings, duplicateCalls: 'allow', stopAtTools: new Set() }
+    if (onEvent) ctx.control.log.onPush = onEvent
     return ctx
   }
 

@@ -14,7 +14,7 @@ const ABORTED = Symbol('aborted')
 export function replayTurn(ctx: ExecContext, iteration: number, message: AssistantMessage): TurnOutcome {
   ctx.state.iterationsUsed = iteration
   ctx.tree.iterations++
-  emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.state.iterationBudget })
+  emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.state.iterationBudget, model: message.model })
   emit(ctx, { type: 'message_start', message, replayed: true })
   emit(ctx, { type: 'message_end', message, replayed: true })
   return { message }
@@ -40,7 +40,7 @@ export async function liveTurn(ctx: ExecContext, iteration: number, steered: boo
   if (!request) return {}
   ctx.state.iterationsUsed = iteration
   ctx.tree.iterations++
-  emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.state.iterationBudget })
+  emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.state.iterationBudget, model: request.model })
   // Steering that arrived while the request was prepared (or right after exec() returned)
   // still goes into this model call ('one' mode takes one message per call).
   if (!steered || ctx.control.steering.mode === 'all') {

@@ -10,14 +10,22 @@ export const isClient = (spec: McpServerSpec): spec is Client =>
 
 /**
  * How errors name the server: the command and its first argument (later ones may be tokens), or
- * the URL without credentials or query.
+ * the URL's scheme, host and port only: credentials, path and query may hold secrets
+ * (`/mcp/sk-live-…/sse`).
  */
 export function serverLabel(spec: McpServerSpec): string {
   if (isClient(spec)) return spec.getServerVersion()?.name ?? 'MCP client'
   if ('command' in spec)
     return [spec.command, ...(spec.args ?? []).slice(0, 1)].map((a) => a.split(/[\\/]/).pop()).join(' ')
   const url = new URL(String(spec.url))
-  return `${url.protocol}//${url.host}${url.pathname}`
+  return `${url.protocol}//${url.host}`
+}
+
+/** The parts of a server URL that must not appear in a message: the whole URL, its path and query. */
+function secretParts(spec: McpServerSpec): string[] {
+  if (isClient(spec) || 'command' in spec) return []
+  const url = new URL(String(spec.url))
+  return [url.href, String(spec.url), url.pathname + url.search, url.username, url.password].filter((p) => p.length > 1)
 }
 
 /**
@@ -26,6 +34,7 @@ export function serverLabel(spec: McpServerSpec): string {
  */
 export class McpConnection {
   readonly label: string
+  readonly #secrets: string[]
   #client: Client | undefined
   #opening: Promise<Client> | undefined
   #closed = false
@@ -38,6 +47,14 @@ export class McpConnection {
     private readonly onOpen: (client: Client, reopened: boolean) => void,
   ) {
     this.label = serverLabel(spec)
+    this.#secrets = secretParts(spec).sort((a, b) => b.length - a.length)
+  }
+
+  /** A message from the SDK or the network with the server URL's secret parts replaced. */
+  scrub(message: string): string {
+    let text = message
+    for (const part of this.#secrets) text = text.split(part).join('…')
+    return text
   }
 
   get client(): Client | undefined {

@@ -3,6 +3,7 @@ export { McpToolError, toToolOutput as mcpResultToToolOutput } from './content.j
 export { serveMcp } from './serve.js'
 export type { McpAgentEntry, McpServing, ServeMcpOptions, ServeMcpTransport } from './serve.js'
 export type { HttpTransportOptions } from './serve-http.js'
+export type { McpLogEntry, McpLogger } from './warnings.js'
 export type {
   McpHttpServer,
   McpServerSpec,

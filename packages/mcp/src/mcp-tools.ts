@@ -5,6 +5,7 @@ import { invalidOption, messageOf } from '@nestor/core/provider-kit'
 import { McpConnection, isClient } from './connection.js'
 import { McpToolList } from './tool-list.js'
 import type { McpServerSpec, McpTools, McpToolsOptions } from './types.js'
+import { reporter } from './warnings.js'
 
 const DEFAULT_CLIENT = { name: 'nestor', version: '0.1.0' }
 
@@ -21,15 +22,14 @@ export async function mcpTools(server: McpServerSpec, options: McpToolsOptions =
     if (reopened) list?.invalidate()
   }
   const connection = new McpConnection(server, options.clientInfo ?? DEFAULT_CLIENT, onOpen)
-  list = new McpToolList(connection, options)
+  list = new McpToolList(connection, options, reporter(connection.label, options.logger))
   try {
     await list.load(await connection.get())
   } catch (error) {
     await connection.close().catch(() => undefined)
     throw new NestorError(
       'invalid_options',
-      `invalid option server: could not list the tools of MCP server ${connection.label}: ${messageOf(error)}`,
-      { cause: error },
+      `invalid option server: could not list the tools of MCP server ${connection.label}: ${connection.scrub(messageOf(error))}`,
     )
   }
   const tools = list
@@ -79,4 +79,6 @@ function checkOptions(server: McpServerSpec, options: McpToolsOptions): void {
   if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === 'number' && options.timeoutMs > 0)) {
     throw invalidOption('timeoutMs', 'a positive number', options.timeoutMs)
   }
+  if (options.logger !== undefined && typeof options.logger?.log !== 'function')
+    throw invalidOption('logger', 'a logger { log(entry) }', typeof options.logger)
 }

@@ -8,7 +8,7 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js'
-import { type AgentEvent, type Runtime, type Tool, type ToolInput } from '@nestor/core'
+import type { AgentEvent, Runtime, Tool, ToolInput } from '@nestor/core'
 import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
 import { toMcpContent } from './content.js'
 import { serveHttp, type HttpTransportOptions } from './serve-http.js'
@@ -90,38 +90,28 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
       })
       sending.push(sent.catch(() => undefined))
     }
-    // The execs of this call: the batch's, then every exec opened under it.
-    const tree = new Set<string>()
-    const off = options.runtime.on('*', (event: AgentEvent) => {
-      if (event.type === 'agent_start' && event.parentExecId !== undefined && tree.has(event.parentExecId))
-        tree.add(event.execId)
-      else if (!tree.has(event.execId)) return
-      if (event.type === 'tool_update')
-        report(typeof event.update === 'string' ? event.update : JSON.stringify(event.update))
-      else if (event.type === 'tool_start' && event.depth > 0) report(`calling ${event.toolName}`)
-    })
-    const traced: Tool = {
-      ...tool,
-      execute: (args, ctx) => {
-        tree.add(ctx.execId)
-        return tool.execute(args, ctx)
-      },
-    }
     try {
       const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], {
-        tools: [traced],
+        tools: [tool],
         signal: extra.signal,
+        // This call's own stream (its exec and those opened under it): no runtime-wide listener.
+        ...(token !== undefined && { onEvent: (event: AgentEvent) => progressOf(event, report) }),
       })
       const result = batch.results[0]!.result
       await Promise.all(sending)
       return { content: toMcpContent(result.content), isError: result.isError }
     } catch (error) {
       return errorText(messageOf(error))
-    } finally {
-      off()
     }
   })
   return server
+}
+
+/** What a served call reports as progress: its tool's updates, and the calls and updates of the execs under it. */
+function progressOf(event: AgentEvent, report: (message: string) => void): void {
+  if (event.type === 'tool_update')
+    report(typeof event.update === 'string' ? event.update : JSON.stringify(event.update))
+  else if (event.type === 'tool_start' && event.depth > 0) report(`calling ${event.toolName}`)
 }
 
 const errorText = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js'
 import type { Tool } from '@nestor/core'
+import type { McpLogger } from './warnings.js'
 
 export type { McpToolDefinition }
 
@@ -30,11 +31,18 @@ export type McpToolsOptions = {
   exclude?: string[]
   /**
    * Whether calls wait for an approval: all of them, per server tool name, or decided from the
-   * server's definition (e.g. `(tool) => !tool.annotations?.readOnlyHint`).
+   * server's definition. A definition's `annotations` are the server's own claims (the MCP spec
+   * calls them untrusted): decide from names you reviewed, not from `readOnlyHint`.
    */
   needsApproval?: boolean | Record<string, boolean> | ((tool: McpToolDefinition) => boolean)
-  /** Per-call timeout; the server gets an MCP cancellation when it fires. */
+  /**
+   * Per-call timeout (Infinity: none); the call reads `timeout` and the server gets an MCP
+   * cancellation when it fires. Without it the runtime's `toolTimeoutMs` applies; the SDK's own
+   * request timeout never cuts a call short.
+   */
   timeoutMs?: number
+  /** Where renamed or skipped tools and failed reloads are reported. Default: `process.emitWarning`. */
+  logger?: McpLogger
   /** How this client introduces itself to the server. */
   clientInfo?: { name: string; version: string }
 }

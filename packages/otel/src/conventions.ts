@@ -11,7 +11,9 @@ export const ATTR_GEN_AI_RESPONSE_ID = 'gen_ai.response.id'
 export const ATTR_GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons'
 export const ATTR_GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens'
 export const ATTR_GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens'
+export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name'
 export const ATTR_GEN_AI_TOOL_NAME = 'gen_ai.tool.name'
+export const ATTR_GEN_AI_TOOL_TYPE = 'gen_ai.tool.type'
 export const ATTR_GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id'
 export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments'
 export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result'
@@ -23,6 +25,11 @@ export const ATTR_ERROR_TYPE = 'error.type'
 export const GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT = 'invoke_agent'
 export const GEN_AI_OPERATION_NAME_VALUE_CHAT = 'chat'
 export const GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL = 'execute_tool'
+/**
+ * `gen_ai.tool.type` of a tool the application runs on the model's request: the conventions'
+ * `function` (an example value there, with no published constant to check the copy against).
+ */
+export const TOOL_TYPE_VALUE_FUNCTION = 'function'
 
 /** Nestor provider names whose well-known convention value differs from the name. */
 export const PROVIDER_NAMES: Readonly<Record<string, string>> = {

@@ -17,36 +17,47 @@ export type InstrumentOptions = {
   /** Default: `trace.getTracer('@nestor/otel')` from the global tracer provider. */
   tracer?: Tracer
   /**
-   * Record messages, tool arguments and tool results on spans. Default false: they may hold
-   * personal data. What is recorded comes from events, so the runtime's secrets are already redacted.
+   * Record messages, tool arguments and tool results on spans, and error messages in span
+   * statuses and events. Default false: they may hold personal data, so spans then carry codes
+   * only (the receipt status, the error code). What is recorded comes from events, so the
+   * runtime's secrets are already redacted.
    */
   captureContent?: boolean
+  /**
+   * `gen_ai.agent.name` of root execs (a nested exec is named after the tool that opened it, such
+   * as an agent's `asTool()` name). Default: none.
+   */
+  agentName?: string
 }
 
 /** Only `on` is used: any runtime, or a wrapper exposing the same subscription. */
 export type Instrumentable = Pick<Runtime, 'on'>
 
-type OpenExec = {
+type ToolSpan = { span: Span; name: string }
+
+/** Where tool calls hang: an exec's span, or the caller's context for a batch (no exec around it). */
+type CallOwner = { ctx: Context; tools: Map<string, ToolSpan> }
+
+type OpenExec = CallOwner & {
   span: Span
-  ctx: Context
   chat: Span | undefined
-  tools: Map<string, Span>
-  /** The model and provider the last reply named, and its chat span name: the next turn starts with them. */
-  model: string | undefined
+  /** The provider the last reply named: the next turn's chat span starts with it. */
   provider: string | undefined
-  chatName: string
+  /** Whether the exec span has its request model yet (set from the first turn). */
+  named: boolean
 }
 
 /**
  * Traces every exec of `runtime` as OpenTelemetry spans following the GenAI semantic conventions:
  * `invoke_agent` per exec, `chat {model}` per model call, `execute_tool {tool}` per tool call. A
  * nested exec's span is a child of the tool call that opened it; a root exec's span is a child of
- * the context active where `exec()` was called (a request span of your HTTP server, say). Returns
- * the unsubscribe function, which also ends any span still open.
+ * the context active where `exec()` was called (a request span of your HTTP server, say). Calls of
+ * a batch (`runBatch`, and so every call `serveMcp` serves) are `execute_tool` spans of their
+ * own in the caller's context. Returns the unsubscribe function, which also ends any span still open.
  */
 export function instrument(runtime: Instrumentable, options: InstrumentOptions = {}): () => void {
   const tracer = options.tracer ?? trace.getTracer('@nestor/otel')
-  const spans = new ExecSpans(tracer, options.captureContent === true)
+  const spans = new ExecSpans(tracer, options.captureContent === true, options.agentName)
   // Subscribing per type (no '*') keeps the hot events (message_delta, tool_update) listener-free,
   // so the runtime skips dispatching them at all.
   const on = <T extends AgentEventType>(type: T, handler: (event: EventOf<T>) => void) =>
@@ -68,32 +79,40 @@ export function instrument(runtime: Instrumentable, options: InstrumentOptions =
 }
 
 /**
- * Open execs of every instrumented runtime, for parent lookups only: a nested exec on another
- * runtime (an agent with its own) still finds the tool span that opened it, if both are instrumented.
+ * Open execs and batches of every instrumented runtime, for parent lookups only: a nested exec on
+ * another runtime (an agent with its own) still finds the tool span that opened it, if both are
+ * instrumented.
  */
-const anyRuntime = new Map<string, OpenExec>()
+const anyRuntime = new Map<string, CallOwner>()
 
 /** The open spans of every running exec, keyed by execId, driven by the exec's events. */
 class ExecSpans {
   private readonly open = new Map<string, OpenExec>()
+  /** Batches with a call in flight, keyed by the batch's execId. */
+  private readonly batches = new Map<string, CallOwner>()
 
   constructor(
     private readonly tracer: Tracer,
     private readonly captureContent: boolean,
+    private readonly agentName: string | undefined,
   ) {}
 
   agentStart(e: EventOf<'agent_start'>): void {
-    const parent = this.parentOf(e)
+    const { ctx: parent, toolName } = this.parentOf(e)
+    const name = e.depth === 0 ? this.agentName : toolName
     // Every attribute known at the start goes into startSpan: one object, no spreads, no later calls.
     const attributes: Attributes = {
       [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
       [conv.ATTR_NESTOR_EXEC_ID]: e.execId,
       [conv.ATTR_NESTOR_DEPTH]: e.depth,
     }
+    if (name !== undefined) attributes[conv.ATTR_GEN_AI_AGENT_NAME] = name
     if (e.parentExecId !== undefined) attributes[conv.ATTR_NESTOR_PARENT_EXEC_ID] = e.parentExecId
     if (this.captureContent && e.input.length > 0) attributes[conv.ATTR_GEN_AI_INPUT_MESSAGES] = messagesJson(e.input)
     const span = this.tracer.startSpan(
-      conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      name === undefined
+        ? conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT
+        : `${conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${name}`,
       { kind: SpanKind.INTERNAL, attributes },
       parent,
     )
@@ -102,9 +121,8 @@ class ExecSpans {
       ctx: trace.setSpan(parent, span),
       chat: undefined,
       tools: new Map(),
-      model: undefined,
       provider: undefined,
-      chatName: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
+      named: false,
     }
     this.open.set(e.execId, exec)
     anyRuntime.set(e.execId, exec)
@@ -115,43 +133,53 @@ class ExecSpans {
    * not traced). Otherwise the context active right now: agent_start is emitted synchronously inside
    * `exec()`, so this is the caller's context.
    */
-  private parentOf(e: EventOf<'agent_start'>): Context {
-    const parent =
-      e.parentExecId !== undefined ? (this.open.get(e.parentExecId) ?? anyRuntime.get(e.parentExecId)) : undefined
-    if (!parent) return context.active()
+  private parentOf(e: EventOf<'agent_start'>): { ctx: Context; toolName?: string } {
+    const id = e.parentExecId
+    const parent = id !== undefined ? (this.open.get(id) ?? this.batches.get(id) ?? anyRuntime.get(id)) : undefined
+    if (!parent) return { ctx: context.active() }
     const tool = e.parentToolCallId !== undefined ? parent.tools.get(e.parentToolCallId) : undefined
     // The tool's context is built only here: most tool bodies open no exec.
-    return tool ? trace.setSpan(parent.ctx, tool) : parent.ctx
+    return tool ? { ctx: trace.setSpan(parent.ctx, tool.span), toolName: tool.name } : { ctx: parent.ctx }
   }
 
+  /**
+   * The chat span starts with the model the request names (samplers read attributes at start),
+   * and the provider the last reply named (the usual turn has the same one).
+   */
   turnStart(e: EventOf<'turn_start'>): void {
     const exec = this.open.get(e.execId)
     if (!exec) return
     exec.chat?.end()
-    // Named `chat` until the reply names the model (message_end). Later turns start with the model
-    // the last reply named, so the usual turn (same model) needs no rename.
     const attributes: Attributes = {
       [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
+      [conv.ATTR_GEN_AI_REQUEST_MODEL]: e.model,
       [conv.ATTR_NESTOR_ITERATION]: e.iteration,
     }
-    if (exec.model !== undefined && exec.provider !== undefined) {
-      attributes[conv.ATTR_GEN_AI_PROVIDER_NAME] = exec.provider
-      attributes[conv.ATTR_GEN_AI_REQUEST_MODEL] = exec.model
+    if (exec.provider !== undefined) attributes[conv.ATTR_GEN_AI_PROVIDER_NAME] = exec.provider
+    if (!exec.named) {
+      exec.named = true
+      exec.span.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, e.model)
     }
-    exec.chat = this.tracer.startSpan(exec.chatName, { kind: SpanKind.CLIENT, attributes }, exec.ctx)
+    exec.chat = this.tracer.startSpan(
+      `${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${e.model}`,
+      { kind: SpanKind.CLIENT, attributes },
+      exec.ctx,
+    )
   }
 
   /** A provider retry (a retryable failure before any content) is an event on the model call's span. */
   retry(e: EventOf<'retry'>): void {
     const exec = this.open.get(e.execId)
     if (!exec) return
-    ;(exec.chat ?? exec.span).addEvent('nestor.retry', {
+    const attributes: Attributes = {
       'nestor.retry.attempt': e.attempt,
       'nestor.retry.delay_ms': e.delayMs,
       [conv.ATTR_ERROR_TYPE]: errorType(e.error),
-      'exception.message': e.error.message,
-      ...(e.error.status !== undefined && { 'http.response.status_code': e.error.status }),
-    })
+    }
+    if (e.error.status !== undefined) attributes['http.response.status_code'] = e.error.status
+    // A provider's error text may quote the request: content, recorded only when asked.
+    if (this.captureContent) attributes['exception.message'] = e.error.message
+    ;(exec.chat ?? exec.span).addEvent('nestor.retry', attributes)
   }
 
   messageEnd(e: EventOf<'message_end'>): void {
@@ -160,7 +188,8 @@ class ExecSpans {
     const exec = this.open.get(e.execId)
     const chat = exec?.chat
     if (!exec || !chat) return
-    this.nameModel(exec, chat, message)
+    this.nameProvider(exec, chat, message)
+    chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_MODEL, message.model)
     chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS, [finishReason(message.stopReason)])
     chat.setAttribute(conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS, message.usage.input)
     chat.setAttribute(conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, message.usage.output)
@@ -169,50 +198,40 @@ class ExecSpans {
     if (message.stopReason === 'error' || message.stopReason === 'aborted') {
       const type = message.stopReason === 'aborted' ? 'aborted' : 'provider_error'
       chat.setAttribute(conv.ATTR_ERROR_TYPE, type)
-      chat.setStatus({ code: SpanStatusCode.ERROR, message: message.errorMessage ?? type })
+      chat.setStatus({ code: SpanStatusCode.ERROR, message: this.statusText(type, message.errorMessage) })
     }
     chat.end()
     exec.chat = undefined
   }
 
-  /**
-   * Names the model call's span after the model the reply came from, when that is not the model
-   * the span started with. At message_end, not message_start: the span is open until then either
-   * way, and one listener fewer spares a dispatch of every message_start (user messages and tool
-   * results included).
-   */
-  private nameModel(exec: OpenExec, chat: Span, message: AssistantMessage): void {
+  /** The provider the reply came from, on its chat span and, the first time, on the exec's. */
+  private nameProvider(exec: OpenExec, chat: Span, message: AssistantMessage): void {
     const provider = providerName(message.provider)
-    if (message.model === exec.model && provider === exec.provider) return
-    const first = exec.model === undefined
-    exec.model = message.model
+    if (provider === exec.provider) return
+    if (exec.provider === undefined) exec.span.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
     exec.provider = provider
-    exec.chatName = `${conv.GEN_AI_OPERATION_NAME_VALUE_CHAT} ${message.model}`
-    // setAttribute per key: setAttributes would walk a temporary object with for-in.
-    chat.updateName(exec.chatName)
     chat.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
-    chat.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
-    if (first) {
-      exec.span.setAttribute(conv.ATTR_GEN_AI_PROVIDER_NAME, provider)
-      exec.span.setAttribute(conv.ATTR_GEN_AI_REQUEST_MODEL, message.model)
-    }
   }
 
   toolStart(e: EventOf<'tool_start'>): void {
-    const exec = this.open.get(e.execId)
-    if (!exec) return
-    const span = this.startToolSpan(exec, e.toolCallId, e.toolName)
+    const owner = this.ownerOf(e)
+    if (!owner) return
+    const span = this.startToolSpan(owner, e.toolCallId, e.toolName)
     if (this.captureContent) span.setAttribute(conv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, JSON.stringify(e.args))
-    exec.tools.set(e.toolCallId, span)
+    owner.tools.set(e.toolCallId, { span, name: e.toolName })
   }
 
   toolEnd(e: EventOf<'tool_end'>): void {
-    const exec = this.open.get(e.execId)
-    if (!exec) return
+    const owner = this.ownerOf(e)
+    if (!owner) return
     // Calls answered without running (skipped after an abort or a failed stream) have no
     // tool_start: they get a span of their own so every call the model made shows.
-    const span = exec.tools.get(e.toolCallId) ?? this.startToolSpan(exec, e.toolCallId, e.toolName)
-    exec.tools.delete(e.toolCallId)
+    const span = owner.tools.get(e.toolCallId)?.span ?? this.startToolSpan(owner, e.toolCallId, e.toolName)
+    owner.tools.delete(e.toolCallId)
+    if (owner.tools.size === 0 && this.batches.get(e.execId) === owner) {
+      this.batches.delete(e.execId)
+      anyRuntime.delete(e.execId)
+    }
     span.setAttribute(conv.ATTR_NESTOR_RECEIPT_STATUS, e.receipt.status)
     // Only what differs from the usual (one attempt, not cached): every attribute costs per span.
     if (e.receipt.attempts > 1) span.setAttribute(conv.ATTR_NESTOR_TOOL_ATTEMPTS, e.receipt.attempts)
@@ -220,13 +239,29 @@ class ExecSpans {
     if (this.captureContent) span.setAttribute(conv.ATTR_GEN_AI_TOOL_CALL_RESULT, toolResultText(e.result))
     if (e.isError) {
       span.setAttribute(conv.ATTR_ERROR_TYPE, e.receipt.status)
-      span.setStatus({ code: SpanStatusCode.ERROR, message: toolResultText(e.result) })
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: this.captureContent ? toolResultText(e.result) : e.receipt.status,
+      })
     }
     span.end()
   }
 
+  /**
+   * The exec a call belongs to, or for a call at depth 0 of no open exec, its batch: a batch has
+   * no agent_start, so its calls hang in the context active when they start (the caller's).
+   */
+  private ownerOf(e: EventOf<'tool_start'> | EventOf<'tool_end'>): CallOwner | undefined {
+    const owner = this.open.get(e.execId) ?? this.batches.get(e.execId)
+    if (owner || e.depth !== 0) return owner
+    const batch: CallOwner = { ctx: context.active(), tools: new Map() }
+    this.batches.set(e.execId, batch)
+    anyRuntime.set(e.execId, batch)
+    return batch
+  }
+
   /** The exec's id and depth are on its invoke_agent span, the parent: not repeated here. */
-  private startToolSpan(exec: OpenExec, toolCallId: string, toolName: string): Span {
+  private startToolSpan(owner: CallOwner, toolCallId: string, toolName: string): Span {
     return this.tracer.startSpan(
       `${conv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
       {
@@ -234,10 +269,11 @@ class ExecSpans {
         attributes: {
           [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
           [conv.ATTR_GEN_AI_TOOL_NAME]: toolName,
+          [conv.ATTR_GEN_AI_TOOL_TYPE]: conv.TOOL_TYPE_VALUE_FUNCTION,
           [conv.ATTR_GEN_AI_TOOL_CALL_ID]: toolCallId,
         },
       },
-      exec.ctx,
+      owner.ctx,
     )
   }
 
@@ -262,7 +298,7 @@ class ExecSpans {
     const failed = result.status === 'failed' || result.status === 'aborted'
     const type = failed ? (result.error ? errorType(result.error) : result.status) : undefined
     // A paused exec leaves calls waiting for a decision: their spans end with the pause.
-    for (const tool of exec.tools.values()) endOpen(tool, result.status, type)
+    for (const tool of exec.tools.values()) endOpen(tool.span, result.status, type)
     if (exec.chat) endOpen(exec.chat, result.status, type)
     const span = exec.span
     span.setAttribute(conv.ATTR_NESTOR_EXEC_STATUS, result.status)
@@ -277,7 +313,7 @@ class ExecSpans {
     }
     if (type !== undefined) {
       span.setAttribute(conv.ATTR_ERROR_TYPE, type)
-      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error?.message ?? result.status })
+      span.setStatus({ code: SpanStatusCode.ERROR, message: this.statusText(type, result.error?.message) })
     }
     span.end()
   }
@@ -286,11 +322,21 @@ class ExecSpans {
   endAll(): void {
     for (const [execId, exec] of [...this.open].reverse()) {
       anyRuntime.delete(execId)
-      for (const tool of exec.tools.values()) tool.end()
+      for (const tool of exec.tools.values()) tool.span.end()
       exec.chat?.end()
       exec.span.end()
     }
+    for (const [execId, batch] of this.batches) {
+      anyRuntime.delete(execId)
+      for (const tool of batch.tools.values()) tool.span.end()
+    }
     this.open.clear()
+    this.batches.clear()
+  }
+
+  /** A status message: the error's (redacted) text when content is captured, else its code only. */
+  private statusText(code: string, text: string | undefined): string {
+    return this.captureContent && text !== undefined ? text : code
   }
 }
 

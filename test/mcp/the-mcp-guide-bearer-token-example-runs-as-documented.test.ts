@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { exampleOf, guide, runExample } from '../support/doc-example.js'
 
-const example = exampleOf(guide('mcp.md'), '// runnable: bearer')
+const example = exampleOf(
+  guide('mcp.md'),
+  '// fragment (a whole program, which test/mcp runs from the repo): a bearer-token server and its client',
+)
 
 describe('docs/mcp.md, Security', () => {
   afterEach(() => vi.restoreAllMocks())

@@ -74,3 +74,10 @@ export async function serve(
       }),
   }
 }
+
+/** A fetch init for a JSON POST (the routes accept JSON bodies only with a JSON content type). */
+export const jsonPost = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+})

@@ -47,11 +47,11 @@ describe('toUIMessageStream against the AI SDK v6 readUIMessageStream', () => {
     expect(parts.filter((p) => p.type === 'step-start')).toHaveLength(result.iterationsUsed)
   })
 
-  it('a failed tool becomes an output-error part; a rejected approval is marked rejected', async () => {
+  it("a rejected approval becomes the AI SDK's output-denied tool part, and its data-approval is marked rejected", async () => {
     const run = startTrip(tripRuntime({ approve: () => ({ approved: false, reason: 'no' }) }))
     const parts = (await finalMessage(toUIMessageStream(run) as unknown as ReadableStream<UIMessageChunk>))
       .parts as Part[]
-    expect(parts.find((p) => p.type === 'tool-save_brief')).toMatchObject({ state: 'output-error' })
+    expect(parts.find((p) => p.type === 'tool-save_brief')).toMatchObject({ state: 'output-denied' })
     expect(parts.find((p) => p.type === 'data-approval')?.data).toMatchObject({ status: 'rejected' })
   })
 

@@ -14,6 +14,9 @@ const WAIT = { timeout: 60_000 }
 type Seen = { positions: number[]; duplicates: number; gaps: number; ended: boolean; execId: string }
 // Page-side code as strings: the test is compiled without the DOM library.
 const seen = (page: Page) => page.evaluate('window.__nestor') as Promise<Seen>
+// The API as the page's own session sees it (the runs belong to that browser's cookie).
+const api = <T>(page: Page, path: string) =>
+  page.evaluate(`fetch(${JSON.stringify(path)}).then((r) => r.json())`) as Promise<T>
 
 describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', () => {
   let app: WebApp
@@ -58,10 +61,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', (
     const restored = await seen(page)
     expect(restored.execId).toBe(before.execId)
     expect(await page.locator('details.exec[data-depth="2"]').count()).toBe(2)
-    const info = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as {
-      live: boolean
-      pending: unknown[]
-    }
+    const info = await api<{ live: boolean; pending: unknown[] }>(page, `/api/runs/${before.execId}`)
     expect(info).toMatchObject({ live: true, pending: [expect.objectContaining({ toolName: 'save_brief' })] })
 
     await page.fill('#steer', 'keep it short')
@@ -73,10 +73,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', (
     await page.waitForFunction('window.__nestor.ended', undefined, WAIT)
 
     const after = await seen(page)
-    const server = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as {
-      position: number
-      status: string
-    }
+    const server = await api<{ position: number; status: string }>(page, `/api/runs/${before.execId}`)
     expect(server.status).toBe('completed')
     // Every position from 1 to the server's last, in order, none twice, none missing.
     expect(after.positions).toEqual(Array.from({ length: server.position }, (_, i) => i + 1))

@@ -55,6 +55,8 @@ export function chatRoutes(options: ChatRoutesOptions): (request: Request) => Pr
       } catch {
         return errorResponse(500, 'internal', 'the run could not be started')
       }
+      if (!options.runtime.attach(run.execId, { after: 'latest' }))
+        return errorResponse(503, 'too_many_runs', 'the server runs as many runs as it keeps; try again later')
       recordOwner(options.runtime, run.execId, access.owner)
       chats.set(chatKey(access.owner, chat.id), run.execId, undefined)
       return stream(run)

@@ -88,6 +88,9 @@ async function startRun(request: Request, options: RunRoutesOptions): Promise<Re
     // The app's start threw (a bad exec option): its message may hold internals, so it stays here.
     return errorResponse(500, 'internal', 'the run could not be started')
   }
+  // A run the runtime does not keep (retention.maxLiveRuns reached) could not be read or controlled.
+  if (!options.runtime.attach(run.execId, { after: 'latest' }))
+    return errorResponse(503, 'too_many_runs', 'the server runs as many runs as it keeps; try again later')
   recordOwner(options.runtime, run.execId, access.owner)
   return Response.json({ execId: run.execId }, { status: 201 })
 }

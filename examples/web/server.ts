@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Runtime, type Provider } from '@nestor/core'
-import { ApprovalGate, runRoutes, toNodeListener } from '@nestor/web'
+import { ApprovalGate, chatRoutes, runRoutes, toNodeListener } from '@nestor/web'
 import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
 import { PLANNER_SYSTEM } from '../demo/trip-agents.js'
 import { tripModel, webTools } from './trip-model.js'
@@ -45,7 +45,7 @@ export function sessionOf(request: Request): string | undefined {
   return undefined
 }
 
-/** The app: static files from examples/web/public, the run API under /api/runs. */
+/** The app: static files from examples/web/public, the run API under /api/runs, the useChat backend at /api/chat. */
 export function createWebApp(options: WebAppOptions = {}): WebApp {
   // Calls that need approval wait for the page's buttons: the run stays live meanwhile.
   const gate = new ApprovalGate()
@@ -65,6 +65,15 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     start: (input) => runtime.exec(input, { tools: webTools([]) }),
     sse: { heartbeatMs: options.heartbeatMs ?? 15_000 },
   })
+  // The AI SDK's useChat backend (POST /api/chat, GET /api/chat/{id}/stream to resume after a reload),
+  // its runs owned by the same session and controlled through /api/runs like the page's own.
+  const chat = chatRoutes({
+    runtime,
+    owner: sessionOf,
+    api: '/api/chat',
+    start: ({ text }) => runtime.exec(text || 'Plan a trip', { tools: webTools([]) }),
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+  })
   const publicDir = join(repoRoot(), 'examples', 'web', 'public')
   const listener = toNodeListener(async (request) => {
     const path = new URL(request.url).pathname
@@ -80,7 +89,7 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
         headers.set('set-cookie', `${SESSION}=${randomUUID()}; HttpOnly; SameSite=Strict; Path=/`)
       return new Response(body, { headers })
     }
-    return api(request)
+    return (await chat(request)) ?? api(request)
   })
   const server = createServer(listener)
   return { server, runtime, gate }

@@ -1,7 +1,8 @@
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
+import { DefaultChatTransport, type UIMessage, type UIMessageChunk } from 'ai'
 import { ApprovalGate, chatRoutes, runRoutes, toNodeListener } from '@nestor/web'
 import { afterEach, describe, expect, it } from 'vitest'
 import { jsonPost, serve, startTrip, tripRuntime } from '../support/trip-web.js'
+import { finalMessage } from '../support/ui-message.js'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -10,16 +11,6 @@ afterEach(async () => {
 
 const sessionOf = (request: Request) => /(?:^|;\s*)session=(\w+)/.exec(request.headers.get('cookie') ?? '')?.[1]
 const question: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Plan a trip to Lisbon' }] }
-
-/** The last state of the message the AI SDK builds from a stream. */
-async function finalMessage(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {
-  let last: UIMessage | undefined
-  const errors: unknown[] = []
-  for await (const message of readUIMessageStream({ stream, onError: (e) => errors.push(e), terminateOnError: true }))
-    last = message
-  expect(errors).toEqual([])
-  return last as UIMessage
-}
 
 async function chatServer() {
   const gate = new ApprovalGate()

@@ -1,22 +1,12 @@
-import { Runtime, defineTool, type AgentEvent, type RunState } from '@nestor/core'
-import { scripted } from '@nestor/providers'
+import type { AgentEvent, RunState } from '@nestor/core'
 import { runRoutes, toNodeListener } from '@nestor/web'
 import { afterEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { calls } from '../support/run.js'
-import { parseFrames, serve } from '../support/trip-web.js'
+import { webTools } from '../../examples/web/trip-model.js'
+import { parseFrames, serve, startTrip, tripRuntime } from '../support/trip-web.js'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
   for (const close of closers.splice(0)) await close()
-})
-
-const purge = defineTool({
-  name: 'purge',
-  description: 'Purge a cache',
-  parameters: z.object({ cache: z.string() }),
-  needsApproval: true,
-  execute: ({ cache }) => `purged ${cache}`,
 })
 
 const drain = async (source: AsyncIterable<AgentEvent>) => {
@@ -25,13 +15,10 @@ const drain = async (source: AsyncIterable<AgentEvent>) => {
   return events
 }
 
-/** A run that pauses at purge (no approve handler), on a runtime that can also resume it. */
+/** The trip paused at save_brief (no approve handler), on a runtime that can also resume it. */
 async function pausedRun() {
-  const runtime = new Runtime({
-    provider: scripted([calls({ name: 'purge', args: { cache: 'edge' }, id: 'p1' }), 'purged the edge cache']),
-    model: 'm',
-  })
-  const run = runtime.exec('purge the edge cache', { tools: [purge] })
+  const runtime = tripRuntime({ approve: 'pause' })
+  const run = startTrip(runtime)
   const first = await drain(run)
   const result = await run
   expect(result.status).toBe('paused')
@@ -41,7 +28,7 @@ async function pausedRun() {
 describe('positions across runtime.resume()', () => {
   it('the resumed run counts on from the paused one; its own iterator starts at its own first event', async () => {
     const { runtime, execId, first, state } = await pausedRun()
-    const resumed = runtime.resume(state, { approve: ['p1'] }, { tools: [purge] })
+    const resumed = runtime.resume(state, { approve: ['call_save'] }, { tools: webTools([]) })
     expect(resumed.execId).toBe(execId)
     const own = await drain(resumed)
     expect(own[0]?.type).toBe('agent_start')
@@ -57,7 +44,7 @@ describe('positions across runtime.resume()', () => {
       toNodeListener(runRoutes({ runtime, authorize: () => true, sse: { heartbeatMs: 0 } })),
     )
     closers.push(close)
-    const resumed = runtime.resume(state, { approve: ['p1'] }, { tools: [purge] })
+    const resumed = runtime.resume(state, { approve: ['call_save'] }, { tools: webTools([]) })
     const own = await drain(resumed)
     const stale = first.length - 2
     const response = await fetch(`${url}/runs/${execId}/events`, { headers: { 'Last-Event-ID': String(stale) } })

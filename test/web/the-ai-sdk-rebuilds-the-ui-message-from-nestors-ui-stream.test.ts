@@ -1,17 +1,8 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
+import type { UIMessage, UIMessageChunk } from 'ai'
 import { toUIMessageStream, toUIMessageStreamResponse } from '@nestor/web'
 import { describe, expect, it } from 'vitest'
 import { startTrip, tripRuntime } from '../support/trip-web.js'
-
-/** The last state of the message readUIMessageStream (the real `ai` package) builds. */
-async function finalMessage(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {
-  let last: UIMessage | undefined
-  const errors: unknown[] = []
-  for await (const message of readUIMessageStream({ stream, onError: (e) => errors.push(e), terminateOnError: true }))
-    last = message
-  expect(errors).toEqual([])
-  return last as UIMessage
-}
+import { finalMessage } from '../support/ui-message.js'
 
 type Part = UIMessage['parts'][number] & Record<string, unknown>
 

@@ -1,12 +1,8 @@
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWebApp, listen, type WebApp } from '../../../examples/web/server.js'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const WAIT = { timeout: 60_000 }
+import { browserApp, hasChromium, WAIT, type BrowserApp } from '../../support/browser-app.js'
 const ENTRY = fileURLToPath(new URL('./chat-page/chat-client.ts', import.meta.url))
 
 type Message = { id: string; role: string; parts: { type: string; data?: { status?: string; depth?: number } }[] }
@@ -23,39 +19,20 @@ async function chatBundle(): Promise<string> {
   return result.output[0]?.code as string
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the AI SDK Chat with resume in headless Chromium', () => {
-  let app: WebApp
-  let url: string
-  let browser: Browser
+describe.skipIf(!hasChromium)('the AI SDK Chat with resume in headless Chromium', () => {
+  let web: BrowserApp
   let bundle: string
-  const contexts: BrowserContext[] = []
-  const newContext = async (): Promise<BrowserContext> => {
-    const context = await newContext()
-    contexts.push(context)
-    return context
-  }
 
   beforeAll(async () => {
     bundle = await chatBundle()
-    app = createWebApp({ paceMs: 3, heartbeatMs: 2_000 })
-    url = await listen(app, 0)
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    })
+    web = await browserApp({ paceMs: 3, heartbeatMs: 2_000 })
   }, 120_000)
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
-    app?.server.closeAllConnections()
-    await new Promise((resolve) => app?.server.close(resolve))
-  })
+  afterAll(async () => web?.close())
 
   /** Loads the page with the bundle and makes `window.chat` (resuming it when `resume`). */
   async function open(page: Page, resume: boolean) {
-    await page.goto(url)
+    await page.goto(web.url)
     await page.addScriptTag({ content: bundle, type: 'module' })
     await page.waitForFunction('typeof window.nestorChat === "function"', undefined, WAIT)
     await page.evaluate(`window.chat = window.nestorChat('trip-chat', ${resume})`)
@@ -78,7 +55,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the AI SDK Chat with resume in headless 
     )
 
   it('a tab reloaded mid-run resumes the live run and ends with the same message as a tab that never left; another session resumes nothing', async () => {
-    const context = await newContext()
+    const context = await web.newContext()
     const sender = await context.newPage()
     await open(sender, false)
     await sender.evaluate(`void window.chat.sendMessage({ text: 'Plan 3 days in Lisbon' })`)
@@ -97,7 +74,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the AI SDK Chat with resume in headless 
     await waitingApproval(sender)
 
     // Another browser (its own session) asking for the same chat id gets nothing: 204.
-    const other = await (await newContext()).newPage()
+    const other = await (await web.newContext()).newPage()
     await open(other, true)
     await other.waitForFunction(`window.chat.plain.status === 'ready'`, undefined, WAIT)
     expect(await other.evaluate('window.chat.plain.messages.length')).toBe(0)

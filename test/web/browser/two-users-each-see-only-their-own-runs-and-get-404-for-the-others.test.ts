@@ -1,10 +1,6 @@
-import { existsSync } from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWebApp, listen, type WebApp } from '../../../examples/web/server.js'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const WAIT = { timeout: 60_000 }
+import { browserApp, hasChromium, WAIT, type BrowserApp } from '../../support/browser-app.js'
 
 type Seen = { positions: number[]; duplicates: number; gaps: number; ended: boolean; execId: string }
 type Answer = { status: number; body: { error?: { code: string } } }
@@ -22,34 +18,18 @@ const request = (page: Page, method: 'GET' | 'POST', path: string, body?: unknow
 const listed = (page: Page) =>
   page.evaluate(`[...document.querySelectorAll('#runs li')].map((li) => li.dataset.execId)`) as Promise<string[]>
 
-describe.skipIf(!existsSync(CHROMIUM))('two browsers on the web example, each its own session', () => {
-  let app: WebApp
-  let url: string
-  let browser: Browser
-  const contexts: BrowserContext[] = []
+describe.skipIf(!hasChromium)('two browsers on the web example, each its own session', () => {
+  let web: BrowserApp
 
   beforeAll(async () => {
-    app = createWebApp({ paceMs: 2, heartbeatMs: 2_000 })
-    url = await listen(app, 0)
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    })
+    web = await browserApp({ paceMs: 2, heartbeatMs: 2_000 })
   }, 120_000)
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close()
-    await browser?.close()
-    app?.server.closeAllConnections()
-    await new Promise((resolve) => app?.server.close(resolve))
-  })
+  afterAll(async () => web?.close())
 
   async function user(): Promise<Page> {
-    const context = await browser.newContext()
-    contexts.push(context)
-    const page = await context.newPage()
-    await page.goto(url)
+    const page = await (await web.newContext()).newPage()
+    await page.goto(web.url)
     await page.fill('#prompt', 'Plan 3 days in Lisbon in May for two with a €900 budget')
     await page.click('#send')
     await page.locator('.approval button.approve').waitFor(WAIT)

@@ -32,12 +32,20 @@ export async function sendWebResponse(
   res: ServerResponse,
   options: NodePipeOptions = {},
 ): Promise<void> {
-  if (!res.headersSent) res.writeHead(response.status, Object.fromEntries(response.headers))
+  if (!res.headersSent) res.writeHead(response.status, nodeHeaders(response.headers))
   if (!response.body) {
     res.end()
     return
   }
   await pipeBody(response.body, res, options.drainTimeoutMs)
+}
+
+/** Headers for writeHead; several Set-Cookie headers stay several (joined they would be one broken cookie). */
+function nodeHeaders(headers: Headers): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.fromEntries(headers)
+  const cookies = headers.getSetCookie()
+  if (cookies.length > 1) out['set-cookie'] = cookies
+  return out
 }
 
 async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, drainTimeoutMs = 60_000): Promise<void> {

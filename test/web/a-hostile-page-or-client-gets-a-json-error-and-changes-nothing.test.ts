@@ -98,6 +98,33 @@ describe('what a hostile client can send', () => {
     expect(started()).toBe(0)
   })
 
+  it('the fetch-style handler alone (Hono, Next.js) reads no body past maxBodyBytes: 413', async () => {
+    const runtime = tripRuntime()
+    let started = 0
+    const routes = runRoutes({
+      runtime,
+      authorize: () => true,
+      maxBodyBytes: 1024,
+      start: () => (started++, startTrip(runtime)),
+    })
+    let pulled = 0
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++
+        controller.enqueue(new TextEncoder().encode(' '.repeat(512)))
+      },
+    })
+    const request = new Request('http://127.0.0.1/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: endless,
+      duplex: 'half',
+    } as RequestInit)
+    expect(await errorOf((await routes(request)) as Response)).toMatchObject({ status: 413, code: 'too_large' })
+    expect(pulled).toBeLessThan(10)
+    expect(started).toBe(0)
+  })
+
   it('an undecodable path gets 400 JSON, not a 500 echoing a URIError', async () => {
     const { url } = await server()
     for (const path of ['/runs/%E0%A4%A', '/runs/%E0%A4%A/events', '/runs/x/%ZZ'])

@@ -56,12 +56,12 @@ describe('what a reader that stops reading keeps alive', () => {
     expect(JSON.parse(frames.at(-1)?.data as string)).toMatchObject({ code: 'events_expired' })
   })
 
-  it('a reader that took 3 frames and cancelled holds nothing beyond the window', async () => {
+  it('a reader that took 3 frames and is cancelled after the run ended holds nothing beyond the window', async () => {
     const { runtime, run } = longRun()
     const reader = toSSE(run, { heartbeatMs: 0 }).getReader()
     for (let i = 0; i < 3; i++) await reader.read()
-    await reader.cancel()
     await run
+    await reader.cancel()
     expect(kept(runtime, run.execId)).toBe(100)
   })
 })

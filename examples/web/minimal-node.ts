@@ -12,7 +12,8 @@ export function minimalServer(): Server {
     model: 'scripted',
   })
   // GET /runs/{id}/events (resume), POST /runs/{id}/steer|followUp|abort|approve|reject|edit.
-  const routes = runRoutes({ runtime })
+  // A single-user server on 127.0.0.1 says so: whoever reaches the port reaches every run.
+  const routes = runRoutes({ runtime, authorize: () => true })
   return createServer(async (req, res) => {
     if (req.method === 'POST' && (req.url === '/chat' || req.url === '/ui')) {
       let input = ''
@@ -25,7 +26,9 @@ export function minimalServer(): Server {
     }
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v)
-    const response = await routes(new Request(`http://localhost${req.url}`, { method: req.method ?? 'GET', headers }))
+    const response = await routes(
+      new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method ?? 'GET', headers }),
+    )
     return sendWebResponse(response ?? new Response('not found', { status: 404 }), res)
   })
 }

@@ -2,12 +2,13 @@
 //   pnpm web                                        offline: the demo's scripted trip model, any request
 //   pnpm web -- --provider openai|anthropic|gemini|ollama [--model M]   live, with your key/server
 //   --port N                                        default 3000 (0: any free port)
+import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Runtime, type Provider } from '@nestor/core'
-import { ApprovalGate, runRoutes, toNodeListener } from '@nestor/web'
+import { ApprovalGate, chatRoutes, runRoutes, toNodeListener } from '@nestor/web'
 import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
 import { PLANNER_SYSTEM } from '../demo/trip-agents.js'
 import { tripModel, webTools } from './trip-model.js'
@@ -30,7 +31,21 @@ const TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 }
 
-/** The app: static files from examples/web/public, the run API under /api/runs. */
+// The session is a random id in an HttpOnly, SameSite=Strict cookie: each browser owns the runs it
+// starts, and another browser that learns a run id gets 404 for it, as for an unknown id.
+const SESSION = 'nestor_session'
+const SESSION_ID = /^[0-9a-f-]{36}$/
+
+/** The caller's session id from its cookie; undefined without a (well-formed) one. */
+export function sessionOf(request: Request): string | undefined {
+  for (const pair of (request.headers.get('cookie') ?? '').split(';')) {
+    const [name, value] = pair.trim().split('=')
+    if (name === SESSION && value && SESSION_ID.test(value)) return value
+  }
+  return undefined
+}
+
+/** The app: static files from examples/web/public, the run API under /api/runs, the useChat backend at /api/chat. */
 export function createWebApp(options: WebAppOptions = {}): WebApp {
   // Calls that need approval wait for the page's buttons: the run stays live meanwhile.
   const gate = new ApprovalGate()
@@ -44,10 +59,20 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
   const api = runRoutes({
     runtime,
     approvals: gate,
+    owner: sessionOf,
     prefix: '/api/runs',
     // Each run gets fresh tools (the saved briefs are per run).
     start: (input) => runtime.exec(input, { tools: webTools([]) }),
     sse: { heartbeatMs: options.heartbeatMs ?? 15_000 },
+  })
+  // The AI SDK's useChat backend (POST /api/chat, GET /api/chat/{id}/stream to resume after a reload),
+  // its runs owned by the same session and controlled through /api/runs like the page's own.
+  const chat = chatRoutes({
+    runtime,
+    owner: sessionOf,
+    api: '/api/chat',
+    start: ({ text }) => runtime.exec(text || 'Plan a trip', { tools: webTools([]) }),
+    heartbeatMs: options.heartbeatMs ?? 15_000,
   })
   const publicDir = join(repoRoot(), 'examples', 'web', 'public')
   const listener = toNodeListener(async (request) => {
@@ -55,11 +80,16 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     const file = request.method === 'GET' ? STATIC[path] : undefined
     if (file) {
       const body = await readFile(join(publicDir, file))
-      return new Response(body, {
-        headers: { 'content-type': TYPES[file.split('.').pop() as string] as string, 'cache-control': 'no-store' },
+      const headers = new Headers({
+        'content-type': TYPES[file.split('.').pop() as string] as string,
+        'cache-control': 'no-store',
       })
+      // The page is where a browser gets its session; the API never hands one out.
+      if (!sessionOf(request))
+        headers.set('set-cookie', `${SESSION}=${randomUUID()}; HttpOnly; SameSite=Strict; Path=/`)
+      return new Response(body, { headers })
     }
-    return api(request)
+    return (await chat(request)) ?? api(request)
   })
   const server = createServer(listener)
   return { server, runtime, gate }

@@ -8,7 +8,8 @@ export const PROMPT = 'Plan a trip to Lisbon'
 /** The web example's offline trip (planner → researcher → librarian, depth 2) on a fresh runtime. */
 export function tripRuntime(
   options: {
-    approve?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>
+    /** 'pause': no handler, so the run pauses at save_brief with a state to resume. */
+    approve?: ((request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>) | 'pause'
     paceMs?: number
     retention?: RetentionOptions
   } = {},
@@ -17,7 +18,7 @@ export function tripRuntime(
     provider: tripModel(options.paceMs ?? 0),
     model: 'scripted-demo',
     system: PLANNER_SYSTEM,
-    approve: options.approve ?? (() => true),
+    ...(options.approve !== 'pause' && { approve: options.approve ?? (() => true) }),
     ...(options.retention && { retention: options.retention }),
   })
 }
@@ -74,3 +75,10 @@ export async function serve(
       }),
   }
 }
+
+/** A fetch init for a JSON POST (the routes accept JSON bodies only with a JSON content type). */
+export const jsonPost = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+})

@@ -1,6 +1,6 @@
 import { ApprovalGate, runRoutes, toNodeListener } from '@nestor/web'
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseFrames, serve, startTrip, tripRuntime, type SSEFrame } from '../support/trip-web.js'
+import { jsonPost, parseFrames, serve, startTrip, tripRuntime, type SSEFrame } from '../support/trip-web.js'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -12,12 +12,18 @@ async function tripServer() {
   const gate = new ApprovalGate()
   const runtime = tripRuntime({ approve: gate.approve })
   const { url, close } = await serve(
-    toNodeListener(runRoutes({ runtime, approvals: gate, start: () => startTrip(runtime), sse: { heartbeatMs: 0 } })),
+    toNodeListener(
+      runRoutes({
+        runtime,
+        authorize: () => true,
+        approvals: gate,
+        start: () => startTrip(runtime),
+        sse: { heartbeatMs: 0 },
+      }),
+    ),
   )
   closers.push(close)
-  const { execId } = (await (
-    await fetch(`${url}/runs`, { method: 'POST', body: JSON.stringify({ input: 'go' }) })
-  ).json()) as { execId: string }
+  const { execId } = (await (await fetch(`${url}/runs`, jsonPost({ input: 'go' }))).json()) as { execId: string }
   return { url, execId, gate }
 }
 
@@ -82,6 +88,6 @@ describe('resume by Last-Event-ID', () => {
     expect(ahead.status).toBe(400)
     const unknown = await fetch(`${url}/runs/exec_nope/events`)
     expect(unknown.status).toBe(404)
-    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('unknown_exec')
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('not_found')
   })
 })

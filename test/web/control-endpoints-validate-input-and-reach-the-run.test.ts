@@ -1,7 +1,7 @@
 import type { AgentEvent } from '@nestor/core'
 import { ApprovalGate, runRoutes, toNodeListener } from '@nestor/web'
 import { afterEach, describe, expect, it } from 'vitest'
-import { serve, startTrip, tripRuntime } from '../support/trip-web.js'
+import { jsonPost, serve, startTrip, tripRuntime } from '../support/trip-web.js'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -12,12 +12,10 @@ async function setup() {
   const gate = new ApprovalGate()
   const runtime = tripRuntime({ approve: gate.approve })
   const { url, close } = await serve(
-    toNodeListener(runRoutes({ runtime, approvals: gate, start: () => startTrip(runtime) })),
+    toNodeListener(runRoutes({ runtime, authorize: () => true, approvals: gate, start: () => startTrip(runtime) })),
   )
   closers.push(close)
-  const { execId } = (await (
-    await fetch(`${url}/runs`, { method: 'POST', body: JSON.stringify({ input: 'go' }) })
-  ).json()) as { execId: string }
+  const { execId } = (await (await fetch(`${url}/runs`, jsonPost({ input: 'go' }))).json()) as { execId: string }
   const events: AgentEvent[] = []
   const attached = runtime.attach(execId) as AsyncIterable<AgentEvent>
   const collected = (async () => {
@@ -27,10 +25,7 @@ async function setup() {
     while (gate.pending(execId).length === 0) await new Promise((r) => setTimeout(r, 10))
   }
   const post = async (action: string, body: unknown) => {
-    const response = await fetch(`${url}/runs/${execId}/${action}`, {
-      method: 'POST',
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    })
+    const response = await fetch(`${url}/runs/${execId}/${action}`, jsonPost(body))
     return {
       status: response.status,
       body: (await response.json()) as { ok?: boolean; error?: { code: string; message: string } },
@@ -60,9 +55,9 @@ describe('control endpoints', () => {
 
   it('answer 404 for an unknown exec, an unknown action and a call that is not waiting; 409 once the run ended', async () => {
     const { url, post, waiting, collected } = await setup()
-    const unknown = await fetch(`${url}/runs/exec_nope/steer`, { method: 'POST', body: '{"message":"hi"}' })
+    const unknown = await fetch(`${url}/runs/exec_nope/steer`, jsonPost({ message: 'hi' }))
     expect(unknown.status).toBe(404)
-    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('unknown_exec')
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('not_found')
     expect(await post('dance', {})).toMatchObject({ status: 404, body: { error: { code: 'unknown_action' } } })
     await waiting()
     expect(await post('approve', { toolCallId: 'call_other' })).toMatchObject({

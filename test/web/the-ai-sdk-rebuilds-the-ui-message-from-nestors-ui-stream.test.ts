@@ -1,17 +1,8 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
+import type { UIMessage, UIMessageChunk } from 'ai'
 import { toUIMessageStream, toUIMessageStreamResponse } from '@nestor/web'
 import { describe, expect, it } from 'vitest'
 import { startTrip, tripRuntime } from '../support/trip-web.js'
-
-/** The last state of the message readUIMessageStream (the real `ai` package) builds. */
-async function finalMessage(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {
-  let last: UIMessage | undefined
-  const errors: unknown[] = []
-  for await (const message of readUIMessageStream({ stream, onError: (e) => errors.push(e), terminateOnError: true }))
-    last = message
-  expect(errors).toEqual([])
-  return last as UIMessage
-}
+import { finalMessage } from '../support/ui-message.js'
 
 type Part = UIMessage['parts'][number] & Record<string, unknown>
 
@@ -47,11 +38,11 @@ describe('toUIMessageStream against the AI SDK v6 readUIMessageStream', () => {
     expect(parts.filter((p) => p.type === 'step-start')).toHaveLength(result.iterationsUsed)
   })
 
-  it('a failed tool becomes an output-error part; a rejected approval is marked rejected', async () => {
+  it("a rejected approval becomes the AI SDK's output-denied tool part, and its data-approval is marked rejected", async () => {
     const run = startTrip(tripRuntime({ approve: () => ({ approved: false, reason: 'no' }) }))
     const parts = (await finalMessage(toUIMessageStream(run) as unknown as ReadableStream<UIMessageChunk>))
       .parts as Part[]
-    expect(parts.find((p) => p.type === 'tool-save_brief')).toMatchObject({ state: 'output-error' })
+    expect(parts.find((p) => p.type === 'tool-save_brief')).toMatchObject({ state: 'output-denied' })
     expect(parts.find((p) => p.type === 'data-approval')?.data).toMatchObject({ status: 'rejected' })
   })
 

@@ -173,6 +173,20 @@ function post(action, body) {
   })
 }
 
+// The runs of this browser's session (the server lists only the caller's own).
+async function listRuns() {
+  const response = await fetch('/api/runs')
+  if (!response.ok) return
+  const { runs } = await response.json()
+  $('runs').replaceChildren(
+    ...runs.map((r) => {
+      const li = el('li', 'run', `${r.execId}${r.live ? ' · live' : ''}`)
+      li.dataset.execId = r.execId
+      return li
+    }),
+  )
+}
+
 // ─── The stream ───────────────────────────────────────────────────────────────
 function saveRun() {
   sessionStorage.setItem(RUN_KEY, JSON.stringify(run))
@@ -201,6 +215,7 @@ function connect() {
   for (const type of EVENT_TYPES) source.addEventListener(type, onFrame)
   source.addEventListener('end', () => {
     source.close()
+    void listRuns()
     run.ended = true
     seen.ended = true
     saveRun()
@@ -244,6 +259,7 @@ async function start(input) {
   saveRun()
   $('steering').hidden = false
   connect()
+  void listRuns()
 }
 
 // A reload: redraw every stored event, then read on after the last one.
@@ -278,3 +294,4 @@ $('steering').addEventListener('submit', async (e) => {
   if (response.ok) $('steer').value = ''
 })
 restore()
+void listRuns()

@@ -3,17 +3,16 @@ import { NestorError } from './errors.js'
 /** The latest events a run keeps for readers that come late (`retention.replayWindow`'s default). */
 export const DEFAULT_REPLAY_WINDOW = 5000
 
-/** Where one iterator stands: the position it reads next. */
-type Cursor = { next: number }
-
 /**
  * An append-only stream of one run's events, numbered by position (1 = the first), with bounded
- * memory however it is read: it keeps the latest `window` events, plus every event an attached
- * iterator has not read yet (an iterator never misses an event pushed after it started). A caller
- * that only awaits the result therefore holds at most `window` events, not the whole run; an
- * iterator that starts after the first events left the window fails with `events_expired` rather
- * than silently starting in the middle. The root run's log is also what `runtime.attach` reads
- * (run-registry.ts), so the replay window is one copy, not two.
+ * memory however it is read: it keeps the latest `window` events and nothing more, whatever its
+ * iterators do. An iterator that falls more than `window` events behind the newest (it started
+ * after the first events left, or it stalled) fails with `events_expired` at its next read rather
+ * than silently skipping, so a stalled or cancelled reader never holds a run's past in memory.
+ * With `window` 0 (retention off) the log keeps what its iterators have not read yet (all of it
+ * until the first iterator starts), up to DEFAULT_REPLAY_WINDOW events behind the newest.
+ * The root run's log is also what `runtime.attach` reads (run-registry.ts), so the replay window
+ * is one copy, not two.
  *
  * Iterators are hand-written rather than async generators: reading a buffered item costs one
  * resolved promise, not a generator hop, and one pending waiter promise is shared by all readers.
@@ -22,7 +21,11 @@ export class EventLog<T> implements AsyncIterable<T> {
   private items: T[] = []
   /** Index in `items` of the oldest event still kept (the slots before it are dropped). */
   private offset = 0
-  private readonly cursors = new Set<Cursor>()
+  /** Position of the last event before this log's own: > 0 when it continues a paused run's log. */
+  private base = 0
+  /** Where each iterator reads next; only a window of 0 keeps events for them. */
+  private readonly cursors = new Set<{ next: number }>()
+  private iterated = false
   /** Callbacks waiting for the next push or the close: parked iterators and `changed()`. */
   private parked: (() => void)[] = []
   private waiting: Promise<void> | undefined
@@ -46,6 +49,19 @@ export class EventLog<T> implements AsyncIterable<T> {
     if (this.items.length - this.offset > this.window) this.trim()
     if (this.parked.length > 0) this.signal()
     this.onPush?.(item)
+  }
+
+  /**
+   * Continues the positions of a previous log of the same exec (a paused run `runtime.resume()`
+   * continues): its kept events stay readable by position and new events count on from its end,
+   * so a client's Last-Event-ID stays valid. Iterators of this log start at its own first event.
+   */
+  continueFrom(previous: EventLog<T>): void {
+    if (this.end !== 0 || this.closed) return
+    this.items = previous.items.slice(previous.offset)
+    this.offset = 0
+    this.end = this.base = previous.end
+    if (this.items.length > this.window) this.trim()
   }
 
   close(): void {
@@ -76,15 +92,15 @@ export class EventLog<T> implements AsyncIterable<T> {
     return this.waiting
   }
 
-  /** Drops the oldest events beyond the window that every attached iterator has read. */
+  /** Drops the oldest events beyond the window; an iterator that still needed them expires. */
   private trim(): void {
-    let unread = Infinity
-    for (const cursor of this.cursors) if (cursor.next < unread) unread = cursor.next
-    let first = this.first
-    while (this.items.length - this.offset > this.window && first < unread) {
-      this.items[this.offset++] = undefined as T
-      first++
+    let keep = this.window
+    if (keep === 0) {
+      let unread = this.iterated ? this.end + 1 : this.base + 1
+      for (const cursor of this.cursors) if (cursor.next < unread) unread = cursor.next
+      keep = Math.min(this.end - unread + 1, DEFAULT_REPLAY_WINDOW)
     }
+    while (this.items.length - this.offset > keep) this.items[this.offset++] = undefined as T
     // Compact now and then rather than shift() per event (which copies the array each time).
     if (this.offset > 1024 && this.offset * 2 > this.items.length) {
       this.items = this.items.slice(this.offset)
@@ -100,12 +116,14 @@ export class EventLog<T> implements AsyncIterable<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    const cursor: Cursor = { next: 1 }
+    const cursor = { next: this.base + 1 }
     let done = false
-    this.cursors.add(cursor)
+    this.iterated = true
+    if (this.window === 0) this.cursors.add(cursor)
     const finish = (): IteratorResult<T> => {
       done = true
-      this.cursors.delete(cursor)
+      // A reader that stops (returns, is cancelled, fails) keeps nothing alive.
+      if (this.cursors.delete(cursor)) this.trim()
       return { value: undefined, done: true }
     }
     const read = (): IteratorResult<T> | undefined => {
@@ -118,8 +136,7 @@ export class EventLog<T> implements AsyncIterable<T> {
         }
         const value = this.items[this.offset + cursor.next - first] as T
         cursor.next++
-        // Events this reader held past the window can go once it has read them.
-        if (this.items.length - this.offset > this.window) this.trim()
+        if (this.window === 0) this.trim()
         return { value, done: false }
       }
       if (this.closed) return finish()
@@ -158,5 +175,5 @@ export const expired = (label: string, position: number, first: number, end: num
   new NestorError(
     'events_expired',
     `events of ${label} from position ${position} are no longer kept (the replay window holds ${first}..${end}); ` +
-      `iterate a run before awaiting it to read every event, or attach from ${first - 1} or later`,
+      `a reader must keep within the window (iterate a run as it goes, or raise retention.replayWindow), or attach from ${first - 1} or later`,
   )

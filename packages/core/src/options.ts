@@ -77,6 +77,7 @@ const runtimeShape = () => ({
       replayWindow: option.nonNegativeInt().optional(),
       keepFinishedMs: option.nonNegative().optional(),
       maxFinishedRuns: option.nonNegativeInt().optional(),
+      maxLiveRuns: option.nonNegativeInt().optional(),
     })
     .optional(),
 })

@@ -4,16 +4,22 @@ import type { AgentEvent, ExecResult, UserMessage } from './types.js'
 
 /**
  * How long a runtime keeps root runs readable by `runtime.attach`, and how much of each. Memory is
- * bounded whatever the readers do: at most `replayWindow` events per run, and finished runs are
- * dropped after `keepFinishedMs` or when more than `maxFinishedRuns` have finished since.
+ * bounded whatever the readers do: at most `replayWindow` events per run, at most `maxLiveRuns`
+ * runs at once, and finished runs are dropped after `keepFinishedMs` or when more than
+ * `maxFinishedRuns` have finished since.
  */
 export type RetentionOptions = {
   /** The latest events of each run kept for replay. Default 5000; 0 turns retention off. */
   replayWindow?: number
   /** How long a finished run stays attachable. Default 5 minutes. */
   keepFinishedMs?: number
-  /** How many finished runs stay attachable (the oldest go first). Default 50. */
+  /** How many finished runs stay attachable (the ones that finished first go first). Default 50. */
   maxFinishedRuns?: number
+  /**
+   * How many root runs may be live at once; one more ends at once, failed with `budget_exceeded`
+   * (and is not kept), so a flood of requests cannot grow memory without bound. Default 1000.
+   */
+  maxLiveRuns?: number
 }
 
 /** The controls of the live exec a retained run came from (an ExecRun). */
@@ -72,21 +78,37 @@ export class RetainedRun {
 export class RunRegistry {
   private readonly runs = new Map<string, RetainedRun>()
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>()
+  /** Ids of the kept finished runs in the order they finished (a Set keeps insertion order). */
+  private readonly finishedOrder = new Set<string>()
   readonly replayWindow: number
   readonly keepFinishedMs: number
   readonly maxFinishedRuns: number
+  readonly maxLiveRuns: number
 
   constructor(options: RetentionOptions = {}) {
     this.replayWindow = checkCount('retention.replayWindow', options.replayWindow, 5000)
     this.keepFinishedMs = checkCount('retention.keepFinishedMs', options.keepFinishedMs, 5 * 60_000)
     this.maxFinishedRuns = checkCount('retention.maxFinishedRuns', options.maxFinishedRuns, 50)
+    this.maxLiveRuns = checkCount('retention.maxLiveRuns', options.maxLiveRuns, 1000)
+  }
+
+  /** `budget_exceeded` when one more live run would pass `maxLiveRuns`. */
+  refusal(): NestorError | undefined {
+    if (this.replayWindow === 0 || this.runs.size - this.finishedOrder.size < this.maxLiveRuns) return undefined
+    return new NestorError(
+      'budget_exceeded',
+      `this runtime already runs ${this.maxLiveRuns} root execs (retention.maxLiveRuns); try again when one ends`,
+    )
   }
 
   /** Keeps a root exec attachable, reading from its own log. */
   open(execId: string, log: EventLog<AgentEvent>): RetainedRun | undefined {
     if (this.replayWindow === 0) return undefined
+    // runtime.resume() continues an exec under its own id: the new run replaces the paused one and
+    // its positions count on from the paused run's, whose kept events stay readable.
+    const previous = this.runs.get(execId)
+    if (previous) log.continueFrom(previous.log)
     const run = new RetainedRun(execId, log)
-    // runtime.resume() continues an exec under its own id: the new run replaces the paused one.
     this.drop(execId)
     this.runs.set(execId, run)
     return run
@@ -98,6 +120,7 @@ export class RunRegistry {
     void result.then((value) => {
       run.finish(value)
       if (this.runs.get(run.execId) !== run) return
+      this.finishedOrder.add(run.execId)
       this.evictFinished()
       if (!Number.isFinite(this.keepFinishedMs)) return
       // unref: a kept run never holds the process open.
@@ -111,14 +134,18 @@ export class RunRegistry {
     return this.runs.get(execId)
   }
 
+  /** Drops the runs that finished first (not those started first: a long run just ended stays). */
   private evictFinished(): void {
-    const finished = [...this.runs.values()].filter((r) => r.finished)
-    for (let i = 0; i < finished.length - this.maxFinishedRuns; i++) this.drop((finished[i] as RetainedRun).execId)
+    for (const execId of this.finishedOrder) {
+      if (this.finishedOrder.size <= this.maxFinishedRuns) return
+      this.drop(execId)
+    }
   }
 
   private drop(execId: string): void {
     clearTimeout(this.timers.get(execId))
     this.timers.delete(execId)
+    this.finishedOrder.delete(execId)
     this.runs.delete(execId)
   }
 }

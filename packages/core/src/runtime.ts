@@ -271,7 +271,10 @@ export class Runtime {
 
   private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
     // Opened before the loop publishes agent_start; only root execs (children are in their stream).
-    const retained = ctx.parent ? undefined : this.runs.open(ctx.execId, ctx.control.log)
+    // A root exec past retention.maxLiveRuns ends at once, refused, and is not kept.
+    const full = ctx.parent ? undefined : this.runs.refusal()
+    refuse ??= full
+    const retained = ctx.parent || full ? undefined : this.runs.open(ctx.execId, ctx.control.log)
     // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
     // exec without a model or tool call.
     const body = claim

@@ -1,25 +1,59 @@
-import type { ApprovalDecision, ApprovalRequest } from '@nestor/core'
+import { NestorError, type ApprovalDecision, type ApprovalRequest, type Runtime } from '@nestor/core'
 
 type Waiting = { request: ApprovalRequest; decide: (decision: ApprovalDecision) => void }
+
+export type ApprovalGateOptions = {
+  /** A call nobody decides within this many ms is rejected ("approval timed out"). Default: it waits. */
+  timeoutMs?: number
+}
 
 /**
  * Approvals decided over HTTP. Pass `gate.approve` as the runtime's `approve` handler: a call that
  * needs approval waits (the run stays live, `approval_required` is in its stream) until
- * `gate.decide` answers it, or the exec is aborted. Keyed by root exec id and tool call id.
+ * `gate.decide` answers it, the wait times out, or the run ends. Keyed by root exec id and tool
+ * call id. `runRoutes` calls `gate.watch(runtime)` so a call of a run that ended (aborted) is
+ * dropped, not kept forever.
  */
 export class ApprovalGate {
   private readonly waiting = new Map<string, Waiting>()
+  private readonly runtimes = new Set<Runtime>()
+  private readonly timeoutMs: number | undefined
+
+  constructor(options: ApprovalGateOptions = {}) {
+    const { timeoutMs } = options
+    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
+      throw new NestorError('invalid_options', `ApprovalGate timeoutMs must be a number > 0, got ${String(timeoutMs)}`)
+    this.timeoutMs = timeoutMs
+  }
+
+  /** Drops the waiting calls of this runtime's runs when they end (runRoutes does this for you). */
+  watch(runtime: Runtime): void {
+    this.runtimes.add(runtime)
+  }
 
   readonly approve = (request: ApprovalRequest): Promise<ApprovalDecision> =>
     new Promise((resolve) => {
-      const key = keyOf(request.path[0] ?? request.execId, request.toolCallId)
-      this.waiting.set(key, {
+      const root = request.path[0] ?? request.execId
+      const key = keyOf(root, request.toolCallId)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const entry: Waiting = {
         request,
         decide: (decision) => {
+          if (this.waiting.get(key) !== entry) return
           this.waiting.delete(key)
+          clearTimeout(timer)
           resolve(decision)
         },
-      })
+      }
+      this.waiting.set(key, entry)
+      if (this.timeoutMs !== undefined) {
+        timer = setTimeout(() => entry.decide({ approved: false, reason: 'approval timed out' }), this.timeoutMs)
+        timer.unref?.()
+      }
+      for (const runtime of this.runtimes) {
+        const run = runtime.attach(root, { after: 'latest' })
+        if (run) void run.result.then(() => entry.decide({ approved: false, reason: 'the run ended' }))
+      }
     })
 
   /** The calls of one root exec waiting for a decision. */

@@ -1,30 +1,45 @@
 import type { ApprovalDecision, Runtime } from '@nestor/core'
+import { allowed, checkAccess, notFound, type RunAccess, type RunAction } from './access.js'
 import type { ApprovalGate } from './approval-gate.js'
 import { errorResponse, jsonBody } from './http-errors.js'
 
 export type ControlAction = 'steer' | 'followUp' | 'abort' | 'approve' | 'reject' | 'edit'
 export const CONTROL_ACTIONS: readonly ControlAction[] = ['steer', 'followUp', 'abort', 'approve', 'reject', 'edit']
 
+export type ControlTarget = RunAccess & {
+  runtime: Runtime
+  execId: string
+  action: string
+  approvals?: ApprovalGate
+  /** Default 1 MiB. */
+  maxBodyBytes?: number
+}
+
 /**
- * Handles a POST that controls a running exec. Bodies:
+ * Handles a POST that controls a running exec. Bodies (JSON, with a JSON content type):
  * steer / followUp `{ "message": string }`, abort `{ "reason"?: string }`,
  * approve `{ "toolCallId": string }`, reject `{ "toolCallId": string, "reason"?: string }`,
  * edit `{ "toolCallId": string, "args": object }`.
- * Answers 202 `{ ok: true }`; 400 for bad JSON or fields, 404 for an unknown exec or a call that
- * is not waiting, 409 when the exec has ended. Never throws on client input.
+ * Answers 202 `{ ok: true }`; 400 for bad JSON or fields, 404 `not_found` for an unknown exec or
+ * one the caller may not reach (`authorize` / `owner`), 404 for a call that is not waiting, 409
+ * when the exec has ended, 413 / 415 for a body too large or not JSON. Never throws on client input.
  */
-export async function handleControl(
-  request: Request,
-  target: { runtime: Runtime; execId: string; action: string; approvals?: ApprovalGate },
-): Promise<Response> {
+export async function handleControl(request: Request, target: ControlTarget): Promise<Response> {
+  checkAccess(target, 'handleControl')
+  return control(request, target)
+}
+
+/** handleControl once its options are known to be whole (runRoutes checks them at construction). */
+export async function control(request: Request, target: ControlTarget): Promise<Response> {
   const { runtime, execId, action } = target
   if (request.method !== 'POST') return errorResponse(405, 'method_not_allowed', `use POST for ${action}`)
   if (!(CONTROL_ACTIONS as readonly string[]).includes(action))
     return errorResponse(404, 'unknown_action', `unknown action ${action}; one of ${CONTROL_ACTIONS.join(', ')}`)
-  const body = await jsonBody(request)
+  const body = await jsonBody(request, target.maxBodyBytes)
   if (body instanceof Response) return body
+  if (!(await allowed(request, target, runtime, action as RunAction, execId)).ok) return notFound(execId)
   const run = runtime.attach(execId, { after: 'latest' })
-  if (!run) return errorResponse(404, 'unknown_exec', `no run ${execId} is kept by this server`)
+  if (!run) return notFound(execId)
   if (!run.live) return errorResponse(409, 'exec_ended', `run ${execId} has ended; start a new one`)
 
   if (action === 'steer' || action === 'followUp') {

@@ -1,11 +1,12 @@
 import type { ExecRun, Runtime } from '@nestor/core'
+import { allowed, checkAccess, notFound, ownerBook, recordOwner, type RunAccess } from './access.js'
 import type { ApprovalGate } from './approval-gate.js'
-import { handleControl } from './control.js'
+import { control } from './control.js'
 import { errorResponse, jsonBody } from './http-errors.js'
-import { resumeResponse } from './resume.js'
+import { eventsResponse } from './resume.js'
 import type { SSEOptions } from './sse.js'
 
-export type RunRoutesOptions = {
+export type RunRoutesOptions = RunAccess & {
   runtime: Runtime
   /** Opens a run for `POST {prefix}` with body `{ "input": string }`. Without it, runs are opened elsewhere. */
   start?: (input: string, request: Request) => ExecRun
@@ -14,57 +15,99 @@ export type RunRoutesOptions = {
   /** Default '/runs'. */
   prefix?: string
   sse?: SSEOptions
+  /** Request bodies over this many bytes answer 413. Default 1 MiB. */
+  maxBodyBytes?: number
 }
 
 /**
  * A fetch-style handler for the routes a chat front end needs; undefined for any other path, so
  * it mounts under Hono, a Next.js catch-all route or node:http (`toNodeListener`) alike:
- * - `POST {prefix}` `{ input }` → 201 `{ execId }`
+ * - `POST {prefix}` `{ input }` → 201 `{ execId }` (the run belongs to the caller's `owner`)
+ * - `GET {prefix}` → `{ runs: [{ execId, live }] }`, the runs started here that the caller may read
  * - `GET {prefix}/{execId}` → `{ execId, live, position, status?, pending }`
  * - `GET {prefix}/{execId}/events` → SSE after `Last-Event-ID` (or `?lastEventId=`)
  * - `POST {prefix}/{execId}/{steer|followUp|abort|approve|reject|edit}` → 202 (see `handleControl`)
+ * Every request is checked with `authorize` / `owner` (one is required; `invalid_options` without);
+ * a run the caller may not reach answers 404 `not_found`, exactly like an unknown id.
  */
 export function runRoutes(options: RunRoutesOptions): (request: Request) => Promise<Response | undefined> {
+  checkAccess(options, 'runRoutes')
   const prefix = (options.prefix ?? '/runs').replace(/\/$/, '')
+  options.approvals?.watch(options.runtime)
   return async (request) => {
     const path = new URL(request.url).pathname
     if (path !== prefix && !path.startsWith(`${prefix}/`)) return undefined
-    const [execId, action, ...rest] = path
-      .slice(prefix.length + 1)
-      .split('/')
-      .map(decodeURIComponent)
+    const segments = decodeSegments(path.slice(prefix.length + 1))
+    if (!segments) return errorResponse(400, 'bad_path', 'the path is not valid percent-encoding')
+    const [execId, action, ...rest] = segments
     if (rest.length) return undefined
-    if (!execId)
-      return request.method === 'POST'
-        ? startRun(request, options)
-        : errorResponse(405, 'method_not_allowed', `use POST ${prefix} to start a run`)
-    if (action === 'events')
-      return request.method === 'GET'
-        ? resumeResponse(options.runtime, execId, request, options.sse)
-        : errorResponse(405, 'method_not_allowed', 'use GET for events')
-    if (action === undefined) return describeRun(options, execId)
-    return handleControl(request, {
-      runtime: options.runtime,
+    if (!execId) {
+      if (request.method === 'POST') return startRun(request, options)
+      if (request.method === 'GET') return listRuns(request, options)
+      return errorResponse(405, 'method_not_allowed', `use POST ${prefix} to start a run, GET to list yours`)
+    }
+    if (action === 'events') {
+      if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', 'use GET for events')
+      if (!(await allowed(request, options, options.runtime, 'events', execId)).ok) return notFound(execId)
+      return eventsResponse(options.runtime, execId, request, options.sse ?? {})
+    }
+    if (action === undefined) {
+      if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', 'use GET to read a run')
+      if (!(await allowed(request, options, options.runtime, 'read', execId)).ok) return notFound(execId)
+      return describeRun(options, execId)
+    }
+    return control(request, {
+      ...options,
       execId,
       action,
-      ...(options.approvals && { approvals: options.approvals }),
     })
+  }
+}
+
+/** The path's segments decoded, or undefined when one is not valid percent-encoding. */
+export function decodeSegments(path: string): string[] | undefined {
+  try {
+    return path.split('/').map(decodeURIComponent)
+  } catch {
+    return undefined
   }
 }
 
 async function startRun(request: Request, options: RunRoutesOptions): Promise<Response> {
   if (!options.start) return errorResponse(404, 'no_start', 'this server does not start runs over HTTP')
-  const body = await jsonBody(request)
+  const body = await jsonBody(request, options.maxBodyBytes)
   if (body instanceof Response) return body
+  const access = await allowed(request, options, options.runtime, 'start')
+  if (!access.ok) return notFound(undefined)
   if (typeof body.input !== 'string' || body.input.trim() === '')
     return errorResponse(400, 'bad_request', 'start a run with { "input": a non-empty string }')
-  const run = options.start(body.input, request)
+  let run: ExecRun
+  try {
+    run = options.start(body.input, request)
+  } catch {
+    // The app's start threw (a bad exec option): its message may hold internals, so it stays here.
+    return errorResponse(500, 'internal', 'the run could not be started')
+  }
+  // A run the runtime does not keep (retention.maxLiveRuns reached) could not be read or controlled.
+  if (!options.runtime.attach(run.execId, { after: 'latest' }))
+    return errorResponse(503, 'too_many_runs', 'the server runs as many runs as it keeps; try again later')
+  recordOwner(options.runtime, run.execId, access.owner)
   return Response.json({ execId: run.execId }, { status: 201 })
+}
+
+async function listRuns(request: Request, options: RunRoutesOptions): Promise<Response> {
+  const runs: { execId: string; live: boolean }[] = []
+  for (const execId of ownerBook(options.runtime).keys()) {
+    const run = options.runtime.attach(execId, { after: 'latest' })
+    if (run && (await allowed(request, options, options.runtime, 'read', execId)).ok)
+      runs.push({ execId, live: run.live })
+  }
+  return Response.json({ runs })
 }
 
 async function describeRun(options: RunRoutesOptions, execId: string): Promise<Response> {
   const run = options.runtime.attach(execId, { after: 'latest' })
-  if (!run) return errorResponse(404, 'unknown_exec', `no run ${execId} is kept by this server`)
+  if (!run) return notFound(execId)
   const status = run.live ? undefined : (await run.result).status
   return Response.json({
     execId,

@@ -22,6 +22,7 @@ export type UIChunk =
   | { type: 'finish-step' }
   | { type: 'finish'; finishReason?: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' }
   | { type: 'error'; errorText: string }
+  | { type: 'abort'; reason?: string }
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string }
   | { type: 'text-delta' | 'reasoning-delta'; id: string; delta: string }
   | { type: 'tool-input-start'; toolCallId: string; toolName: string }
@@ -29,6 +30,7 @@ export type UIChunk =
   | { type: 'tool-input-available'; toolCallId: string; toolName: string; input: unknown }
   | { type: 'tool-output-available'; toolCallId: string; output: unknown }
   | { type: 'tool-output-error'; toolCallId: string; errorText: string }
+  | { type: 'tool-output-denied'; toolCallId: string }
   | { type: 'data-exec'; id: string; data: ExecPartData }
   | { type: 'data-approval'; id: string; data: ApprovalPartData }
   | { type: 'data-receipt'; id: string; data: ToolReceipt }
@@ -72,13 +74,15 @@ export class UIChunkMapper {
       case 'tool_end':
         return [
           ...this.approvalOutcome(event.toolCallId, event.receipt),
-          this.output(event.toolCallId, event.result, event.isError),
+          this.output(event.toolCallId, event.result, event.isError, event.receipt),
           { type: 'data-receipt', id: event.toolCallId, data: event.receipt },
         ]
       case 'approval_required':
         return this.approvalRequests(event.approvals)
       case 'agent_end': {
         const { status, error } = event.result
+        // The protocol's own ending for a stopped run: the client marks the message aborted.
+        if (status === 'aborted') return [{ type: 'abort', ...(error && { reason: error.message }) }]
         const chunks: UIChunk[] = error ? [{ type: 'error', errorText: `${error.code}: ${error.message}` }] : []
         chunks.push({
           type: 'finish',
@@ -131,7 +135,9 @@ export class UIChunkMapper {
     return chunks
   }
 
-  private output(toolCallId: string, result: ToolResultMessage, isError: boolean): UIChunk {
+  private output(toolCallId: string, result: ToolResultMessage, isError: boolean, receipt: ToolReceipt): UIChunk {
+    // A person said no: the AI SDK's denied state, not a failed tool.
+    if (receipt.status === 'rejected') return { type: 'tool-output-denied', toolCallId }
     return isError
       ? { type: 'tool-output-error', toolCallId, errorText: resultText(result) }
       : { type: 'tool-output-available', toolCallId, output: resultText(result) }

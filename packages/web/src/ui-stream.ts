@@ -1,4 +1,7 @@
 import type { AgentEvent } from '@nestor/core'
+import { messageOf } from '@nestor/core/provider-kit'
+import { framedStream } from './framed-stream.js'
+import { safeJson } from './safe-json.js'
 import type { RunSource } from './source.js'
 import { UIChunkMapper, type UIChunk } from './ui-chunks.js'
 
@@ -10,9 +13,18 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 }
 
+export type UIStreamOptions = {
+  /** Abort the run when the reader cancels (the client went away). Default false: the run goes on. */
+  abortOnCancel?: boolean
+  /** A `: heartbeat` SSE comment this often while nothing flows (the AI SDK's parser skips it). Default 15000; 0 turns it off. */
+  heartbeatMs?: number
+  headers?: Record<string, string>
+}
+
 /**
  * The run as AI SDK UI message chunks (pulled: one event is read per chunk batch the reader asks
- * for). Feed it to `readUIMessageStream`, or send it with `toUIMessageStreamResponse`.
+ * for). Feed it to `readUIMessageStream`, or send it with `toUIMessageStreamResponse`. A failure
+ * while reading ends the stream with an `error` chunk and returns the run's iterator.
  */
 export function toUIMessageStream(run: RunSource, options: { abortOnCancel?: boolean } = {}): ReadableStream<UIChunk> {
   const mapper = new UIChunkMapper(run.execId)
@@ -24,27 +36,24 @@ export function toUIMessageStream(run: RunSource, options: { abortOnCancel?: boo
         for (const chunk of mapper.start()) controller.enqueue(chunk)
       },
       async pull(controller) {
-        // Events that map to no chunk (turn bookkeeping, nested deltas) are skipped in one pull.
-        for (;;) {
-          let step: IteratorResult<AgentEvent>
-          try {
-            step = await (iterator as AsyncIterator<AgentEvent>).next()
-          } catch (error) {
-            controller.enqueue({ type: 'error', errorText: error instanceof Error ? error.message : String(error) })
-            controller.close()
-            return
+        const events = iterator as AsyncIterator<AgentEvent>
+        try {
+          // Events that map to no chunk (turn bookkeeping, nested deltas) are skipped in one pull.
+          for (;;) {
+            const step = await events.next()
+            if (step.done) return controller.close()
+            const chunks = mapper.map(step.value)
+            for (const chunk of chunks) controller.enqueue(chunk)
+            if (chunks.length) return
           }
-          if (step.done) {
-            controller.close()
-            return
-          }
-          const chunks = mapper.map(step.value)
-          for (const chunk of chunks) controller.enqueue(chunk)
-          if (chunks.length) return
+        } catch (error) {
+          void Promise.resolve(events.return?.()).catch(() => {})
+          controller.enqueue({ type: 'error', errorText: messageOf(error) })
+          controller.close()
         }
       },
       cancel(reason) {
-        void iterator?.return?.()
+        void Promise.resolve(iterator?.return?.()).catch(() => {})
         if (options.abortOnCancel) run.abort?.(reason)
       },
     },
@@ -52,21 +61,29 @@ export function toUIMessageStream(run: RunSource, options: { abortOnCancel?: boo
   )
 }
 
-/** A web Response speaking the UI message stream protocol (SSE `data:` frames, then `[DONE]`). */
-export function toUIMessageStreamResponse(
-  run: RunSource,
-  options: { abortOnCancel?: boolean; headers?: Record<string, string> } = {},
-): Response {
-  const encoder = new TextEncoder()
-  const body = toUIMessageStream(run, options).pipeThrough(
-    new TransformStream<UIChunk, Uint8Array>({
-      transform(chunk, controller) {
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`))
-      },
-      flush(controller) {
-        controller.enqueue(encoder.encode('data: [DONE]\n\n'))
-      },
-    }),
-  )
+/**
+ * A web Response speaking the UI message stream protocol (SSE `data:` frames, then `[DONE]`),
+ * with heartbeat comments so a proxy keeps a long approval wait open.
+ */
+export function toUIMessageStreamResponse(run: RunSource, options: UIStreamOptions = {}): Response {
+  const chunks = toUIMessageStream(run, options.abortOnCancel ? { abortOnCancel: true } : {})
+  const body = framedStream<UIChunk>(() => readerIterator(chunks.getReader()), {
+    item: (chunk) => `data: ${safeJson(chunk)}\n\n`,
+    end: () => 'data: [DONE]\n\n',
+    error: (error) => `data: ${safeJson({ type: 'error', errorText: messageOf(error) })}\n\ndata: [DONE]\n\n`,
+    heartbeat: ': heartbeat\n\n',
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+  })
   return new Response(body, { status: 200, headers: { ...UI_MESSAGE_STREAM_HEADERS, ...options.headers } })
+}
+
+/** A stream reader as an iterator whose `return` cancels the stream (and so returns the run's iterator). */
+function readerIterator<T>(reader: ReadableStreamDefaultReader<T>): AsyncIterator<T> {
+  return {
+    next: () => reader.read() as Promise<IteratorResult<T>>,
+    return: async () => {
+      await reader.cancel()
+      return { value: undefined, done: true }
+    },
+  }
 }

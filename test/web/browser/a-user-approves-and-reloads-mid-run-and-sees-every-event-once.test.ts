@@ -1,44 +1,31 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWebApp, listen, type WebApp } from '../../../examples/web/server.js'
+import { browserApp, hasChromium, WAIT, type BrowserApp } from '../../support/browser-app.js'
 
-// Debian's chromium (installed by .ci/run when missing); playwright-core never downloads a browser.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const OUTPUT = fileURLToPath(new URL('../../../test-results/web/', import.meta.url))
-// Waits are on conditions, with room for a loaded 2-core machine.
-const WAIT = { timeout: 60_000 }
 
 type Seen = { positions: number[]; duplicates: number; gaps: number; ended: boolean; execId: string }
 // Page-side code as strings: the test is compiled without the DOM library.
 const seen = (page: Page) => page.evaluate('window.__nestor') as Promise<Seen>
+// The API as the page's own session sees it (the runs belong to that browser's cookie).
+const api = <T>(page: Page, path: string) =>
+  page.evaluate(`fetch(${JSON.stringify(path)}).then((r) => r.json())`) as Promise<T>
 
-describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', () => {
-  let app: WebApp
-  let url: string
-  let browser: Browser
+describe.skipIf(!hasChromium)('the web example in headless Chromium', () => {
+  let web: BrowserApp
 
   beforeAll(async () => {
-    app = createWebApp({ paceMs: 5, heartbeatMs: 2_000 })
-    url = await listen(app, 0)
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    })
+    web = await browserApp({ paceMs: 5, heartbeatMs: 2_000 })
   }, 120_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    app?.server.closeAllConnections()
-    await new Promise((resolve) => app?.server.close(resolve))
-  })
+  afterAll(async () => web?.close())
 
   it('streams the tree to depth 2, survives reloads mid-stream and at the approval, takes the approval, and ends with the answer, each event once', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
-    await page.goto(url)
+    const page = await (await web.newContext({ viewport: { width: 1200, height: 900 } })).newPage()
+    await page.goto(web.url)
     await page.fill('#prompt', 'Plan 3 days in Lisbon in May for two with a €900 budget')
     await page.click('#send')
 
@@ -58,10 +45,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', (
     const restored = await seen(page)
     expect(restored.execId).toBe(before.execId)
     expect(await page.locator('details.exec[data-depth="2"]').count()).toBe(2)
-    const info = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as {
-      live: boolean
-      pending: unknown[]
-    }
+    const info = await api<{ live: boolean; pending: unknown[] }>(page, `/api/runs/${before.execId}`)
     expect(info).toMatchObject({ live: true, pending: [expect.objectContaining({ toolName: 'save_brief' })] })
 
     await page.fill('#steer', 'keep it short')
@@ -73,10 +57,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the web example in headless Chromium', (
     await page.waitForFunction('window.__nestor.ended', undefined, WAIT)
 
     const after = await seen(page)
-    const server = (await (await fetch(`${url}api/runs/${before.execId}`)).json()) as {
-      position: number
-      status: string
-    }
+    const server = await api<{ position: number; status: string }>(page, `/api/runs/${before.execId}`)
     expect(server.status).toBe('completed')
     // Every position from 1 to the server's last, in order, none twice, none missing.
     expect(after.positions).toEqual(Array.from({ length: server.position }, (_, i) => i + 1))

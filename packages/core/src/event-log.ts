@@ -1,18 +1,24 @@
 import { NestorError } from './errors.js'
 
+/**
+ * A run's reader that holds nothing (see `EventLog.bounded`): what a server streaming a run to a
+ * client reads, so a stalled client cannot pin the run's events.
+ */
+export const boundedEvents: unique symbol = Symbol.for('nestor.boundedEvents')
+
 /** The latest events a run keeps for readers that come late (`retention.replayWindow`'s default). */
 export const DEFAULT_REPLAY_WINDOW = 5000
 
 /**
- * An append-only stream of one run's events, numbered by position (1 = the first), with bounded
- * memory however it is read: it keeps the latest `window` events and nothing more, whatever its
- * iterators do. An iterator that falls more than `window` events behind the newest (it started
- * after the first events left, or it stalled) fails with `events_expired` at its next read rather
- * than silently skipping, so a stalled or cancelled reader never holds a run's past in memory.
- * With `window` 0 (retention off) the log keeps what its iterators have not read yet (all of it
- * until the first iterator starts), up to DEFAULT_REPLAY_WINDOW events behind the newest.
- * The root run's log is also what `runtime.attach` reads (run-registry.ts), so the replay window
- * is one copy, not two.
+ * An append-only stream of one run's events, numbered by position (1 = the first). It keeps the
+ * latest `window` events, plus what the app's own iterators (`for await` over the run, in this
+ * process) have not read yet: they never miss an event, and one that returns or is cancelled
+ * holds nothing from then on. Readers that face the network (`bounded()`: web streams and
+ * `runtime.attach`) hold nothing: one that falls more than `window` events behind the newest
+ * fails with `events_expired` at its next read rather than skipping, so a stalled client cannot
+ * keep a run's past in memory. With `window` 0 (retention off) the events before the first
+ * iterator starts are kept too, up to DEFAULT_REPLAY_WINDOW of them. The root run's log is also
+ * what `runtime.attach` reads (run-registry.ts), so the replay window is one copy, not two.
  *
  * Iterators are hand-written rather than async generators: reading a buffered item costs one
  * resolved promise, not a generator hop, and one pending waiter promise is shared by all readers.
@@ -23,7 +29,7 @@ export class EventLog<T> implements AsyncIterable<T> {
   private offset = 0
   /** Position of the last event before this log's own: > 0 when it continues a paused run's log. */
   private base = 0
-  /** Where each iterator reads next; only a window of 0 keeps events for them. */
+  /** Where each of the app's iterators reads next: events from there on are kept for it. */
   private readonly cursors = new Set<{ next: number }>()
   private iterated = false
   /** Callbacks waiting for the next push or the close: parked iterators and `changed()`. */
@@ -92,15 +98,16 @@ export class EventLog<T> implements AsyncIterable<T> {
     return this.waiting
   }
 
-  /** Drops the oldest events beyond the window; an iterator that still needed them expires. */
+  /** Drops the oldest events beyond the window that no iterator of the app still has to read. */
   private trim(): void {
-    let keep = this.window
-    if (keep === 0) {
-      let unread = this.iterated ? this.end + 1 : this.base + 1
-      for (const cursor of this.cursors) if (cursor.next < unread) unread = cursor.next
-      keep = Math.min(this.end - unread + 1, DEFAULT_REPLAY_WINDOW)
+    let keepFrom = this.end - this.window + 1
+    if (this.window === 0 && !this.iterated) keepFrom = Math.max(this.base + 1, this.end - DEFAULT_REPLAY_WINDOW + 1)
+    for (const cursor of this.cursors) if (cursor.next < keepFrom) keepFrom = cursor.next
+    let first = this.first
+    while (first < keepFrom) {
+      this.items[this.offset++] = undefined as T
+      first++
     }
-    while (this.items.length - this.offset > keep) this.items[this.offset++] = undefined as T
     // Compact now and then rather than shift() per event (which copies the array each time).
     if (this.offset > 1024 && this.offset * 2 > this.items.length) {
       this.items = this.items.slice(this.offset)
@@ -115,11 +122,21 @@ export class EventLog<T> implements AsyncIterable<T> {
     for (const retry of parked) retry()
   }
 
+  /** The app's own reader: every event from this log's first, kept until it has read them. */
   [Symbol.asyncIterator](): AsyncIterator<T> {
+    return this.reader(true)
+  }
+
+  /** A reader that holds nothing: it fails with `events_expired` once it falls out of the window. */
+  bounded(): AsyncIterator<T> {
+    return this.reader(false)
+  }
+
+  private reader(holds: boolean): AsyncIterator<T> {
     const cursor = { next: this.base + 1 }
     let done = false
     this.iterated = true
-    if (this.window === 0) this.cursors.add(cursor)
+    if (holds) this.cursors.add(cursor)
     const finish = (): IteratorResult<T> => {
       done = true
       // A reader that stops (returns, is cancelled, fails) keeps nothing alive.
@@ -136,7 +153,8 @@ export class EventLog<T> implements AsyncIterable<T> {
         }
         const value = this.items[this.offset + cursor.next - first] as T
         cursor.next++
-        if (this.window === 0) this.trim()
+        // Events this reader held past the window can go once it has read them.
+        if (holds && this.items.length - this.offset > this.window) this.trim()
         return { value, done: false }
       }
       if (this.closed) return finish()
@@ -175,5 +193,5 @@ export const expired = (label: string, position: number, first: number, end: num
   new NestorError(
     'events_expired',
     `events of ${label} from position ${position} are no longer kept (the replay window holds ${first}..${end}); ` +
-      `a reader must keep within the window (iterate a run as it goes, or raise retention.replayWindow), or attach from ${first - 1} or later`,
+      `iterate the run itself to read every event, raise retention.replayWindow, or attach from ${first - 1} or later`,
   )

@@ -1,4 +1,4 @@
-import type { EventLog } from './event-log.js'
+import { boundedEvents, type EventLog } from './event-log.js'
 import type { ExecContext } from './exec-context.js'
 import { toUserMessage } from './message-queue.js'
 import type { AgentEvent, ExecResult, UserMessage } from './types.js'
@@ -31,8 +31,14 @@ export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements Asyn
     this.#log = log
   }
 
+  /** Every event from the first, each kept until this iterator has read it. */
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
     return this.#log[Symbol.asyncIterator]()
+  }
+
+  /** @internal A reader that fails with `events_expired` once it falls out of the replay window. */
+  [boundedEvents](): AsyncIterator<AgentEvent> {
+    return this.#log.bounded()
   }
 
   /** Queues a message for the running loop: injected before the next model call. */

@@ -1,4 +1,5 @@
 import type { AgentEvent, ExecResult } from '@nestor/core'
+import { boundedEvents } from '@nestor/core/provider-kit'
 
 /**
  * What the web helpers stream: an ExecRun (read from its first event) or an AttachedRun from
@@ -11,4 +12,10 @@ export type RunSource = AsyncIterable<AgentEvent> & {
   readonly after?: number
   readonly result?: Promise<ExecResult>
   abort?(reason?: unknown): void
+  /** An ExecRun's reader that holds nothing: a stalled client fails with `events_expired`. */
+  [boundedEvents]?(): AsyncIterator<AgentEvent>
 }
+
+/** What a stream to a client reads: never a reader that keeps the run's events for it. */
+export const clientReader = (run: RunSource): AsyncIterator<AgentEvent> =>
+  run[boundedEvents]?.() ?? run[Symbol.asyncIterator]()

@@ -2,7 +2,7 @@ import type { AgentEvent } from '@nestor/core'
 import { messageOf } from '@nestor/core/provider-kit'
 import { framedStream } from './framed-stream.js'
 import { safeJson } from './safe-json.js'
-import type { RunSource } from './source.js'
+import { clientReader, type RunSource } from './source.js'
 
 export type SSEOptions = {
   /** A `: heartbeat` comment this often while no event flows, so proxies keep the line open. Default 15000; 0 turns it off. */
@@ -33,7 +33,7 @@ export function sseFrame(position: number, event: AgentEvent): string {
  */
 export function toSSE(run: RunSource, options: SSEOptions = {}): ReadableStream<Uint8Array> {
   let position = run.after ?? 0
-  return framedStream<AgentEvent>(() => run[Symbol.asyncIterator](), {
+  return framedStream<AgentEvent>(() => clientReader(run), {
     first: `retry: ${options.retryMs ?? 1000}\n\n`,
     item: (event) => sseFrame(++position, event),
     end: async () => {

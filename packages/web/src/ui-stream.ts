@@ -2,7 +2,7 @@ import type { AgentEvent } from '@nestor/core'
 import { messageOf } from '@nestor/core/provider-kit'
 import { framedStream } from './framed-stream.js'
 import { safeJson } from './safe-json.js'
-import type { RunSource } from './source.js'
+import { clientReader, type RunSource } from './source.js'
 import { UIChunkMapper, type UIChunk } from './ui-chunks.js'
 
 /** Headers of an AI SDK UI message stream response (what `useChat`'s default transport expects). */
@@ -32,7 +32,7 @@ export function toUIMessageStream(run: RunSource, options: { abortOnCancel?: boo
   return new ReadableStream<UIChunk>(
     {
       start(controller) {
-        iterator = run[Symbol.asyncIterator]()
+        iterator = clientReader(run)
         for (const chunk of mapper.start()) controller.enqueue(chunk)
       },
       async pull(controller) {

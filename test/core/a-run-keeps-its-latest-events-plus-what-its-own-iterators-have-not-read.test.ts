@@ -1,5 +1,5 @@
 import { Runtime, type AgentEvent, type Provider } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import { boundedEvents, type ModelEvent } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { describe, expect, it } from 'vitest'
 
@@ -23,25 +23,39 @@ const drain = async (source: AsyncIterable<AgentEvent>) => {
   return events
 }
 
-describe('a run keeps its latest events, and a reader that falls behind them fails', () => {
-  it('gives an iterator that keeps within the window every event, however the run is paced', async () => {
+describe('a run keeps its latest events plus what its own iterators have not read', () => {
+  it('gives an iterator of the app started before the run settled every event, however slowly it reads', async () => {
     const run = runtimeWith(10).exec('go')
-    const events = await drain(run)
+    const iterator = run[Symbol.asyncIterator]()
+    await run
+    const events: AgentEvent[] = []
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) events.push(r.value)
     expect(events[0]?.type).toBe('agent_start')
     expect(events.at(-1)?.type).toBe('agent_end')
     expect(events.filter((e) => e.type === 'message_delta')).toHaveLength(200)
   })
 
-  it('fails an iterator that stalled past the window with events_expired instead of holding the run', async () => {
+  it('holds nothing for an iterator that returned: the run keeps its window again', async () => {
     const runtime = runtimeWith(10)
     const run = runtime.exec('go')
     const iterator = run[Symbol.asyncIterator]()
     await iterator.next()
     await run
-    await expect(iterator.next()).rejects.toMatchObject({ code: 'events_expired' })
-    // What stays is the window, not the stalled reader's backlog.
+    await iterator.return?.()
     const end = (runtime.attach(run.execId, { after: 'latest' }) as { position: number }).position
     expect(() => runtime.attach(run.execId, { after: end - 10 })).not.toThrow()
+    expect(() => runtime.attach(run.execId, { after: end - 11 })).toThrow(/no longer kept/)
+  })
+
+  it('fails a reader that faces a client, once it stalled past the window, instead of holding the run', async () => {
+    const runtime = runtimeWith(10)
+    const run = runtime.exec('go')
+    const reader = run[boundedEvents]()
+    await reader.next()
+    await run
+    await expect(reader.next()).rejects.toMatchObject({ code: 'events_expired' })
+    // What stays is the window, not the stalled reader's backlog.
+    const end = (runtime.attach(run.execId, { after: 'latest' }) as { position: number }).position
     expect(() => runtime.attach(run.execId, { after: end - 11 })).toThrow(/no longer kept/)
   })
 

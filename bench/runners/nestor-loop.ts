@@ -1,6 +1,6 @@
 import { Runtime, exec, type Message, type Tool } from '@nestor/core'
 import { emptyUsage } from '@nestor/core/provider-kit'
-import { openai } from '@nestor/providers'
+import { openai } from '@nestor/providers/openai'
 import { SYSTEM, promptFor, verify, type HistoryItem, type Outcome, type Scenario } from '../scenario.js'
 import type { Runner, Target, Workload } from './types.js'
 

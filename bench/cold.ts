@@ -15,6 +15,7 @@ export const COLD_SYSTEMS: readonly RunnerName[] = [
   'nestor',
   'nestor-json',
   'nestor-mcp',
+  'nestor-json-root',
   'ai-sdk',
   'pi-agent-core',
   '@openai/agents',

@@ -18,7 +18,7 @@ export type SystemName = (typeof SYSTEMS)[number]
 export const DIAGNOSTIC_SYSTEMS: readonly SystemName[] = ['nestor-adapter']
 
 /** Runners of the cold regime only (cold.ts): one first exec per process, tool scenarios. */
-export const COLD_ONLY_SYSTEMS = ['nestor-mcp'] as const
+export const COLD_ONLY_SYSTEMS = ['nestor-mcp', 'nestor-json-root'] as const
 export type RunnerName = SystemName | (typeof COLD_ONLY_SYSTEMS)[number]
 
 // Importing a runner's module and creating the runner are two steps, so the cold regime can time
@@ -33,6 +33,7 @@ const factories: Record<RunnerName, () => Promise<RunnerFactory>> = {
   'pi-agent-core': async () => (await import('./pi.js')).createPiRunner,
   '@openai/agents': async () => (await import('./openai-agents.js')).createOpenAIAgentsRunner,
   'nestor-mcp': async () => (await import('./nestor-mcp.js')).createNestorMcpRunner,
+  'nestor-json-root': async () => (await import('./nestor-json-root.js')).createNestorJsonRootRunner,
 }
 
 export const importRunner = (system: RunnerName): Promise<RunnerFactory> => factories[system]()

@@ -20,7 +20,7 @@ const SPAWN_JSON = {
   additionalProperties: false,
 }
 
-const jsonStyle: ToolStyle = {
+export const jsonStyle: ToolStyle = {
   name: 'nestor-json',
   runtime: { duplicateCalls: 'allow' },
   tools: (bodies) => ({

@@ -56,14 +56,18 @@ export type ToolStyle = {
   tools(bodies: ToolBodies): { echo: Tool; spawn: Tool }
 }
 
-/** `configure` sees the runtime before any run (the traced variant instruments it there). */
+/**
+ * `configure` sees the runtime before any run (the traced variant instruments it there); `adapter`
+ * is the openai() factory, from the adapter's own path unless a row imports it from elsewhere.
+ */
 export function createNestorRunnerWith(
   target: Target,
   style: ToolStyle,
   configure?: (runtime: Runtime) => void,
+  adapter: typeof openai = openai,
 ): Runner {
   const runtime = new Runtime({
-    provider: openai({ baseURL: target.baseURL, apiKey: target.apiKey }),
+    provider: adapter({ baseURL: target.baseURL, apiKey: target.apiKey }),
     model: target.model,
     system: SYSTEM,
     ...style.runtime,

@@ -118,7 +118,12 @@ function decide({ scenario, toolResults }: Reading, stats: MockServer['stats']):
   const turn = toolResults.length
   if (scenario.kind === 'tools') {
     if (turn < scenario.t)
-      return { kind: 'toolCall', id: `call_b${turn}`, name: 'echo', argFragments: fragments(echoArguments(turn)) }
+      return {
+        kind: 'toolCall',
+        id: `call_b${turn}`,
+        name: 'echo',
+        argFragments: fragments(echoArguments(turn, scenario.mcp)),
+      }
     return { kind: 'text', chunks: textChunks(scenario.c) }
   }
   if (scenario.depth < scenario.max && turn === 0) {

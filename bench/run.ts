@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { ChildReport } from './child.js'
+import { renderCold, runCold, type ColdResult } from './cold.js'
 import { renderImportTimes, runImportTimes } from './import-time.js'
 import { runMicro, type MicroResult } from './micro.js'
+import { startServerProcess } from './mock-server-process.js'
 import { runNodeJson } from './processes.js'
 import { DIAGNOSTIC_SYSTEMS, SYSTEMS, type SystemName } from './runners/index.js'
 import { fmt, median, quantile } from './stats.js'
@@ -47,20 +48,6 @@ type Row = { rss: number[]; note?: string }
 
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url))
 
-async function startServerProcess(): Promise<{ baseURL: string; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, [here('./mock-server-main.js')], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve, reject) => {
-    let buf = ''
-    proc.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString()
-      const nl = buf.indexOf('\n')
-      if (nl >= 0) resolve(buf.slice(0, nl))
-    })
-    proc.once('exit', (code) => reject(new Error(`mock server exited with ${code}`)))
-  })
-  return { baseURL: (JSON.parse(line) as { baseURL: string }).baseURL, proc }
-}
-
 async function runChild(system: SystemName, workloads: BenchWorkload[], baseURL: string): Promise<ChildReport> {
   const args = [
     ...nodeFlags,
@@ -98,6 +85,7 @@ async function main(): Promise<void> {
     return c
   }
   let tracing: TracingOverhead | string | undefined
+  let cold: ColdResult[] | undefined
   let failures = 0
   const fail = (system: SystemName, where: string, error: string): void => {
     failures++
@@ -141,13 +129,19 @@ async function main(): Promise<void> {
       tracing = await runTracingOverhead(baseURL)
       process.stderr.write(`tracing overhead measured (${((Date.now() - started) / 1000).toFixed(0)} s)\n`)
     }
+    cold = await runCold(baseURL)
+    process.stderr.write(`cold regime measured (${((Date.now() - started) / 1000).toFixed(0)} s)\n`)
   } finally {
     proc.kill('SIGTERM')
   }
   const micro = await runMicro()
   const imports = await runImportTimes()
   process.stdout.write(
-    render(cells, rows, micro, tracing, (Date.now() - started) / 1000) + '\n' + renderImportTimes(imports),
+    render(cells, rows, micro, tracing, (Date.now() - started) / 1000) +
+      '\n' +
+      renderImportTimes(imports) +
+      '\n' +
+      (cold ? renderCold(cold) : ''),
   )
   if (failures > 0) {
     process.stderr.write(`${failures} failure(s) — see above\n`)

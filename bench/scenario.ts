@@ -4,8 +4,11 @@
 
 /** What a single run asks for. Parsed back by the server from a marker in the prompt text. */
 export type Scenario =
-  /** T assistant turns each calling `echo` once, then a final text in C chunks. */
-  | { kind: 'tools'; t: number; c: number }
+  /**
+   * T assistant turns each calling `echo` once, then a final text in C chunks. `mcp` asks for the
+   * argument shape of the MCP reference server's `echo` (`{ message }`, answered `Echo: …`).
+   */
+  | { kind: 'tools'; t: number; c: number; mcp?: true }
   /** Depth d calls `spawn` (whose body opens a child exec at d+1) until d = max, which answers text. */
   | { kind: 'nested'; depth: number; max: number; c: number }
 
@@ -19,7 +22,9 @@ export const SPAWN_DESCRIPTION = 'Run a nested agent one level deeper'
 /** The marker the server looks for in the latest user message that carries one. */
 export function promptFor(s: Scenario): string {
   const marker =
-    s.kind === 'tools' ? `[[bench tools t=${s.t} c=${s.c}]]` : `[[bench nested depth=${s.depth} max=${s.max} c=${s.c}]]`
+    s.kind === 'tools'
+      ? `[[bench tools t=${s.t} c=${s.c}${s.mcp ? ' mcp=1' : ''}]]`
+      : `[[bench nested depth=${s.depth} max=${s.max} c=${s.c}]]`
   return `${marker} Please do the benchmark task.`
 }
 
@@ -39,7 +44,7 @@ export function parseMarker(text: string): Scenario | undefined {
     return v
   }
   return m[1] === 'tools'
-    ? { kind: 'tools', t: num('t'), c: num('c') }
+    ? { kind: 'tools', t: num('t'), c: num('c'), ...(fields.mcp === 1 && { mcp: true as const }) }
     : { kind: 'nested', depth: num('depth'), max: num('max'), c: num('c') }
 }
 
@@ -57,9 +62,9 @@ export function expectedText(c: number): string {
 /** The value the `echo` tool must return on turn i; the server checks it came back. */
 export const echoResult = (turn: number): string => `echo-${turn}-ok`
 
-/** Arguments of turn i's `echo` call, padded so they are worth fragmenting. */
-export function echoArguments(turn: number): string {
-  return JSON.stringify({ text: echoResult(turn), pad: 'x'.repeat(64) })
+/** Arguments of turn i's `echo` call, padded so they are worth fragmenting (MCP's echo takes no pad). */
+export function echoArguments(turn: number, mcp = false): string {
+  return JSON.stringify(mcp ? { message: echoResult(turn) } : { text: echoResult(turn), pad: 'x'.repeat(64) })
 }
 
 /** Splits a JSON argument string into `n` fragments of near-equal length, as models stream them. */

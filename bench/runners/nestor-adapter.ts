@@ -3,7 +3,7 @@ import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
 import { openai } from '@nestor/providers'
 import { SYSTEM, promptFor, type Scenario } from '../scenario.js'
 import { TOOL_SPECS } from './floor.js'
-import { toNestorHistory } from './nestor.js'
+import { toNestorHistory } from './nestor-loop.js'
 import { loopRunner } from './loop-runner.js'
 import type { Runner, Target } from './types.js'
 

@@ -15,6 +15,8 @@ export interface Runner {
   /** Workload kinds this runner implements; others are reported as "not run". */
   supports(workload: Workload): boolean
   run(workload: Workload): Promise<Outcome>
+  /** Releases what the runner holds open beyond the process's own handles (an MCP server). */
+  close?(): Promise<void>
 }
 
 export type RunnerFactory = (target: Target) => Runner | Promise<Runner>

@@ -20,4 +20,18 @@ describe('importing @nestor/core and @nestor/providers/openai', () => {
     expect(seen.atImport).toEqual([])
     expect(seen.runtime).toBe('function')
   })
+
+  it('an exec with right options and a raw JSON Schema tool loads no zod and no Ajv; a wrong option loads zod to say what is wrong', () => {
+    const out = execFileSync(
+      process.execPath,
+      [fileURLToPath(new URL('./fixtures/exec-with-a-json-schema-tool.mjs', import.meta.url))],
+      { cwd: root, encoding: 'utf8', timeout: 60_000 },
+    )
+    expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({
+      status: 'completed',
+      afterExec: ['@cfworker/json-schema'],
+      wrongOption: 'invalid_options',
+      afterError: ['@cfworker/json-schema', 'zod'],
+    })
+  })
 })

@@ -70,7 +70,7 @@ describe('raw JSON Schema parameters', () => {
     expect(printed).toEqual([])
   })
 
-  it('a schema Ajv cannot compile fails invalid_options at defineTool', () => {
+  it('a schema that is not valid JSON Schema (an unknown type) fails invalid_options at defineTool', () => {
     let error: unknown
     try {
       defineTool({

@@ -1,19 +1,20 @@
 import type { z } from 'zod/v4'
 import { NestorError, invalidOption } from './errors.js'
-import { defOf, quickCheck, rememberPredicate, type Def } from './option-quick-check.js'
+import { OptionRule, OptionsSchema, type OptionShape } from './option-rule.js'
 import { lazy, zod } from './zod-lazy.js'
 
-// Options objects are checked against strict zod schemas once per constructor, factory or exec
-// call (never per event): a misspelt key or a wrong value fails `invalid_options` where it was
-// given, before any request, instead of being ignored or failing later as something else.
-// Schemas are built at first use (zod-lazy.ts): importing a package loads no zod.
+// Options objects are checked against strict schemas once per constructor, factory or exec call
+// (never per event): a misspelt key or a wrong value fails `invalid_options` where it was given,
+// before any request, instead of being ignored or failing later as something else. Rules are plain
+// predicates (option-rule.ts); zod is loaded only to word an error, so right options load none.
+
+/** A zod definition, read without instanceof: a schema may come from another zod instance. */
+type Def = { type?: string; shape?: Record<string, unknown>; innerType?: unknown }
+const defOf = (schema: unknown): Def | undefined => (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def
 
 /** A leaf rule: `expected` completes "invalid option {key}: expected …, got …". */
-const rule = <T>(expected: string, test: (value: unknown) => boolean): z.ZodType<T> => {
-  const schema = zod().custom<T>(test, { error: expected })
-  rememberPredicate(schema, test)
-  return schema
-}
+const rule = <T>(expected: string, test: (value: unknown) => boolean): OptionRule<T> =>
+  new OptionRule<T>(expected, test, false, () => zod().custom<T>(test, { error: expected }))
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v)
 
@@ -36,25 +37,48 @@ export const option = {
   plainObject: () =>
     rule<Record<string, unknown>>('an object', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
   custom: rule,
+  /** A nested strict object of rules (`hooks: option.object({ … })`): its keys are checked like the top's. */
+  object: <S extends OptionShape>(shape: S): OptionRule<{ [K in keyof S]: S[K]['type'] }> => {
+    const nested = new OptionsSchema(shape)
+    return new OptionRule(
+      'an object',
+      (v) => nested.accepts(v),
+      false,
+      () => nested.zod(),
+    )
+  },
+  /** A rule only zod can say (a union, a refinement): checked by zod, which it loads. */
+  zod: <T>(build: () => z.ZodType<T>): OptionRule<T> => {
+    const schema = lazy(build)
+    return new OptionRule<T>('a valid value', (v) => schema().safeParse(v).success, false, schema)
+  },
 }
 
 /**
  * A strict options schema from a shape function, built at its first check: a package that defines
- * its options this way loads no zod when it is imported. Pass the result to `parseOptions`.
+ * its options this way loads no zod when it is imported, nor when the options it is given are right.
+ * Pass the result to `parseOptions`.
  */
-export function strictOptions<S extends Record<string, z.ZodType>>(shape: () => S): () => z.ZodObject<S> {
-  return lazy(() => zod().strictObject(shape()) as unknown as z.ZodObject<S>)
+export { OptionRule, OptionsSchema, type OptionShape }
+
+export function strictOptions<S extends OptionShape>(shape: () => S): () => OptionsSchema {
+  return lazy(() => new OptionsSchema(shape()))
 }
 
 /**
  * Checks `value` against a strict object schema and throws the first problem as `invalid_options`:
  * an unknown key is named with the nearest valid one, a bad value with what was expected.
  */
-export function parseOptions(schemaOrBuild: z.ZodType | (() => z.ZodType), value: unknown, label = 'options'): void {
+export function parseOptions(
+  schemaOrBuild: OptionsSchema | z.ZodType | (() => OptionsSchema | z.ZodType),
+  value: unknown,
+  label = 'options',
+): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalidOption(label, 'an object', value)
-  const schema = typeof schemaOrBuild === 'function' ? schemaOrBuild() : schemaOrBuild
-  if (quickCheck(schema, value)) return
+  const given = typeof schemaOrBuild === 'function' ? schemaOrBuild() : schemaOrBuild
+  if (given instanceof OptionsSchema && given.accepts(value)) return
+  const schema = given instanceof OptionsSchema ? given.zod() : given
   const parsed = schema.safeParse(value)
   if (parsed.success) return
   const issue = parsed.error.issues[0]

@@ -1,5 +1,5 @@
 import { invalidOption } from './errors.js'
-import { option, parseOptions, type SameKeys } from './option-schema.js'
+import { option, parseOptions, strictOptions, type SameKeys } from './option-schema.js'
 import { stateSchemas } from './run-state-schema.js'
 import { lazy, zod } from './zod-lazy.js'
 import type { ExecOptions, RuntimeOptions } from './types.js'
@@ -67,13 +67,13 @@ const runtimeShape = () => ({
   resetToolChoice: option.boolean().optional(),
   stopAtTools: toolNames().optional(),
   approve: option.function().optional(),
-  hooks: zod().strictObject(hooksShape()).optional(),
+  hooks: option.object(hooksShape()).optional(),
   stateSecret: option.nonEmptyString().optional(),
   claimState: option.function().optional(),
   stateMaxAgeMs: option.nonNegative().optional(),
   providerOptions: option.plainObject().optional(),
-  retention: zod()
-    .strictObject({
+  retention: option
+    .object({
       replayWindow: option.nonNegativeInt().optional(),
       keepFinishedMs: option.nonNegative().optional(),
       maxFinishedRuns: option.nonNegativeInt().optional(),
@@ -81,7 +81,7 @@ const runtimeShape = () => ({
     })
     .optional(),
 })
-const runtimeSchema = lazy(() => zod().strictObject(runtimeShape()))
+const runtimeSchema = strictOptions(runtimeShape)
 
 const execShape = () => ({
   tools: option.custom<unknown[]>('an array of tools', Array.isArray).optional(),
@@ -116,7 +116,7 @@ const execShape = () => ({
     .optional(),
   runId: option.nonEmptyString('a non-empty run id').optional(),
 })
-const execSchema = lazy(() => zod().strictObject(execShape()))
+const execSchema = strictOptions(execShape)
 
 // An option added to the types without a rule here (or the other way round) fails to compile.
 const runtimeKeysMatch: SameKeys<ReturnType<typeof runtimeShape>, RuntimeOptions> = true

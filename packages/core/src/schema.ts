@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module'
-import type { Ajv2020 } from 'ajv/dist/2020.js'
-import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { JSONSchema as ZodJSONSchema, ToJSONSchemaParams } from 'zod/v4/core'
 import { NestorError } from './errors.js'
+import { schemaProblem } from './json-schema-shape.js'
+import { jsonSchemaValidator } from './json-schema-validator.js'
 import type { JSONSchema, Validation } from './types.js'
 
 /** What `defineTool({ parameters })` accepts: a zod v4 schema, a zod v3 schema, or raw JSON Schema. */
@@ -62,12 +62,20 @@ export function compileSchema(input: SchemaInput): CompiledSchema {
     delete json.$schema
     return { json, validate: (value) => fromZod(input.safeParse(value)) }
   }
-  const json = input as JSONSchema
-  const check = compileJsonSchema(json)
-  return {
-    json,
-    validate: (value) => (check(value) ? { ok: true, value } : { ok: false, issues: formatAjv(check.errors) }),
+  return compileJsonSchema(input as JSONSchema)
+}
+
+// Per schema object: a plain `{ spec, execute }` tool is normalised again by every exec it is
+// given to, and its schema is checked and its validator made once.
+const compiledJson = new WeakMap<object, CompiledSchema>()
+function compileJsonSchema(json: JSONSchema): CompiledSchema {
+  let compiled = compiledJson.get(json)
+  if (!compiled) {
+    const problem = schemaProblem(json)
+    if (problem) throw new NestorError('invalid_options', `invalid JSON Schema: ${problem}`)
+    compiledJson.set(json, (compiled = { json, validate: jsonSchemaValidator(json) }))
   }
+  return compiled
 }
 
 /** zod types that become `{}` in JSON Schema: a model cannot produce them, a validator cannot check them. */
@@ -100,9 +108,9 @@ export function jsonPathToField(path: readonly (string | number)[]): string {
   return out || '(root)'
 }
 
-// Ajv, ajv-formats, zod's JSON Schema generator and zod-to-json-schema cost more to load than the
-// rest of core: they are loaded (synchronously, since defineTool is synchronous) by the first schema
-// that needs them, not when @nestor/core is imported. zod itself is the app's (a peer dependency).
+// zod's JSON Schema generator and zod-to-json-schema cost more to load than the rest of core: they
+// are loaded (synchronously, since defineTool is synchronous) by the first schema that needs them,
+// not when @nestor/core is imported. zod itself is the app's (a peer dependency).
 const load = createRequire(import.meta.url)
 
 type ZodV4Convertible = ZodV4Like & { toJSONSchema?(params: ToJSONSchemaParams): ZodJSONSchema.BaseSchema }
@@ -112,51 +120,6 @@ function zodV4ToJson(input: ZodV4Like, params: ToJSONSchemaParams): JSONSchema {
   if (typeof own === 'function') return own.call(input, params) as JSONSchema
   const { toJSONSchema } = load('zod/v4/core') as typeof import('zod/v4/core')
   return toJSONSchema(input as never, params) as JSONSchema
-}
-
-// One Ajv instance: compiled validators are cached per schema object. Draft 2020-12 (what zod
-// emits, and a superset of draft-07 in practice) with the standard formats checked. `logger: false`
-// because a library must never print: an unknown keyword or format is not worth a console line.
-let ajv: Ajv2020 | undefined
-function getAjv(): Ajv2020 {
-  if (!ajv) {
-    const { Ajv2020: AjvClass } = load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
-    ajv = new AjvClass({ allErrors: true, strict: false, logger: false, validateFormats: true })
-    // ajv-formats is CommonJS: required, the plugin is the module or its `.default`.
-    const formats = load('ajv-formats') as { default?: (a: Ajv2020) => void } & ((a: Ajv2020) => void)
-    ;(formats.default ?? formats)(ajv)
-  }
-  return ajv
-}
-const compiled = new WeakMap<object, ValidateFunction>()
-function compileJsonSchema(schema: JSONSchema): ValidateFunction {
-  let fn = compiled.get(schema)
-  if (!fn) {
-    const validator = getAjv()
-    const { $schema: _ignored, ...rest } = schema
-    try {
-      fn = validator.compile(rest)
-    } catch (error) {
-      throw new NestorError(
-        'invalid_options',
-        `invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      )
-    }
-    compiled.set(schema, fn)
-  }
-  return fn
-}
-
-function formatAjv(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => {
-    const where = e.instancePath || '(root)'
-    const extra =
-      e.keyword === 'additionalProperties'
-        ? ` '${String((e.params as { additionalProperty?: string }).additionalProperty)}'`
-        : ''
-    return `${where}: ${e.message ?? e.keyword}${extra}`
-  })
 }
 
 type ZodIssueLike = { path?: PropertyKey[]; message: string }

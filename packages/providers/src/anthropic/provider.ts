@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { Provider } from '@nestor/core'
 import type { SameKeys } from '@nestor/core/provider-kit'
-import { option, parseOptions, strictOptions, zod } from '@nestor/core/provider-kit'
+import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
 import {
   finalAfterContent,
   type RequestAttempt,
@@ -48,7 +48,7 @@ const anthropicShape = () => ({
     .optional(),
   ...retryOptionShape(),
   maxTokens: option.positiveInt().optional(),
-  thinking: zod().strictObject({ budgetTokens: option.positiveInt() }).optional(),
+  thinking: option.object({ budgetTokens: option.positiveInt() }).optional(),
   name: option.nonEmptyString().optional(),
   logger: loggerOption(),
   // Its fields are checked by resolveCacheControl, whose messages name the field that is wrong.

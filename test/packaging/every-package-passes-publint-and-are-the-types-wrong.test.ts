@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,7 +19,20 @@ const bin = (name: string) => join(repoRoot, 'node_modules/.bin', name)
 
 describe('every packed package', () => {
   it('has a tarball per directory of packages/', () => {
-    expect(tarballs.length).toBeGreaterThanOrEqual(3)
+    expect(tarballs).toHaveLength(readdirSync(join(repoRoot, 'packages')).length)
+  })
+
+  it('holds its README, LICENSE and CHANGELOG, and no build info', async () => {
+    for (const tarball of tarballs) {
+      const { stdout } = await sh('tar', ['-tzf', tarball], repoRoot)
+      const entries = stdout.split('\n').filter(Boolean)
+      for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'])
+        expect(entries, tarball).toContain(`package/${file}`)
+      expect(
+        entries.filter((entry) => entry.includes('tsbuildinfo')),
+        tarball,
+      ).toEqual([])
+    }
   })
 
   it('passes publint with no error or warning', async () => {

@@ -1,14 +1,23 @@
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // The served process imports the built packages (dist/), as a user's would.
 describe('serveMcp over stdio, driven by the SDK Client', () => {
   const client = new Client({ name: 'test', version: '1' })
+  // Every message from the server, in the order it arrived. The SDK client hands a notification to
+  // its handler a microtask late, so one read holding a progress notification and the response
+  // drops the progress: what the server sent is read here, on the wire.
+  const wire: JSONRPCMessage[] = []
   beforeAll(async () => {
     const script = fileURLToPath(new URL('./fixtures/serve-stdio.mjs', import.meta.url))
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'inherit' }))
+    const transport = new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'inherit' })
+    transport.onmessage = (message) => {
+      wire.push(message)
+    }
+    await client.connect(transport)
   })
   afterAll(() => client.close())
 
@@ -22,13 +31,19 @@ describe('serveMcp over stdio, driven by the SDK Client', () => {
     })
   })
 
-  it('runs the tool, reporting ctx.update() as progress', async () => {
-    const progress: unknown[] = []
+  it('runs the tool, reporting ctx.update() as progress before the result', async () => {
+    const seen = wire.length
     const result = await client.callTool({ name: 'shout', arguments: { text: 'hi' } }, undefined, {
-      onprogress: (p) => progress.push(p),
+      onprogress: () => {},
     })
     expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: 'HI' }] })
-    expect(progress).toEqual([{ progress: 1, message: 'shouting' }])
+    const sent = wire
+      .slice(seen)
+      .map((message) => ('method' in message ? { method: message.method, params: message.params } : { response: true }))
+    expect(sent).toMatchObject([
+      { method: 'notifications/progress', params: { progress: 1, message: 'shouting' } },
+      { response: true },
+    ])
   })
 
   it('runs the agent as a nested exec and returns its text', async () => {

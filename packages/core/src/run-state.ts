@@ -192,7 +192,7 @@ function describe(value: unknown): string {
 }
 
 /** How long a paused state can be resumed unless the runtime says otherwise: a week. */
-export const DEFAULT_STATE_MAX_AGE_MS = 7 * 24 * 3600 * 1000
+const DEFAULT_STATE_MAX_AGE_MS = 7 * 24 * 3600 * 1000
 
 /** When a state stops being resumable (Infinity: never). Throws `invalid_state` once it has. */
 export function stateExpiry(state: RunState): number {

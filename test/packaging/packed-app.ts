@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { ensureBuilt } from '../support/built.js'
 
 const run = promisify(execFile)
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -37,11 +38,11 @@ export async function sh(
 }
 
 /**
- * Packs every package with pnpm (workspace:* becomes a version). `pnpm test` builds first (tsc -b);
- * run alone, this builds only when a dist/ is missing, so parallel test files never build at once.
+ * Packs every package with pnpm (workspace:* becomes a version). `pnpm test` builds first (tsc -b,
+ * then the bundles); run alone, this builds only what is missing or stale.
  */
 export async function packAll(): Promise<string[]> {
-  if (packageDirs().some((dir) => !existsSync(join(dir, 'dist')))) await sh(process.execPath, [tscBin, '-b'], repoRoot)
+  ensureBuilt()
   const out = mkdtempSync(join(tmpdir(), 'nestor-tarballs-'))
   for (const dir of packageDirs()) {
     await sh('npx', ['--yes', rootManifest.packageManager, 'pack', '--pack-destination', out], dir)

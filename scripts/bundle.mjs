@@ -1,0 +1,87 @@
+// Bundles each package's compiled dist/ (tsc's output, one file per module) into bundle/: one file
+// per entry point plus shared chunks. On Node a cold import pays mostly per file (resolve, read,
+// compile, link), so core's ~50 modules load in a fraction of the time as a few files. Shared
+// chunks keep one copy of each module per package: core's entry points share one NestorError.
+// Types stay tsc's (dist/*.d.ts); source maps chain through dist/*.js.map to src/*.ts.
+//
+//   node scripts/bundle.mjs              bundles every package
+//   node scripts/bundle.mjs --if-stale   only the packages whose dist/ is newer than their bundle/
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const packagesDir = join(root, 'packages')
+// Written into dist/ (never packed) when a bundle is done: a dist/ file newer than it means stale.
+const STAMP = '.bundled'
+
+/** The dist/ files the package's exports point at (through bundle/), e.g. `index.js`, `bedrock/index.js`. */
+function entryPoints(manifest) {
+  const targets = [manifest.main, ...Object.values(manifest.exports ?? {}).map((e) => e?.default)]
+  const entries = new Set()
+  for (const target of targets) {
+    if (typeof target !== 'string' || !target.startsWith('./bundle/')) continue
+    entries.add(target.slice('./bundle/'.length))
+  }
+  return [...entries]
+}
+
+function newestMtime(dir) {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path))
+    else if (entry.name.endsWith('.js')) newest = Math.max(newest, statSync(path).mtimeMs)
+  }
+  return newest
+}
+
+const isStale = (dir) => {
+  const stamp = join(dir, 'dist', STAMP)
+  return !existsSync(stamp) || statSync(stamp).mtimeMs < newestMtime(join(dir, 'dist'))
+}
+
+async function bundlePackage(dir) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  const entries = entryPoints(manifest)
+  if (entries.length === 0) throw new Error(`${manifest.name}: no export points into ./bundle/`)
+  const dist = join(dir, 'dist')
+  const out = join(dir, 'bundle')
+  rmSync(out, { recursive: true, force: true })
+  await build({
+    entryPoints: entries.map((entry) => join(dist, entry)),
+    outbase: dist,
+    outdir: out,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Dependencies, peers (the SDKs, zod) and the other @nestor packages stay imports.
+    packages: 'external',
+    // Class and function names stay what the sources say (error names, registered workflows).
+    keepNames: true,
+    sourcemap: true,
+    sourcesContent: false,
+    logLevel: 'warning',
+  })
+  writeFileSync(join(dist, STAMP), '')
+  return `${manifest.name}: ${entries.length} entries → ${countJs(out)} files`
+}
+
+function countJs(dir) {
+  let n = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    n += entry.isDirectory() ? countJs(join(dir, entry.name)) : entry.name.endsWith('.js') ? 1 : 0
+  return n
+}
+
+const ifStale = process.argv.includes('--if-stale')
+const dirs = readdirSync(packagesDir)
+  .map((name) => join(packagesDir, name))
+  .filter((dir) => existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'dist')))
+  .filter((dir) => !ifStale || isStale(dir))
+for (const line of await Promise.all(dirs.map(bundlePackage))) process.stderr.write(`bundled ${line}\n`)
+if (dirs.length === 0 && !ifStale) process.stderr.write(`no package has a dist/ under ${relative(root, packagesDir)}\n`)

@@ -61,8 +61,6 @@ async function bundlePackage(dir) {
     target: 'node20',
     // Dependencies, peers (the SDKs, zod) and the other @nestor packages stay imports.
     packages: 'external',
-    // Class and function names stay what the sources say (error names, registered workflows).
-    keepNames: true,
     sourcemap: true,
     sourcesContent: false,
     logLevel: 'warning',

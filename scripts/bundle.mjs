@@ -65,9 +65,29 @@ async function bundlePackage(dir) {
     sourcesContent: false,
     logLevel: 'warning',
   })
+  const ours = declaredNames(dist)
+  const renamed = [...declaredNames(out)].filter((name) => !ours.has(name) && !isInnerClassName(name, ours))
+  if (renamed.length) throw new Error(`${manifest.name}: the bundle renamed ${renamed.join(', ')} (a clash of names)`)
   writeFileSync(join(dist, STAMP), '')
   return `${manifest.name}: ${entries.length} entries → ${countJs(out)} files`
 }
+
+// Classes and functions keep their names (no keepNames: it wraps every closure in a call), so a
+// name the bundle declares that tsc's output does not (`Foo2`) is esbuild resolving a clash.
+function declaredNames(dir) {
+  const names = new Set()
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue
+    const text = readFileSync(join(entry.parentPath, entry.name), 'utf8')
+    for (const m of text.matchAll(/\b(?:class|function\*?)\s+([A-Za-z_$][\w$]*)/g))
+      if (m[1] !== 'extends') names.add(m[1])
+  }
+  return names
+}
+
+// esbuild writes a class whose body names itself as `var X = class _X`: the same class, whose
+// `.name` reads `_X` (core's OptionRule is the one such class today).
+const isInnerClassName = (name, ours) => name.startsWith('_') && ours.has(name.slice(1))
 
 function countJs(dir) {
   let n = 0

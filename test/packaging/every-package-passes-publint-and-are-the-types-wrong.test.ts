@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { dirname, join, posix } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packAll, repoRoot, sh } from './packed-app.js'
 
@@ -34,6 +34,35 @@ describe('every packed package', () => {
       ).toEqual([])
     }
   })
+
+  it('ships its JavaScript bundled, each source map resolving to TypeScript the tarball holds', async () => {
+    for (const tarball of tarballs) {
+      const { stdout } = await sh('tar', ['-tzf', tarball], repoRoot)
+      const entries = new Set(stdout.split('\n').filter(Boolean))
+      const js = [...entries].filter((entry) => entry.endsWith('.js'))
+      // tsc's one-file-per-module JavaScript is the bundler's input, not shipped; declarations are.
+      expect(
+        js.filter((entry) => !entry.startsWith('package/bundle/')),
+        tarball,
+      ).toEqual([])
+      expect(
+        [...entries].some((entry) => entry.startsWith('package/dist/') && entry.endsWith('.d.ts')),
+        tarball,
+      ).toBe(true)
+      const mapped = new Set<string>()
+      for (const file of js) {
+        expect(entries, tarball).toContain(`${file}.map`)
+        const { stdout: map } = await sh('tar', ['-xzOf', tarball, `${file}.map`], repoRoot)
+        for (const source of (JSON.parse(map) as { sources: string[] }).sources) {
+          const resolved = posix.join(posix.dirname(file), source)
+          expect(resolved, `${tarball}: ${file}.map`).toMatch(/^package\/src\/.+\.ts$/)
+          expect(entries, `${tarball}: ${file}.map`).toContain(resolved)
+          mapped.add(resolved)
+        }
+      }
+      expect(mapped.size, tarball).toBeGreaterThan(0)
+    }
+  }, 120_000)
 
   it('passes publint with no error or warning', async () => {
     for (const tarball of tarballs) {

@@ -6,7 +6,7 @@
 //
 //   node scripts/bundle.mjs              bundles every package
 //   node scripts/bundle.mjs --if-stale   only the packages whose dist/ is newer than their bundle/
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
@@ -48,11 +48,14 @@ async function bundlePackage(dir) {
   if (entries.length === 0) throw new Error(`${manifest.name}: no export points into ./bundle/`)
   const dist = join(dir, 'dist')
   const out = join(dir, 'bundle')
-  rmSync(out, { recursive: true, force: true })
+  // Built beside bundle/ and swapped in, so a process importing the package meanwhile sees a
+  // whole bundle (the same depth keeps the maps' and chunks' relative paths).
+  const next = join(dir, `bundle.next-${process.pid}`)
+  rmSync(next, { recursive: true, force: true })
   await build({
     entryPoints: entries.map((entry) => join(dist, entry)),
     outbase: dist,
-    outdir: out,
+    outdir: next,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     splitting: true,
@@ -66,8 +69,13 @@ async function bundlePackage(dir) {
     logLevel: 'warning',
   })
   const ours = declaredNames(dist)
-  const renamed = [...declaredNames(out)].filter((name) => !ours.has(name) && !isInnerClassName(name, ours))
-  if (renamed.length) throw new Error(`${manifest.name}: the bundle renamed ${renamed.join(', ')} (a clash of names)`)
+  const renamed = [...declaredNames(next)].filter((name) => !ours.has(name) && !isInnerClassName(name, ours))
+  if (renamed.length) {
+    rmSync(next, { recursive: true, force: true })
+    throw new Error(`${manifest.name}: the bundle renamed ${renamed.join(', ')} (a clash of names)`)
+  }
+  rmSync(out, { recursive: true, force: true })
+  renameSync(next, out)
   writeFileSync(join(dist, STAMP), '')
   return `${manifest.name}: ${entries.length} entries → ${countJs(out)} files`
 }

@@ -5,16 +5,6 @@ export type {
   ToolLike,
   CacheScopeInfo,
   ReceiptStatus,
-  PrepareTurnInfo,
-  PrepareTurnChanges,
-  ToolCallHookContext,
-  BeforeToolCallOutcome,
-  QueueMode,
-  SteeringMode,
-  BatchLane,
-  BatchCallResult,
-  MessageDelta,
-  AgentEventType,
   ModelRequest,
   OutputSpec,
   ModelEvent,
@@ -24,9 +14,17 @@ export type {
   Validation,
   ToolSource,
   MethodReference,
-  EventBase,
-  EventPayload,
 } from './contract/types.js'
+export type {
+  PrepareTurnInfo,
+  PrepareTurnChanges,
+  ToolCallHookContext,
+  BeforeToolCallOutcome,
+  QueueMode,
+  SteeringMode,
+} from './contract/exec-types.js'
+export type { BatchLane, BatchCallResult } from './contract/batch-types.js'
+export type { MessageDelta, AgentEventType, EventBase, EventPayload } from './contract/event-types.js'
 export { toolSource, offlineProvider, isOfflineProvider } from './contract/types.js'
 export { generateId } from './base/ids.js'
 export { invalidOption, messageOf } from './contract/errors.js'

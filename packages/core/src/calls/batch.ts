@@ -4,7 +4,8 @@ import { generateId } from '../base/ids.js'
 import { asInternal } from '../exec/hooks.js'
 import { closeCall, unrunAnswer } from './answers.js'
 import { runToolCall } from './stages.js'
-import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult, ToolCall } from '../contract/types.js'
+import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
+import type { ToolCall } from '../contract/types.js'
 
 type PlannedCall = { tool: string; args: Record<string, unknown>; callKey?: string; itemKey?: string }
 

@@ -3,12 +3,12 @@
 import type {
   ApprovalRequest,
   AssistantMessage,
-  ExecResult,
   Message,
   NestorErrorLike,
   ToolReceipt,
   ToolResultMessage,
 } from './types.js'
+import type { ExecResult } from './exec-types.js'
 
 export type MessageDelta =
   { kind: 'text' | 'thinking'; text: string } | { kind: 'toolCall'; id: string; name: string; argumentsDelta: string }

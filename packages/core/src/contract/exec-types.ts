@@ -1,7 +1,6 @@
-// The public types of an exec: its options, result, hooks and batches.
+// The public types of an exec: its input, options, result and hooks.
 
 import type {
-  AgentEvent,
   ApprovalDecision,
   ApprovalRequest,
   Message,
@@ -14,8 +13,10 @@ import type {
   ToolReceipt,
   ToolResultMessage,
   ToolSpec,
+  Tool,
 } from './types.js'
 import type { RunState } from './run-state-schema.js'
+import type { Journal } from './journal.js'
 
 export type ExecInput = string | Message | Message[]
 
@@ -72,7 +73,7 @@ export type RuntimeOptions = {
   provider: Provider
   model: string
   system?: string
-  registry?: import('../tools/registry.js').ToolRegistry
+  registry?: ToolList
   /** Default 20; an integer in 1..10000, or Infinity. */
   maxIterations?: number
   /** Default 8. */
@@ -115,7 +116,7 @@ export type RuntimeOptions = {
   /** Provider-specific request knobs for every call (maxTokens…). */
   providerOptions?: Record<string, unknown>
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */
-  retention?: import('../runtime/run-registry.js').RetentionOptions
+  retention?: RetentionOptions
 }
 
 export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined> = {
@@ -140,34 +141,30 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
    * Records every finished step of this exec tree and replays recorded ones instead of running
    * them again (see docs/durability.md). Read by root execs; a nested exec uses its tree's.
    */
-  journal?: import('../state/journal.js').Journal
+  journal?: Journal
   /** The run's id in the journal (default: the root's execId). The same id again replays the run. */
   runId?: string
 }
 
-export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
-/** What `runBatch` and `runParallelBatch` take besides their own options. */
-export type BatchOptions = {
-  tools?: ToolInput[]
-  signal?: AbortSignal
+/** Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists tools. */
+export type ToolList = { list(): Tool[] }
+
+/**
+ * How long a runtime keeps root runs readable by `runtime.attach`, and how much of each. Memory is
+ * bounded whatever the readers do: at most `replayWindow` events per run, at most `maxLiveRuns`
+ * runs at once, and finished runs are dropped after `keepFinishedMs` or when more than
+ * `maxFinishedRuns` have finished since.
+ */
+export type RetentionOptions = {
+  /** The latest events of each run kept for replay. Default 5000; 0 turns retention off. */
+  replayWindow?: number
+  /** How long a finished run stays attachable. Default 5 minutes. */
+  keepFinishedMs?: number
+  /** How many finished runs stay attachable (the ones that finished first go first). Default 50. */
+  maxFinishedRuns?: number
   /**
-   * Sees every event of this batch and of the execs its calls open, synchronously as each is
-   * emitted: a subscription to this batch only, where `runtime.on` sees every exec.
+   * How many root runs may be live at once; one more ends at once, failed with `budget_exceeded`
+   * (and is not kept), so a flood of requests cannot grow memory without bound. Default 1000.
    */
-  onEvent?: (event: AgentEvent) => void
-}
-export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
-export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }
-/** `error` is set when a hook or a bug stopped the batch; `results` holds what ran before. */
-export type BatchResult = {
-  batchId: string
-  results: BatchCallResult[]
-  receipts: ToolReceipt[]
-  error?: NestorErrorLike
-}
-export type ParallelBatchResult = {
-  batchId: string
-  lanes: { itemKey: string; results: BatchCallResult[] }[]
-  receipts: ToolReceipt[]
-  error?: NestorErrorLike
+  maxLiveRuns?: number
 }

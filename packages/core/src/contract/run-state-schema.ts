@@ -1,7 +1,7 @@
 import type { z } from 'zod/v4'
 import { lazy, zod, type Zod } from '../base/zod-lazy.js'
 import type { ApprovalRequest, Message, ReceiptStatus, ToolChoice, ToolReceipt, Usage } from './types.js'
-import type { JournalEntry } from '../state/journal.js'
+import type { JournalEntry } from './journal.js'
 
 // The one definition of a paused exec as stored data. The RunState type, the checks `resume`
 // runs on a state it is given, and ExecResult's state fields all derive from these schemas, so a

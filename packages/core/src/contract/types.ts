@@ -307,9 +307,3 @@ export type ResumeDecisions = {
   reject?: { toolCallId: string; reason?: string }[]
   edit?: { toolCallId: string; args: Record<string, unknown> }[]
 }
-
-/** A paused exec as plain JSON, defined once as a zod schema in run-state-schema.ts. */
-export type { RunState } from './run-state-schema.js'
-
-export type * from './exec-types.js'
-export type * from './event-types.js'

@@ -3,12 +3,10 @@ import type { ToolCache } from '../tools/tool-cache.js'
 import type { MessageQueue } from './message-queue.js'
 import type { OutputGate } from '../schema/output.js'
 import type { Runtime } from '../runtime/runtime.js'
+import type { AgentEvent, EventPayload } from '../contract/event-types.js'
 import type {
-  AgentEvent,
   ApprovalDecision,
   ApprovalRequest,
-  EventPayload,
-  LoopHooks,
   Message,
   Provider,
   Tool,
@@ -17,6 +15,7 @@ import type {
   ToolSpec,
   Usage,
 } from '../contract/types.js'
+import type { LoopHooks } from '../contract/exec-types.js'
 
 /** What an exec tree shares: budgets and the approval handler, owned by the root exec. */
 export type TreeState = {

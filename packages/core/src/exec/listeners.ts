@@ -1,6 +1,6 @@
 import { messageOf } from '../contract/errors.js'
 import { currentFrame, outsideFrames } from './frame.js'
-import type { AgentEvent } from '../contract/types.js'
+import type { AgentEvent } from '../contract/event-types.js'
 
 type Handler = (event: AgentEvent) => void
 

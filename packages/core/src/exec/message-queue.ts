@@ -1,4 +1,5 @@
-import type { QueueMode, UserMessage } from '../contract/types.js'
+import type { QueueMode } from '../contract/exec-types.js'
+import type { UserMessage } from '../contract/types.js'
 
 /** Steering or follow-up messages waiting for the loop. `mode` decides how many one drain takes. */
 export class MessageQueue {

@@ -6,7 +6,9 @@ import type { Listeners } from './listeners.js'
 import { MessageQueue } from './message-queue.js'
 import { eventRedactor } from '../events/redact.js'
 import type { Runtime } from '../runtime/runtime.js'
-import type { AgentEvent, ExecOptions, Message, Tool } from '../contract/types.js'
+import type { AgentEvent } from '../contract/event-types.js'
+import type { ExecOptions } from '../contract/exec-types.js'
+import type { Message, Tool } from '../contract/types.js'
 import { emptyUsage } from './usage.js'
 
 /** What a runtime lends each exec it opens. */

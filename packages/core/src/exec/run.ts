@@ -1,7 +1,9 @@
 import { boundedEvents, type EventLog } from '../events/event-log.js'
 import type { ExecContext } from './context.js'
 import { toUserMessage } from './message-queue.js'
-import type { AgentEvent, ExecResult, UserMessage } from '../contract/types.js'
+import type { AgentEvent } from '../contract/event-types.js'
+import type { ExecResult } from '../contract/exec-types.js'
+import type { UserMessage } from '../contract/types.js'
 
 /**
  * A running exec: iterate it for events (this exec's and its nested children's, from the first

@@ -6,14 +6,8 @@ import { emit, type ExecContext } from '../exec/context.js'
 import { executeToolCalls, type ToolsOutcome } from './tool-round.js'
 import { toRunState } from '../state/run-state.js'
 import { refusalError, type Verdict } from '../schema/output.js'
-import type {
-  AssistantMessage,
-  ExecResult,
-  Message,
-  NestorErrorLike,
-  ToolCall,
-  ToolResultMessage,
-} from '../contract/types.js'
+import type { AssistantMessage, Message, NestorErrorLike, ToolCall, ToolResultMessage } from '../contract/types.js'
+import type { ExecResult } from '../contract/exec-types.js'
 import { addUsage } from '../exec/usage.js'
 import { generateId } from '../base/ids.js'
 import { asInternal } from '../exec/hooks.js'

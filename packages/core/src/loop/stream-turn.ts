@@ -2,7 +2,8 @@ import { NestorError, messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { DeltaGuard } from '../events/delta-guard.js'
 import { untilAbort } from '../base/abort-watch.js'
-import type { AssistantMessage, MessageDelta, ModelEvent, ModelRequest, NestorErrorLike } from '../contract/types.js'
+import type { AssistantMessage, ModelEvent, ModelRequest, NestorErrorLike } from '../contract/types.js'
+import type { MessageDelta } from '../contract/event-types.js'
 import { emptyUsage } from '../exec/usage.js'
 
 export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }

@@ -2,7 +2,7 @@ import { invalidOption } from '../contract/errors.js'
 import { option, parseOptions, strictOptions, type SameKeys } from './option-schema.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
-import type { ExecOptions, RuntimeOptions } from '../contract/types.js'
+import type { ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
 
 const MAX_ITERATIONS = 10_000
 

@@ -1,26 +1,9 @@
+import type { RetentionOptions } from '../contract/exec-types.js'
 import { NestorError, invalidOption } from '../contract/errors.js'
 import type { EventLog } from '../events/event-log.js'
-import type { AgentEvent, ExecResult, UserMessage } from '../contract/types.js'
-
-/**
- * How long a runtime keeps root runs readable by `runtime.attach`, and how much of each. Memory is
- * bounded whatever the readers do: at most `replayWindow` events per run, at most `maxLiveRuns`
- * runs at once, and finished runs are dropped after `keepFinishedMs` or when more than
- * `maxFinishedRuns` have finished since.
- */
-export type RetentionOptions = {
-  /** The latest events of each run kept for replay. Default 5000; 0 turns retention off. */
-  replayWindow?: number
-  /** How long a finished run stays attachable. Default 5 minutes. */
-  keepFinishedMs?: number
-  /** How many finished runs stay attachable (the ones that finished first go first). Default 50. */
-  maxFinishedRuns?: number
-  /**
-   * How many root runs may be live at once; one more ends at once, failed with `budget_exceeded`
-   * (and is not kept), so a flood of requests cannot grow memory without bound. Default 1000.
-   */
-  maxLiveRuns?: number
-}
+import type { AgentEvent } from '../contract/event-types.js'
+import type { ExecResult } from '../contract/exec-types.js'
+import type { UserMessage } from '../contract/types.js'
 
 /** The controls of the live exec a retained run came from (an ExecRun). */
 type Controls = {

@@ -19,28 +19,12 @@ import { ToolCache } from '../tools/tool-cache.js'
 import { OutputGate } from '../schema/output.js'
 import type { SchemaInput } from '../schema/schema.js'
 import { childSlot, joinJournal, treeJournal } from '../state/exec-journal.js'
-import type { Journal } from '../state/journal.js'
-import type {
-  AgentEvent,
-  AgentEventType,
-  AssistantMessage,
-  BatchCall,
-  BatchLane,
-  BatchOptions,
-  BatchResult,
-  EventOf,
-  ExecInput,
-  ExecOptions,
-  ExecResult,
-  Message,
-  OutputOf,
-  OutputSchema,
-  ParallelBatchResult,
-  ResumeDecisions,
-  RunState,
-  RuntimeOptions,
-  Tool,
-} from '../contract/types.js'
+import type { Journal } from '../contract/journal.js'
+import type { AgentEvent, AgentEventType, EventOf } from '../contract/event-types.js'
+import type { AssistantMessage, Message, OutputOf, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
+import type { BatchCall, BatchLane, BatchOptions, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
+import type { ExecInput, ExecOptions, ExecResult, RuntimeOptions } from '../contract/exec-types.js'
+import type { RunState } from '../contract/run-state-schema.js'
 import { addUsage } from '../exec/usage.js'
 
 type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType ? EventOf<T> : AgentEvent) => void

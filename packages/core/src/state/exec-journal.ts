@@ -3,7 +3,7 @@ import { callSignature } from '../base/canonical.js'
 import { NestorError, messageOf } from '../contract/errors.js'
 import type { ExecContext, PriorDecision } from '../exec/context.js'
 import type { Frame } from '../exec/frame.js'
-import type { Journal, JournalEntry } from './journal.js'
+import type { Journal, JournalEntry } from '../contract/journal.js'
 import type {
   ApprovalRequest,
   AssistantMessage,

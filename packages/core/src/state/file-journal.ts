@@ -1,6 +1,7 @@
 import { open, readFile, truncate } from 'node:fs/promises'
 import { NestorError } from '../contract/errors.js'
-import { serialise, type Journal, type JournalEntry } from './journal.js'
+import type { Journal, JournalEntry } from '../contract/journal.js'
+import { serialise } from './memory-journal.js'
 
 const FORMAT = 'nestor-journal'
 

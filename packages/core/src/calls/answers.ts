@@ -1,16 +1,39 @@
 import { callSignature } from '../base/canonical.js'
-import { emit, type ExecContext } from '../exec/context.js'
-import { errorResult, makeReceipt } from './receipt.js'
 import type { ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from '../contract/types.js'
+import { emit, type ExecContext } from '../exec/context.js'
+import type { CallAnswer } from '../state/tree-journal.js'
 
-/** What closes a call: the result the model reads and the receipt that records it. */
-export type CallAnswer = { result: ToolResultMessage; receipt: ToolReceipt }
+export type { CallAnswer }
 
 /** Batch keys a receipt may carry beside the call's own fields. */
 export type ReceiptKeys = Partial<Pick<ToolReceipt, 'batchId' | 'itemKey' | 'callKey'>>
 
+/** What the model reads as the result of a call answered without running its body. */
+export const NOT_RUN = {
+  execFailed: 'Tool call not executed: the exec failed',
+  modelFailed: 'Tool call not executed: the model response failed',
+  lengthCut: 'Tool call not executed: the response was cut off by the length limit, so its arguments may be incomplete',
+  steering: 'Skipped due to queued user message',
+  aborted: 'aborted',
+  breaker: (tool: string) => `Skipped: tool ${tool} tripped the circuit breaker`,
+  stoppedAt: (tool: string) => `Skipped: the exec stopped at tool ${tool}`,
+  needsApproval: 'rejected: needs approval and the runtime has no approve handler',
+} as const
+
+/** Statuses that count toward the circuit breaker's streak for a signature. */
+export const countsAsFailure = (status: ReceiptStatus): boolean =>
+  status === 'tool_error' || status === 'timeout' || status === 'invalid_arguments' || status === 'unknown_tool'
+
+export function errorResult(toolCallId: string, toolName: string, text: string): ToolResultMessage {
+  return { role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], isError: true }
+}
+
+export function makeReceipt(fields: Omit<ToolReceipt, 'durationMs'> & { durationMs?: number }): ToolReceipt {
+  return { ...fields, durationMs: fields.durationMs ?? Math.max(0, Date.now() - fields.startedAt) }
+}
+
 /** The error result and receipt of a call that is not run (nothing is recorded or emitted yet). */
-export function unrunAnswer(
+export function notRunAnswer(
   ctx: ExecContext,
   call: ToolCall,
   status: ReceiptStatus,
@@ -35,9 +58,10 @@ export function unrunAnswer(
 
 /**
  * Records a call's receipt and emits its tool_end: every call that had a tool_start gets one.
- * `replayed`: the answer came from a journal (docs/durability.md).
+ * `replayed`: the answer came from a journal (docs/durability.md). Returns the answer.
  */
-export function closeCall(ctx: ExecContext, call: ToolCall, { result, receipt }: CallAnswer, replayed = false): void {
+export function closeCall(ctx: ExecContext, call: ToolCall, answer: CallAnswer, replayed = false): CallAnswer {
+  const { result, receipt } = answer
   ctx.state.receipts.push(receipt)
   const end = {
     type: 'tool_end' as const,
@@ -49,17 +73,5 @@ export function closeCall(ctx: ExecContext, call: ToolCall, { result, receipt }:
     receipt,
   }
   emit(ctx, replayed ? { ...end, replayed: true } : end)
-}
-
-/** Answers a call with an error result, a receipt and a tool_end, without running it. */
-export function answerUnrun(
-  ctx: ExecContext,
-  call: ToolCall,
-  status: ReceiptStatus,
-  text: string,
-  keys?: ReceiptKeys,
-): CallAnswer {
-  const answer = unrunAnswer(ctx, call, status, text, keys)
-  closeCall(ctx, call, answer)
   return answer
 }

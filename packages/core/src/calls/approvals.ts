@@ -1,13 +1,14 @@
 import { messageOf } from '../contract/errors.js'
-import { emit, type ExecContext, type PriorDecision } from '../exec/context.js'
+import { emit, type ExecContext } from '../exec/context.js'
+import type { PriorDecision } from '../state/exec-state.js'
 import type { ApprovalDecision, ApprovalRequest, Tool, ToolCall, ToolContext } from '../contract/types.js'
 
-/** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates. */
 /** What a person (or an approve handler) is asked to decide about one call. */
 export function approvalRequest(ctx: ExecContext, call: ToolCall, args: Record<string, unknown>): ApprovalRequest {
   return { toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path }
 }
 
+/** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates. */
 export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
   return {
     signal: ctx.control.controller.signal,
@@ -52,7 +53,7 @@ export async function decideApproval(
   const needs =
     typeof tool.needsApproval === 'function' ? await needsApprovalOf(tool, args, toolCtx) : tool.needsApproval === true
   if (!needs) return undefined
-  const handler = ctx.tree.approve
+  const handler = ctx.env.approve
   if (!handler) return 'pause'
   const request = approvalRequest(ctx, call, args)
   emit(ctx, { type: 'approval_required', approvals: [request] })

@@ -2,7 +2,7 @@ import { NestorError, invalidOption } from '../contract/errors.js'
 import type { ExecContext } from '../exec/context.js'
 import { generateId } from '../base/ids.js'
 import { asInternal } from '../exec/hooks.js'
-import { closeCall, unrunAnswer } from './answers.js'
+import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
 import { runToolCall } from './stages.js'
 import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
 import type { ToolCall } from '../contract/types.js'
@@ -17,7 +17,7 @@ function validatePlan(ctx: ExecContext, calls: PlannedCall[]): void {
   const problems: string[] = []
   for (const [i, call] of calls.entries()) {
     const where = call.itemKey !== undefined ? `lane ${call.itemKey} call ${call.callKey}` : `call ${call.callKey ?? i}`
-    const tool = ctx.env.tools.get(call.tool)
+    const tool = ctx.tools.get(call.tool)
     if (!tool) {
       problems.push(`${where}: unknown tool ${JSON.stringify(call.tool)}`)
       continue
@@ -51,7 +51,7 @@ async function runOne(
   call: PlannedCall,
 ): Promise<{ done: BatchCallResult; thrown?: { error: unknown } }> {
   const toolCall: ToolCall = { type: 'toolCall', id: generateId('call'), name: call.tool, arguments: call.args }
-  const outcome = await runToolCall(ctx, toolCall, 0)
+  const outcome = await runToolCall(ctx, toolCall)
   const keys = {
     batchId,
     ...(call.itemKey !== undefined && { itemKey: call.itemKey }),
@@ -60,7 +60,7 @@ async function runOne(
   // A batch has no one to pause for: a call that needs approval without a handler is rejected.
   const answer =
     outcome.kind === 'pause'
-      ? unrunAnswer(ctx, toolCall, 'rejected', 'rejected: needs approval and the runtime has no approve handler', keys)
+      ? notRunAnswer(ctx, toolCall, 'rejected', NOT_RUN.needsApproval, keys)
       : { result: outcome.result, receipt: { ...outcome.receipt, ...keys } }
   // Redacted like every receipt: the signature holds the call's arguments.
   const receipt = ctx.env.redact(answer.receipt)

@@ -1,27 +1,14 @@
-import { callSignature } from '../base/canonical.js'
-import { emit, type ExecContext } from '../exec/context.js'
-import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
-import { unrunAnswer } from './answers.js'
-import { runTool } from './body.js'
-import type {
-  ApprovalRequest,
-  CacheOptions,
-  ReceiptStatus,
-  ToolCall,
-  ToolReceipt,
-  ToolResultMessage,
-} from '../contract/types.js'
-import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
 import { untilAbort } from '../base/abort-watch.js'
+import { callSignature } from '../base/canonical.js'
+import type { ApprovalRequest, ReceiptStatus, Tool, ToolCall, ToolOutput } from '../contract/types.js'
+import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
+import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
-import {
-  markPaused,
-  pausedBelow,
-  priorDecision,
-  recordDecision,
-  replayedTool,
-  throwIfContradicted,
-} from '../state/exec-journal.js'
+import type { PriorDecision } from '../state/exec-state.js'
+import { markPaused, priorDecision, recordDecision, replayedTool, throwIfContradicted } from '../state/tree-journal.js'
+import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
+import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
+import { runTool } from './body.js'
 
 /**
  * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
@@ -40,18 +27,62 @@ export type CallOutcome =
     }
   | { kind: 'pause'; requests: ApprovalRequest[] }
 
+/** One call on its way through the stages; each stage may narrow what the next ones see. */
+type Passage = {
+  readonly ctx: ExecContext
+  readonly call: ToolCall
+  /** The model turn the call belongs to: it names the call's journal steps. */
+  readonly iteration: number
+  readonly startedAt: number
+  tool: Tool
+  /** The arguments the body gets (an approver's edit replaces the model's). */
+  args: Record<string, unknown>
+  signature: string
+  /** A decision taken before this call came by (runtime.resume or the journal). */
+  prior?: PriorDecision
+  /** The call's key in the runtime's result cache, for a `cacheable` tool. */
+  cacheKey?: string
+  /** A child exec of the body paused, in an exec that cannot pause (a batch): receipt `paused`. */
+  childPaused?: boolean
+}
+
+/** How a stage ends a call: a status and the result the model reads. */
+type Finish = { status: ReceiptStatus; result: ToolResultMessage; attempts?: number; cached?: boolean }
+type Pause = Extract<CallOutcome, { kind: 'pause' }>
+/** A stage passes the call on (undefined), finishes it, or pauses it. */
+type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause | undefined>
+
 /**
- * One tool call through every gate, in the order docs/design.md gives: hook, unknown name, argument
- * schema, duplicate, approval, cache, execution (timeout, retries), output gate, breaker, hook.
+ * The stages of a tool call, in order (docs/design.md). The first that answers ends the call; every
+ * finished call then goes through the afterToolCall hook, its receipt and the breaker (`finish`).
+ * A call the journal already answered skips them all (`runToolCall`).
  */
-export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: number): Promise<CallOutcome> {
+const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
+  ['beforeToolCall hook', beforeHook],
+  ['unknown tool', knownTool],
+  ['malformed arguments', wellFormed],
+  ['argument schema', validArguments],
+  ['duplicate call', notDuplicate],
+  ['approval', approval],
+  ['result cache', cached],
+  ['body', body],
+]
+
+/** One tool call: replayed from the journal, or through every stage. */
+export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<CallOutcome> {
+  const iteration = ctx.state.iterationsUsed
   let recorded
   try {
-    recorded = replayedTool(ctx, iteration, call)
+    recorded = replayedTool(ctx.journal, iteration, call)
   } catch (error) {
     // A contradicted step: answered without running, and the exec fails with journal_mismatch.
     emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
-    return { kind: 'result', ...unrunAnswer(ctx, call, 'skipped', NOT_RUN), tripped: false, thrown: { error } }
+    return {
+      kind: 'result',
+      ...notRunAnswer(ctx, call, 'skipped', NOT_RUN.execFailed),
+      tripped: false,
+      thrown: { error },
+    }
   }
   if (recorded) {
     emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments, replayed: true })
@@ -61,175 +92,177 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall, iteration: n
     return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
   }
   emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
+  const passage: Passage = {
+    ctx,
+    call,
+    iteration,
+    startedAt: Date.now(),
+    tool: ctx.tools.get(call.name) as Tool,
+    args: call.arguments,
+    signature: callSignature(call.name, call.arguments),
+  }
   try {
-    return await throughGates(ctx, call, iteration)
+    for (const [, stage] of STAGES) {
+      const answered = stage(passage)
+      // Synchronous stages cost no tick: most calls pass most stages without waiting.
+      const outcome = answered instanceof Promise ? await answered : answered
+      if (outcome === undefined) continue
+      return 'kind' in outcome ? outcome : await finish(passage, outcome)
+    }
+    throw new Error('a tool call passed every stage without an answer')
   } catch (error) {
     // A hook (or a bug) threw before the call had a result: it is answered without running, and
     // the throw goes with the answer, so the call has its receipt and tool_end like any other.
-    return { kind: 'result', ...unrunAnswer(ctx, call, 'skipped', NOT_RUN), tripped: false, thrown: { error } }
+    return {
+      kind: 'result',
+      ...notRunAnswer(ctx, call, 'skipped', NOT_RUN.execFailed),
+      tripped: false,
+      thrown: { error },
+    }
   }
 }
 
-export const NOT_RUN = 'Tool call not executed: the exec failed'
+const fail = (p: Passage, status: ReceiptStatus, text: string, attempts = 0): Finish => ({
+  status,
+  result: errorResult(p.call.id, p.call.name, text),
+  attempts,
+})
 
-async function throughGates(ctx: ExecContext, call: ToolCall, iteration: number): Promise<CallOutcome> {
-  const startedAt = Date.now()
-  const tool = ctx.env.tools.get(call.name)
-  let args = call.arguments
-  let signature = callSignature(call.name, args)
-
-  const done = async (
-    status: ReceiptStatus,
-    result: ToolResultMessage,
-    extra: { attempts?: number; cached?: boolean } = {},
-  ): Promise<CallOutcome> => {
-    // An abort does not wait for a hook: the result as it stands is the call's result.
-    const after = ctx.env.settings.hooks.afterToolCall
-    let replaced: ToolResultMessage | void | undefined
-    let thrown: { error: unknown } | undefined
-    try {
-      if (after) replaced = await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result)))
-    } catch (error) {
-      // The call ran: it keeps its result and receipt; the exec fails with the hook's error after.
-      thrown = { error }
-    }
-    const final = replaced ?? result
-    const receipt = makeReceipt({
-      toolCallId: call.id,
-      toolName: call.name,
-      execId: ctx.execId,
-      depth: ctx.depth,
-      signature,
-      status,
-      attempts: extra.attempts ?? 0,
-      cached: extra.cached ?? false,
-      startedAt,
-    })
-    const outcome: CallOutcome = { kind: 'result', result: final, receipt, tripped: track(ctx, signature, status) }
-    if (thrown) outcome.thrown = thrown
-    return outcome
-  }
-  const fail = (status: ReceiptStatus, text: string, attempts = 0) =>
-    done(status, errorResult(call.id, call.name, text), { attempts })
-
+async function beforeHook(p: Passage): Promise<Finish | undefined> {
+  const { ctx, call } = p
   const before = ctx.env.settings.hooks.beforeToolCall
   const hook = before
     ? await hookUntilAbort(ctx, () =>
-        callHook('beforeToolCall', () => before(call, { execId: ctx.execId, depth: ctx.depth, iteration })),
+        callHook('beforeToolCall', () =>
+          before(call, { execId: ctx.execId, depth: ctx.depth, iteration: p.iteration }),
+        ),
       )
     : undefined
-  if (ctx.control.controller.signal.aborted) return fail('aborted', 'aborted')
-  if (hook && hook.block) return fail('rejected', `blocked: ${hook.reason}`)
-  if (!tool) {
-    const names = [...ctx.env.tools.keys()]
-    return fail(
-      'unknown_tool',
-      `unknown tool "${call.name}". Available tools: ${names.length ? names.join(', ') : '(none)'}`,
-    )
-  }
-  if (call.invalidArguments !== undefined) {
-    return fail(
-      'invalid_arguments',
-      `invalid arguments for ${call.name}: not a JSON object: ${call.invalidArguments.slice(0, 200)}`,
-    )
-  }
+  if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
+  if (hook && hook.block) return fail(p, 'rejected', `blocked: ${hook.reason}`)
+  return undefined
+}
 
-  const prior = ctx.state.decisions.get(call.id) ?? priorDecision(ctx, iteration, call.id)
-  if (prior?.approved && prior.args) {
-    args = prior.args
-    signature = callSignature(call.name, args)
-  }
-  const checked = tool.validate ? tool.validate(args) : { ok: true as const, value: args }
-  if (!checked.ok)
-    return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${checked.issues.join('\n- ')}`)
-  const parsed = checked.value as Record<string, unknown>
+function knownTool(p: Passage): Finish | undefined {
+  if (p.tool) return undefined
+  const names = p.ctx.tools.names()
+  return fail(
+    p,
+    'unknown_tool',
+    `unknown tool "${p.call.name}". Available tools: ${names.length ? names.join(', ') : '(none)'}`,
+  )
+}
 
-  const earlier = ctx.state.succeeded.get(signature)
-  if (earlier !== undefined && ctx.env.settings.duplicateCalls === 'reject') {
-    return fail(
-      'duplicate_call',
-      `duplicate call: ${call.name} already ran with these arguments (call ${earlier}); use its result above`,
-    )
-  }
+function wellFormed(p: Passage): Finish | undefined {
+  const raw = p.call.invalidArguments
+  if (raw === undefined) return undefined
+  return fail(p, 'invalid_arguments', `invalid arguments for ${p.call.name}: not a JSON object: ${raw.slice(0, 200)}`)
+}
 
-  const toolCtx = approvalContext(ctx, call)
-  const decision = prior ?? (await decideApproval(ctx, tool, call, parsed, toolCtx))
+/** The model's arguments, or those an approver already edited, against the tool's schema. */
+function validArguments(p: Passage): Finish | undefined {
+  const prior = p.ctx.state.decisions.get(p.call.id) ?? priorDecision(p.ctx.journal, p.iteration, p.call.id)
+  if (prior) p.prior = prior
+  if (prior?.approved && prior.args) setArgs(p, prior.args)
+  return parse(p, p.args)
+}
+
+function notDuplicate(p: Passage): Finish | undefined {
+  const earlier = p.ctx.state.succeeded.get(p.signature)
+  if (earlier === undefined || p.ctx.env.settings.duplicateCalls !== 'reject') return undefined
+  return fail(
+    p,
+    'duplicate_call',
+    `duplicate call: ${p.call.name} already ran with these arguments (call ${earlier}); use its result above`,
+  )
+}
+
+async function approval(p: Passage): Promise<Finish | Pause | undefined> {
+  const { ctx, call, tool, prior } = p
+  const decision = prior ?? (await decideApproval(ctx, tool, call, p.args, approvalContext(ctx, call)))
+  if (decision === undefined) return undefined
   if (decision === 'pause') {
-    const request = approvalRequest(ctx, call, parsed)
-    markPaused(ctx, iteration, request)
+    const request = approvalRequest(ctx, call, p.args)
+    markPaused(ctx.journal, p.iteration, request)
     return { kind: 'pause', requests: [request] }
   }
-  if (decision) {
-    // Journaled before the call runs: a replay takes the same decision without asking again.
-    const saved = recordDecision(ctx, iteration, call.id, decision)
-    if (saved) await saved
-  }
+  // Journaled before the call runs: a replay takes the same decision without asking again.
+  const saved = recordDecision(ctx.journal, p.iteration, call.id, decision)
+  if (saved) await saved
   // An abort while a decision was awaited: the call is not run.
-  if (decision && ctx.control.controller.signal.aborted) return fail('aborted', 'aborted')
-  if (decision && !decision.approved) return fail('rejected', `rejected: ${decision.reason}`)
-  let runArgs = parsed
-  if (decision?.approved && decision.args && decision !== prior) {
-    const again = tool.validate ? tool.validate(decision.args) : { ok: true as const, value: decision.args }
-    if (!again.ok)
-      return fail('invalid_arguments', `invalid arguments for ${call.name}:\n- ${again.issues.join('\n- ')}`)
-    runArgs = again.value as Record<string, unknown>
-    signature = callSignature(call.name, runArgs)
+  if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
+  if (!decision.approved) return fail(p, 'rejected', `rejected: ${decision.reason}`)
+  // An approver's edit (given now, not by a resume, whose edit was checked above) is checked too.
+  if (decision.args && decision !== prior) {
+    const invalid = parse(p, decision.args)
+    if (invalid) return invalid
+    p.signature = callSignature(call.name, p.args)
   }
+  return undefined
+}
 
-  const cacheKey = tool.cacheable ? cacheKeyOf(ctx, tool.cacheable, signature, runArgs) : undefined
-  if (cacheKey !== undefined) {
-    const hit = ctx.env.cache.get(cacheKey)
-    if (hit) return succeed(ctx, call, signature, done, hit, { attempts: 0, cached: true })
-  }
-  const outcome = await runTool(ctx, tool, runArgs, call)
-  throwIfContradicted(ctx)
+function cached(p: Passage): Promise<Finish> | undefined {
+  const key = cacheKeyOf(p)
+  if (key === undefined) return undefined
+  p.cacheKey = key
+  const hit = p.ctx.env.cache.get(key)
+  return hit ? succeed(p, hit, 0, true) : undefined
+}
+
+async function body(p: Passage): Promise<Finish | Pause> {
+  const { ctx, call, tool } = p
+  const outcome = await runTool(ctx, tool, p.args, call)
+  throwIfContradicted(ctx.journal)
   // A child exec of this body paused for approval: this call waits with it (the whole tree pauses).
-  const below = pausedBelow(ctx, call.id)
+  const below = ctx.control.pausedBelow.get(call.id)
   if (below) {
-    ctx.control.pausedCalls.delete(call.id)
-    return { kind: 'pause', requests: below }
+    ctx.control.pausedBelow.delete(call.id)
+    if (ctx.journal) return { kind: 'pause', requests: below }
+    p.childPaused = true
   }
   if (outcome.status !== 'ok')
-    return fail(outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
+    return fail(p, outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
   if (tool.validateOutput) {
     const gate = tool.validateOutput(outcome.value)
     if (!gate.ok)
       return fail(
+        p,
         'tool_error',
         `result of ${call.name} failed its output schema:\n- ${gate.issues.join('\n- ')}`,
         outcome.attempts,
       )
   }
-  if (cacheKey !== undefined)
-    ctx.env.cache.set(cacheKey, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
-  return succeed(ctx, call, signature, done, outcome.output, { attempts: outcome.attempts, cached: false })
+  const key = p.cacheKey
+  if (key !== undefined)
+    ctx.env.cache.set(key, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
+  return succeed(p, outcome.output, outcome.attempts, false)
+}
+
+function setArgs(p: Passage, args: Record<string, unknown>): void {
+  p.args = args
+  p.signature = callSignature(p.call.name, args)
+}
+
+function parse(p: Passage, args: Record<string, unknown>): Finish | undefined {
+  const checked = p.tool.validate ? p.tool.validate(args) : { ok: true as const, value: args }
+  if (!checked.ok)
+    return fail(p, 'invalid_arguments', `invalid arguments for ${p.call.name}:\n- ${checked.issues.join('\n- ')}`)
+  p.args = checked.value as Record<string, unknown>
+  return undefined
 }
 
 /** The signature, within the tool's scope when it has one (a NUL cannot occur in canonical JSON). */
-function cacheKeyOf(
-  ctx: ExecContext,
-  cacheable: true | CacheOptions,
-  signature: string,
-  args: Record<string, unknown>,
-): string {
+function cacheKeyOf({ ctx, tool, signature, args }: Passage): string | undefined {
+  const cacheable = tool.cacheable
+  if (!cacheable) return undefined
   if (cacheable === true || !cacheable.scope) return signature
   const scope = cacheable.scope(args, { execId: ctx.execId, rootExecId: ctx.path[0] ?? ctx.execId, depth: ctx.depth })
   return `${String(scope)}\u0000${signature}`
 }
 
-function succeed(
-  ctx: ExecContext,
-  call: ToolCall,
-  signature: string,
-  done: (
-    status: ReceiptStatus,
-    result: ToolResultMessage,
-    extra: { attempts?: number; cached?: boolean },
-  ) => Promise<CallOutcome>,
-  output: { content: ToolResultMessage['content']; details?: unknown },
-  extra: { attempts: number; cached: boolean },
-): Promise<CallOutcome> {
-  if (!ctx.state.succeeded.has(signature)) ctx.state.succeeded.set(signature, call.id)
+async function succeed(p: Passage, output: ToolOutput, attempts: number, fromCache: boolean): Promise<Finish> {
+  const { ctx, call } = p
+  if (!ctx.state.succeeded.has(p.signature)) ctx.state.succeeded.set(p.signature, call.id)
   const result: ToolResultMessage = {
     role: 'toolResult',
     toolCallId: call.id,
@@ -239,7 +272,41 @@ function succeed(
   }
   if (output.details !== undefined) result.details = output.details
   // A body that returned while a nested exec of its own waits for approval did not finish its work.
-  return done(ctx.control.pausedCalls.delete(call.id) ? 'paused' : 'ok', result, extra)
+  return { status: p.childPaused ? 'paused' : 'ok', result, attempts, cached: fromCache }
+}
+
+/** Every finished call: the afterToolCall hook may replace its result; then its receipt and the breaker. */
+async function finish(p: Passage, { status, result, attempts = 0, cached = false }: Finish): Promise<CallOutcome> {
+  const { ctx, call } = p
+  // An abort does not wait for a hook: the result as it stands is the call's result.
+  const after = ctx.env.settings.hooks.afterToolCall
+  let replaced: ToolResultMessage | void | undefined
+  let thrown: { error: unknown } | undefined
+  try {
+    if (after) replaced = await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result)))
+  } catch (error) {
+    // The call ran: it keeps its result and receipt; the exec fails with the hook's error after.
+    thrown = { error }
+  }
+  const receipt = makeReceipt({
+    toolCallId: call.id,
+    toolName: call.name,
+    execId: ctx.execId,
+    depth: ctx.depth,
+    signature: p.signature,
+    status,
+    attempts,
+    cached,
+    startedAt: p.startedAt,
+  })
+  const outcome: CallOutcome = {
+    kind: 'result',
+    result: replaced ?? result,
+    receipt,
+    tripped: track(ctx, p.signature, status),
+  }
+  if (thrown) outcome.thrown = thrown
+  return outcome
 }
 
 /** Updates the breaker streak of a signature; true when it reached the threshold. */

@@ -1,23 +1,26 @@
+import type { AgentEvent, EventPayload } from '../contract/event-types.js'
+import type { ExecInput, ExecOptions, ExecResult, LoopHooks, RuntimeOptions } from '../contract/exec-types.js'
+import type { ApprovalDecision, ApprovalRequest, Provider } from '../contract/types.js'
 import type { EventLog } from '../events/event-log.js'
+import type { OutputGate } from '../schema/output.js'
+import type { ExecState } from '../state/exec-state.js'
+import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
 import type { MessageQueue } from './message-queue.js'
-import type { OutputGate } from '../schema/output.js'
-import type { Runtime } from '../runtime/runtime.js'
-import type { AgentEvent, EventPayload } from '../contract/event-types.js'
-import type {
-  ApprovalDecision,
-  ApprovalRequest,
-  Message,
-  Provider,
-  Tool,
-  ToolChoice,
-  ToolReceipt,
-  ToolSpec,
-  Usage,
-} from '../contract/types.js'
-import type { LoopHooks } from '../contract/exec-types.js'
+import type { ToolSet } from './tool-set.js'
 
-/** What an exec tree shares: budgets and the approval handler, owned by the root exec. */
+/**
+ * What an exec needs of the runtime that opened it: its options, and `exec` for the module-level
+ * exec() of a tool body. Narrow on purpose: the context never depends on the Runtime class.
+ */
+export type ExecHost = {
+  readonly options: Readonly<RuntimeOptions>
+  exec(input: ExecInput, options?: ExecOptions): AsyncIterable<AgentEvent> & PromiseLike<ExecResult>
+}
+
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision
+
+/** What an exec tree shares: its budgets and what they have used, owned by the root exec. */
 export type TreeState = {
   iterations: number
   tokens: number
@@ -26,7 +29,6 @@ export type TreeState = {
   maxTotalTokens?: number
   deadlineMs?: number
   maxDepth: number
-  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision
 }
 
 /** Runtime settings the loop reads, resolved once per exec. */
@@ -45,23 +47,15 @@ export type LoopSettings = {
   providerOptions?: Record<string, unknown>
 }
 
-/** Approvals decided before the loop reaches the calls (runtime.resume). */
-export type PriorDecision = { approved: true; args?: Record<string, unknown> } | { approved: false; reason: string }
-
-/**
- * What an exec runs with and does not change: the provider, model and rules it was opened with.
- * The one exception is the tool set, which live tool lists may replace between model calls.
- */
+/** What an exec runs with, fixed when it opens: the provider, model and rules. */
 export type ExecEnv = {
   /** The runtime that owns this exec (for nested exec()). */
-  readonly runtime: Runtime
+  readonly host: ExecHost
   readonly provider: Provider
   readonly model: string
   readonly system?: string
-  tools: Map<string, Tool>
-  specs: ToolSpec[]
   readonly parallelToolCalls?: boolean
-  settings: LoopSettings
+  readonly settings: LoopSettings
   /** Sends a finished event to this exec's listeners and up through its ancestors' streams. */
   publish(event: AgentEvent): void
   redact<T>(value: T): T
@@ -70,31 +64,9 @@ export type ExecEnv = {
   /** The runtime's result cache for `cacheable` tools, keyed by signature. */
   readonly cache: ToolCache
   /** Typed output: the schema the final answer must match (exec `output`). */
-  output?: OutputGate
-}
-
-/**
- * What an exec has done so far, as data: the part a paused exec stores in its RunState
- * (run-state.ts turns one into the other) and a resumed exec starts from.
- */
-export type ExecState = {
-  history: Message[]
-  /** Index in `history` where this exec's own messages start. */
-  startIndex: number
-  iterationsUsed: number
-  iterationBudget: number
-  usage: Usage
-  totalUsage: Usage
-  receipts: ToolReceipt[]
-  /** Signature → id of the first call that succeeded with it, in this exec. */
-  succeeded: Map<string, string>
-  /** Consecutive failures per signature (the circuit breaker). */
-  streaks: Map<string, number>
-  toolCallIds: Set<string>
-  /** Approvals decided before the loop reaches the calls (runtime.resume). */
-  decisions: Map<string, PriorDecision>
-  /** Reset to auto after the first model call when `resetToolChoice` is on. */
-  toolChoice?: ToolChoice
+  readonly output?: OutputGate
+  /** Decides calls that need approval: the nearest handler up the tree; without one the exec pauses. */
+  readonly approve?: Approver
 }
 
 /** How an exec is steered and observed while it runs; never stored. */
@@ -104,31 +76,38 @@ export type ExecControl = {
   followUp: MessageQueue
   log: EventLog<AgentEvent>
   seq: number
-  /** Calls whose body opened a nested exec that paused: their receipt says `paused`, not `ok`. */
-  pausedCalls: Set<string>
+  /** Approvals child execs wait for, per the tool call whose body opened them (that call waits too). */
+  pausedBelow: Map<string, ApprovalRequest[]>
+  /** Removes the links to the signals that abort this exec (called when it ends). */
+  unlink: () => void
   /** Set when agent_end is out: nothing more is emitted for this exec, nothing joins its stream. */
   ended: boolean
 }
 
 /**
- * One running exec: where it sits in the tree, what it runs with (env), what it has done (state)
- * and how it is steered (control). The loop, the tool pipeline and the nesting code all work on
- * this object; nothing else holds per-exec state.
+ * One running exec: where it sits in the tree, what it runs with (env), the tools it offers, what
+ * it has done (state), how it is steered (control) and where it records its steps (journal). The
+ * loop, the call stages and the nesting code all work on this object; nothing else holds
+ * per-exec state.
  */
 export type ExecContext = {
   readonly execId: string
-  parentExecId?: string
+  readonly parentExecId?: string
   /** The tool call whose body opened this exec (nested execs only). */
-  parentToolCallId?: string
+  readonly parentToolCallId?: string
   readonly depth: number
   /** execIds from the root down to this exec. */
   readonly path: string[]
-  parent?: ExecContext
-  /** Budgets and the approval handler, shared by the whole exec tree. */
+  readonly parent?: ExecContext
+  /** Budgets shared by the whole exec tree. */
   readonly tree: TreeState
   readonly env: ExecEnv
-  state: ExecState
+  /** The tools the model is offered: fixed, unless some come from a live list (docs/mcp.md). */
+  readonly tools: ToolSet
+  readonly state: ExecState
   readonly control: ExecControl
+  /** Where the exec records its steps and finds them again; none in a batch. */
+  readonly journal?: ExecJournal
 }
 
 /**

@@ -1,21 +1,24 @@
 import { internalController, onAbort } from '../base/abort-watch.js'
+import type { AgentEvent } from '../contract/event-types.js'
+import type { ExecOptions } from '../contract/exec-types.js'
 import { EventLog } from '../events/event-log.js'
-import type { ExecContext, ExecEnv, ExecState, LoopSettings, TreeState } from './context.js'
+import { eventRedactor } from '../events/redact.js'
+import type { OutputGate } from '../schema/output.js'
+import type { ExecState } from '../state/exec-state.js'
+import type { ExecJournal } from '../state/tree-journal.js'
+import type { ToolCache } from '../tools/tool-cache.js'
+import type { ExecContext, ExecEnv, ExecHost, LoopSettings, TreeState } from './context.js'
 import type { Frame } from './frame.js'
 import type { Listeners } from './listeners.js'
 import { MessageQueue } from './message-queue.js'
-import { eventRedactor } from '../events/redact.js'
-import type { Runtime } from '../runtime/runtime.js'
-import type { AgentEvent } from '../contract/event-types.js'
-import type { ExecOptions } from '../contract/exec-types.js'
-import type { Message, Tool } from '../contract/types.js'
-import { emptyUsage } from './usage.js'
+import type { ToolSet } from './tool-set.js'
 
 /** What a runtime lends each exec it opens. */
 export type ContextOwner = {
-  runtime: Runtime
+  host: ExecHost
   listeners: Listeners
   settings: LoopSettings
+  cache: ToolCache
   /** How many of its latest events a run keeps for late readers (see EventLog). */
   replayWindow: number
 }
@@ -23,43 +26,30 @@ export type ContextOwner = {
 /** What a new exec is opened with: the frame it runs in (none at the root), its tools, options and state. */
 export type NewExec = {
   frame: Frame | undefined
-  tools: Map<string, Tool>
+  tools: ToolSet
   options: ExecOptions
   state: ExecState
   execId: string
-}
-
-/** The state of an exec that has done nothing yet. */
-export function freshState(history: Message[], startIndex: number, iterationBudget: number): ExecState {
-  return {
-    history,
-    startIndex,
-    iterationsUsed: 0,
-    iterationBudget,
-    usage: emptyUsage(),
-    totalUsage: emptyUsage(),
-    receipts: [],
-    succeeded: new Map(),
-    streaks: new Map(),
-    toolCallIds: new Set(),
-    decisions: new Map(),
-  }
+  journal?: ExecJournal
+  output?: OutputGate
+  /** Settings that differ from the runtime's for this exec (a batch's). */
+  settings?: Partial<LoopSettings>
 }
 
 /**
  * Builds the context of a new exec (a child when `frame` is set): its environment from the
  * options, the parent and the runtime; the given state; fresh controls linked to the signals.
+ * Nothing of the environment changes after this.
  */
-export function openContext(owner: ContextOwner, { frame, tools, options, state, execId }: NewExec): ExecContext {
-  const { runtime, listeners } = owner
-  const rt = runtime.options
+export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
+  const { host, listeners } = owner
+  const { frame, options, state, execId } = exec
+  const rt = host.options
   const parent = frame?.ctx
   // A child of another runtime's exec takes that runtime's provider, model and system prompt only
   // when asked; one of the same runtime inherits its parent's.
-  const inherit = parent?.env.runtime === runtime ? parent.env : undefined
+  const inherit = parent?.env.host === host ? parent.env : undefined
   const provider = options.provider ?? inherit?.provider ?? rt.provider
-  const tree: TreeState = parent ? parent.tree : rootTree(runtime)
-  if (parent && !tree.approve && rt.approve) tree.approve = rt.approve
   // A child also applies its ancestors' secrets: its events flow into their streams.
   const secrets = [
     ...new Set([...(parent?.env.secrets ?? []), ...(rt.secrets ?? []), ...(provider.secrets?.() ?? [])]),
@@ -70,20 +60,22 @@ export function openContext(owner: ContextOwner, { frame, tools, options, state,
   // Built once per exec, not per dispatched event: listeners (tracers, loggers) get most events.
   const redactText = (text: string): string => redact(text)
   const log = new EventLog<AgentEvent>(owner.replayWindow, `exec ${execId}`)
-  const settings = options.providerOptions
-    ? { ...owner.settings, providerOptions: { ...owner.settings.providerOptions, ...options.providerOptions } }
-    : owner.settings
+  let settings = exec.settings ? { ...owner.settings, ...exec.settings } : owner.settings
+  if (options.providerOptions)
+    settings = { ...settings, providerOptions: { ...settings.providerOptions, ...options.providerOptions } }
   const system = options.system ?? (inherit ? inherit.system : rt.system)
+  // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
+  const approve = parent?.env.approve ?? rt.approve
   const env: ExecEnv = {
-    runtime,
+    host,
     provider,
     model: options.model ?? inherit?.model ?? rt.model,
     ...(system !== undefined && { system }),
-    tools,
-    specs: [...tools.values()].map((t) => t.spec),
     ...(options.parallelToolCalls !== undefined && { parallelToolCalls: options.parallelToolCalls }),
+    ...(exec.output && { output: exec.output }),
+    ...(approve && { approve }),
     settings,
-    cache: runtime.cache,
+    cache: owner.cache,
     redact,
     secrets,
     publish(event) {
@@ -99,8 +91,9 @@ export function openContext(owner: ContextOwner, { frame, tools, options, state,
     execId,
     depth: parent ? parent.depth + 1 : 0,
     path: parent ? [...parent.path, execId] : [execId],
-    tree,
+    tree: parent ? parent.tree : rootTree(owner),
     env,
+    tools: exec.tools,
     state,
     control: {
       controller,
@@ -109,20 +102,18 @@ export function openContext(owner: ContextOwner, { frame, tools, options, state,
       log,
       seq: 0,
       ended: false,
-      pausedCalls: new Set(),
+      pausedBelow: new Map(),
+      unlink: linkAbort(controller, [options.signal, frame?.signal]),
     },
+    ...(exec.journal && { journal: exec.journal }),
+    ...(parent && { parent, parentExecId: parent.execId }),
+    ...(frame && { parentToolCallId: frame.toolCallId }),
   }
-  if (parent) {
-    ctx.parent = parent
-    ctx.parentExecId = parent.execId
-    if (frame) ctx.parentToolCallId = frame.toolCallId
-  }
-  linkAbort(controller, [options.signal, frame?.signal])
   return ctx
 }
 
-function rootTree(runtime: Runtime): TreeState {
-  const rt = runtime.options
+function rootTree({ host }: ContextOwner): TreeState {
+  const rt = host.options
   return {
     iterations: 0,
     tokens: 0,
@@ -131,14 +122,14 @@ function rootTree(runtime: Runtime): TreeState {
     ...(rt.maxTotalIterations !== undefined && { maxTotalIterations: rt.maxTotalIterations }),
     ...(rt.maxTotalTokens !== undefined && { maxTotalTokens: rt.maxTotalTokens }),
     ...(rt.deadlineMs !== undefined && { deadlineMs: rt.deadlineMs }),
-    ...(rt.approve !== undefined && { approve: rt.approve }),
   }
 }
 
-// Abort links are removed when the exec ends, so a long-lived parent signal does not collect
-// listeners from every child it ever had.
-const links = new WeakMap<AbortController, () => void>()
-function linkAbort(controller: AbortController, signals: (AbortSignal | undefined)[]): void {
+/**
+ * Aborts `controller` with any of the signals; returns what removes the links, called when the
+ * exec ends, so a long-lived parent signal does not collect listeners from every child it had.
+ */
+function linkAbort(controller: AbortController, signals: (AbortSignal | undefined)[]): () => void {
   const cleanups: (() => void)[] = []
   for (const signal of signals) {
     if (!signal) continue
@@ -148,9 +139,8 @@ function linkAbort(controller: AbortController, signals: (AbortSignal | undefine
     }
     cleanups.push(onAbort(signal, () => controller.abort(signal.reason)))
   }
-  if (cleanups.length) links.set(controller, () => cleanups.forEach((c) => c()))
-}
-export function unlinkAbort(controller: AbortController): void {
-  links.get(controller)?.()
-  links.delete(controller)
+  return () => {
+    for (const cleanup of cleanups) cleanup()
+    cleanups.length = 0
+  }
 }

@@ -21,16 +21,16 @@ export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements Asyn
   /** Resolves (never rejects) with the result: the same value as awaiting the run. */
   readonly result: Promise<ExecResult<O>>
   readonly execId: string
-  readonly #ctx: ExecContext | undefined
+  readonly #ctx: ExecContext
   readonly #log: EventLog<AgentEvent>
 
   /** @internal */
-  constructor(ctx: ExecContext | undefined, log: EventLog<AgentEvent>, result: Promise<ExecResult<O>>, execId: string) {
+  constructor(ctx: ExecContext, result: Promise<ExecResult<O>>) {
     super((resolve, reject) => result.then(resolve, reject))
     this.result = result
-    this.execId = execId
+    this.execId = ctx.execId
     this.#ctx = ctx
-    this.#log = log
+    this.#log = ctx.control.log
   }
 
   /** Every event from the first, each kept until this iterator has read it. */
@@ -45,15 +45,15 @@ export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements Asyn
 
   /** Queues a message for the running loop: injected before the next model call. */
   steer(message: string | UserMessage): void {
-    this.#ctx?.control.steering.push(toUserMessage(message))
+    this.#ctx.control.steering.push(toUserMessage(message))
   }
 
   /** Queues a message read only when the loop would otherwise end; the loop then continues. */
   followUp(message: string | UserMessage): void {
-    this.#ctx?.control.followUp.push(toUserMessage(message))
+    this.#ctx.control.followUp.push(toUserMessage(message))
   }
 
   abort(reason?: unknown): void {
-    this.#ctx?.control.controller.abort(reason)
+    this.#ctx.control.controller.abort(reason)
   }
 }

@@ -4,7 +4,7 @@ import { DeltaGuard } from '../events/delta-guard.js'
 import { untilAbort } from '../base/abort-watch.js'
 import type { AssistantMessage, ModelEvent, ModelRequest, NestorErrorLike } from '../contract/types.js'
 import type { MessageDelta } from '../contract/event-types.js'
-import { emptyUsage } from '../exec/usage.js'
+import { emptyUsage } from '../contract/usage.js'
 
 export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }
 

@@ -1,31 +1,32 @@
-import { runBatch, runParallelBatch } from '../calls/batch.js'
-import { NestorError, invalidOption } from '../contract/errors.js'
-import type { ExecContext, LoopSettings, PriorDecision } from '../exec/context.js'
-import { currentFrame, type Frame } from '../exec/frame.js'
-import { Listeners } from '../exec/listeners.js'
 import { generateId } from '../base/ids.js'
-import { watchLiveTools } from '../exec/live-tools.js'
-import { announce, end, resultOf, runLoop, type LoopStart } from '../loop/loop.js'
-import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
-import { filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
-import { ExecRun } from '../exec/run.js'
-import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
-import { restoredState, stateExpiry, stateIdOf, verifyState } from '../state/run-state.js'
-import { freshState, openContext, unlinkAbort, type NewExec } from '../exec/open.js'
-import { claimState, type PendingClaim } from '../state/state-claims.js'
-import { asInternal } from '../exec/hooks.js'
-import { normalizeTools } from '../tools/tool.js'
-import { ToolCache } from '../tools/tool-cache.js'
-import { OutputGate } from '../schema/output.js'
-import type { SchemaInput } from '../schema/schema.js'
-import { childSlot, joinJournal, treeJournal } from '../state/exec-journal.js'
-import type { Journal } from '../contract/journal.js'
-import type { AgentEvent, AgentEventType, EventOf } from '../contract/event-types.js'
-import type { AssistantMessage, Message, OutputOf, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
+import { runBatch, runParallelBatch } from '../calls/batch.js'
 import type { BatchCall, BatchLane, BatchOptions, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
+import { NestorError, invalidOption } from '../contract/errors.js'
+import type { AgentEvent, AgentEventType, EventOf } from '../contract/event-types.js'
 import type { ExecInput, ExecOptions, ExecResult, RuntimeOptions } from '../contract/exec-types.js'
 import type { RunState } from '../contract/run-state-schema.js'
-import { addUsage } from '../exec/usage.js'
+import type { Message, OutputOf, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
+import { addUsage } from '../contract/usage.js'
+import type { ExecContext, LoopSettings } from '../exec/context.js'
+import { currentFrame, type Frame } from '../exec/frame.js'
+import { asInternal } from '../exec/hooks.js'
+import { Listeners } from '../exec/listeners.js'
+import { openContext, type NewExec } from '../exec/open.js'
+import { ExecRun } from '../exec/run.js'
+import { ToolSet } from '../exec/tool-set.js'
+import { announce, end, resultOf, type LoopStart } from '../loop/ending.js'
+import { runLoop } from '../loop/loop.js'
+import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
+import { OutputGate } from '../schema/output.js'
+import type { SchemaInput } from '../schema/schema.js'
+import { freshState } from '../state/exec-state.js'
+import { claimState, type PendingClaim } from '../state/state-claims.js'
+import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
+import { filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
+import { normalizeTools } from '../tools/tool.js'
+import { ToolCache } from '../tools/tool-cache.js'
+import { prepareResume, restoreTree } from './resume.js'
+import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
 type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType ? EventOf<T> : AgentEvent) => void
 
@@ -101,15 +102,21 @@ export class Runtime {
     }
     const history = [...(options.history ?? [])]
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
-    // A replayed child takes back the execId it had, so approval paths stay the same.
-    const slot = childSlot(frame)
-    const execId = slot?.execId ?? generateId('exec')
-    const ctx = this.open({ frame, tools, options, state: freshState(history, history.length, budget), execId })
     // A root opens the tree's journal (in memory at least: a pause at any depth resumes from the
-    // root); a nested exec takes its place in its tree's.
-    joinJournal(ctx, frame ? slot : { key: 'root', tree: treeJournal(options.runId ?? execId, options.journal) })
-    watchLiveTools(ctx, (list) => filterTools(list, options.toolsAllow, options.toolsDeny))
-    if (output) ctx.env.output = output
+    // root); a nested exec takes its place in its tree's, and a replayed child its old execId,
+    // so approval paths stay the same.
+    const child = frame ? childJournal(frame.ctx.journal, frame.toolCallId) : undefined
+    const execId = child?.execId ?? generateId('exec')
+    const journal = frame ? child?.journal : rootJournal(treeJournal(options.runId ?? execId, options.journal))
+    const ctx = this.open({
+      frame,
+      tools: new ToolSet(tools, (list) => filterTools(list, options.toolsAllow, options.toolsDeny)),
+      options,
+      state: freshState(history, history.length, budget),
+      execId,
+      ...(journal && { journal }),
+      ...(output && { output }),
+    })
     if (ctx.depth > ctx.tree.maxDepth)
       return this.start(
         ctx,
@@ -132,63 +139,23 @@ export class Runtime {
     decisions: ResumeDecisions = {},
     options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
   ): ExecRun {
-    const { state: checked } = verifyState(state, this.options.stateSecret)
-    const expiresAt = stateExpiry(checked)
-    const journal = resumeJournal(checked, options.journal)
-    const available = indexTools(
-      options.tools ? normalizeTools(options.tools) : (this.options.registry ?? globalRegistry).list(),
-    )
-    const tools = new Map<string, Tool>()
-    for (const name of checked.toolNames) {
-      const tool = available.get(name)
-      if (!tool)
-        throw new NestorError('invalid_state', `invalid RunState: it names tool ${name}, which this runtime lacks`)
-      tools.set(name, tool)
-    }
-    const known = new Set(checked.remaining)
-    // Calls waiting below the root are found again by their journal key when the resume replays there.
-    const below = new Map((checked.journal?.waiting ?? []).map((w) => [w.toolCallId, w.key]))
-    const decided = new Map<string, PriorDecision>()
-    const decide = (id: string, decision: PriorDecision) => {
-      if (!known.has(id) && !below.has(id))
-        throw new NestorError('invalid_state', `invalid decision: tool call ${id} is not waiting in this state`)
-      // Approve and reject (or two edits) for one call is ambiguous: refuse rather than guess.
-      if (decided.has(id))
-        throw new NestorError('invalid_state', `invalid decision: tool call ${id} is decided more than once`)
-      decided.set(id, decision)
-      const key = below.get(id)
-      if (key !== undefined) journal.decisions.set(key, decision)
-    }
-    for (const id of decisions.approve ?? []) decide(id, { approved: true })
-    for (const { toolCallId, args } of decisions.edit ?? []) decide(toolCallId, { approved: true, args })
-    for (const { toolCallId, reason } of decisions.reject ?? [])
-      decide(toolCallId, { approved: false, reason: reason ?? 'rejected' })
-
-    const execOptions: ExecOptions = { model: checked.model }
-    if (checked.system !== undefined) execOptions.system = checked.system
-    if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
-    if (options.signal) execOptions.signal = options.signal
-    // verifyState returned a deep copy: the exec may grow it, the caller's state stays as given.
-    const resumed = restoredState(checked)
-    for (const [id, decision] of decided) if (known.has(id)) resumed.decisions.set(id, decision)
+    const resumed = prepareResume(state, decisions, options, {
+      stateSecret: this.options.stateSecret,
+      tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
+    })
     const ctx = this.open({
       frame: currentFrame(),
-      tools,
-      options: execOptions,
-      state: resumed,
-      execId: checked.execId,
+      tools: new ToolSet(resumed.tools),
+      options: resumed.options,
+      state: resumed.state,
+      execId: resumed.execId,
+      journal: rootJournal(resumed.journal),
     })
-    joinJournal(ctx, { key: 'root', tree: journal })
-    if (ctx.depth === 0) {
-      ctx.tree.iterations = checked.tree.iterations
-      ctx.tree.tokens = checked.tree.tokens
-      ctx.tree.startedAt = Date.now() - checked.tree.elapsedMs
-    }
-    // verifyState checked that the history ends its own part with the paused assistant message.
-    const paused = resumed.history.findLast((m): m is AssistantMessage => m.role === 'assistant') as AssistantMessage
+    if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
-    const claim = claimState(this.options.claimState, stateIdOf(checked), expiresAt)
-    return this.start(ctx, { resume: { message: paused, remaining: checked.remaining } }, undefined, claim)
+    const claim = claimState(this.options.claimState, resumed.stateId, resumed.expiresAt)
+    const start = { resume: { message: resumed.message, remaining: resumed.remaining } }
+    return this.start(ctx, start, undefined, claim)
   }
 
   /**
@@ -221,18 +188,21 @@ export class Runtime {
 
   /** Batches share the loop's call pipeline through an exec context of their own (no model). */
   private batchContext({ tools, signal, onEvent }: BatchOptions): ExecContext {
-    const resolved = indexTools(tools ? normalizeTools(tools) : (this.options.registry ?? globalRegistry).list())
-    const budget = this.options.maxIterations ?? 20
     const ctx = this.open({
       frame: undefined,
-      tools: resolved,
+      tools: new ToolSet(indexTools(tools ? normalizeTools(tools) : this.registryTools())),
       options: signal ? { signal } : {},
-      state: freshState([], 0, budget),
+      state: freshState([], 0, this.options.maxIterations ?? 20),
       execId: generateId('batch'),
+      // A batch runs what its plan names: repeats are meant, and there is no loop to stop.
+      settings: { duplicateCalls: 'allow', stopAtTools: new Set() },
     })
-    ctx.env.settings = { ...ctx.env.settings, duplicateCalls: 'allow', stopAtTools: new Set() }
     if (onEvent) ctx.control.log.onPush = onEvent
     return ctx
+  }
+
+  private registryTools(): Tool[] {
+    return (this.options.registry ?? globalRegistry).list()
   }
 
   private resolveTools(options: ExecOptions, frame: Frame | undefined): Map<string, Tool> {
@@ -241,14 +211,20 @@ export class Runtime {
     else if (options.toolset === 'none') tools = []
     else if (frame && options.toolset === undefined) {
       // A child inherits what its parent resolved, minus the tool whose body is running.
-      tools = [...frame.ctx.env.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
-    } else tools = (this.options.registry ?? globalRegistry).list()
+      tools = frame.ctx.tools.list().filter((t) => t.spec.name !== frame.runningTool)
+    } else tools = this.registryTools()
     return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
   }
 
   private open(what: NewExec): ExecContext {
     return openContext(
-      { runtime: this, listeners: this.listeners, settings: this.settings, replayWindow: this.runs.replayWindow },
+      {
+        host: this,
+        listeners: this.listeners,
+        settings: this.settings,
+        cache: this.cache,
+        replayWindow: this.runs.replayWindow,
+      },
       what,
     )
   }
@@ -269,18 +245,14 @@ export class Runtime {
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
       .then((result) => {
-        if (ctx.parent) {
-          addUsage(ctx.parent.state.totalUsage, result.totalUsage)
-          if (result.status === 'paused' && ctx.parentToolCallId !== undefined)
-            ctx.parent.control.pausedCalls.add(ctx.parentToolCallId)
-        }
+        if (ctx.parent) addUsage(ctx.parent.state.totalUsage, result.totalUsage)
         return result
       })
       .finally(() => {
         ctx.control.log.close()
-        unlinkAbort(ctx.control.controller)
+        ctx.control.unlink()
       })
-    const run = new ExecRun(ctx, ctx.control.log, result, ctx.execId)
+    const run = new ExecRun(ctx, result)
     if (retained) this.runs.track(retained, run, result)
     return run
   }
@@ -292,10 +264,10 @@ function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
   try {
     running = run()
   } catch (error) {
-    unlinkAbort(ctx.control.controller)
+    ctx.control.unlink()
     throw error
   }
-  return running.finally(() => unlinkAbort(ctx.control.controller))
+  return running.finally(() => ctx.control.unlink())
 }
 
 function toMessages(input: ExecInput): Message[] {
@@ -327,20 +299,6 @@ export function exec<S extends OutputSchema | undefined = undefined>(
       'no_runtime',
       'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body',
     )
-  return frame.ctx.env.runtime.exec(input, options)
-}
-
-/**
- * The tree journal a resume continues: the state's entries, or (for an external journal, which the
- * state names by id) the same journal given again.
- */
-function resumeJournal(state: RunState, given: Journal | undefined) {
-  const field = state.journal
-  if (!field) return treeJournal(state.execId, given)
-  if (field.id !== undefined && given?.id !== field.id)
-    throw new NestorError(
-      'invalid_state',
-      `invalid RunState: its steps are in journal ${field.id}; pass that journal as resume(state, decisions, { journal })`,
-    )
-  return treeJournal(field.runId, given, field.entries)
+  // The host of every exec is a Runtime: its exec returns an ExecRun.
+  return frame.ctx.env.host.exec(input, options) as ExecRun<OutputOf<S>>
 }

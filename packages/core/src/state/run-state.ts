@@ -1,122 +1,74 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import { canonicalJson } from '../base/canonical.js'
 import { NestorError } from '../contract/errors.js'
-import type { ExecContext, ExecState, PriorDecision } from '../exec/context.js'
-import type { ToolsOutcome } from '../loop/tool-round.js'
 import { RUN_STATE_VERSION, stateSchemas, type RunState } from '../contract/run-state-schema.js'
-import type { AssistantMessage, Message } from '../contract/types.js'
-import { entriesToStore, journalOf, pausedKey } from './exec-journal.js'
+import type { ApprovalRequest, AssistantMessage, Message } from '../contract/types.js'
+import { storedState, type ExecState } from './exec-state.js'
+import { entriesToStore, type TreeJournal } from './tree-journal.js'
 
 export { RUN_STATE_VERSION }
 
-/** The part of a RunState that is the exec's own state (ExecState as JSON). */
-type StoredState = Pick<
-  RunState,
-  | 'history'
-  | 'startIndex'
-  | 'iterationsUsed'
-  | 'iterationBudget'
-  | 'usage'
-  | 'totalUsage'
-  | 'succeeded'
-  | 'streaks'
-  | 'receipts'
-  | 'decisions'
-  | 'toolChoice'
->
+/** What a paused exec hands over to become a RunState. */
+export type Pause = {
+  execId: string
+  model: string
+  toolNames: string[]
+  system?: string
+  parallelToolCalls?: boolean
+  state: ExecState
+  /** Calls waiting for a decision, this exec's and those of its paused children. */
+  pending: ApprovalRequest[]
+  /** Ids of this exec's calls still without a result, in the model's order. */
+  remaining: string[]
+  tree: RunState['tree']
+  /** The tree's journal, for a root exec (a child's pause is stored by its root). */
+  journal?: TreeJournal
+  /** How long the state stays resumable (stateMaxAgeMs) and the secret that signs it. */
+  maxAgeMs?: number
+  secret?: string
+}
 
 /** Everything a paused exec needs to continue, as plain JSON (a deep copy, safe to store). */
-export function toRunState(ctx: ExecContext, outcome: ToolsOutcome): RunState {
-  const { env, tree } = ctx
+export function toRunState(pause: Pause): RunState {
   const state: RunState = {
     version: RUN_STATE_VERSION,
     // Random, not a counter: a claim store shared by many processes must never see two alike.
     stateId: randomUUID(),
-    execId: ctx.execId,
-    model: env.model,
-    toolNames: [...env.tools.keys()],
-    ...storedState(ctx.state, outcome.remaining),
-    pending: outcome.pending,
-    remaining: outcome.remaining,
-    tree: { iterations: tree.iterations, tokens: tree.tokens, elapsedMs: Date.now() - tree.startedAt },
+    execId: pause.execId,
+    model: pause.model,
+    toolNames: pause.toolNames,
+    ...storedState(pause.state, pause.remaining),
+    pending: pause.pending,
+    remaining: pause.remaining,
+    tree: pause.tree,
   }
-  const maxAgeMs = env.runtime.options.stateMaxAgeMs ?? DEFAULT_STATE_MAX_AGE_MS
+  const maxAgeMs = pause.maxAgeMs ?? DEFAULT_STATE_MAX_AGE_MS
   if (Number.isFinite(maxAgeMs)) state.expiresAt = Date.now() + maxAgeMs
-  if (env.system !== undefined) state.system = env.system
-  if (env.parallelToolCalls !== undefined) state.parallelToolCalls = env.parallelToolCalls
-  const journal = journalField(ctx, outcome)
+  if (pause.system !== undefined) state.system = pause.system
+  if (pause.parallelToolCalls !== undefined) state.parallelToolCalls = pause.parallelToolCalls
+  const journal = journalField(pause)
   if (journal) state.journal = journal
   const plain = JSON.parse(JSON.stringify(state)) as RunState
   // Signed here, before any event carries the state, so agent_end shows the same signed state.
-  const secret = env.runtime.options.stateSecret
-  return secret === undefined ? plain : signState(plain, secret)
+  return pause.secret === undefined ? plain : { ...plain, signature: hmac(plain, pause.secret) }
 }
 
 /**
  * What a root's state keeps of the tree journal: needed when a call below the root waits (the
  * resume replays its exec from the entries) or when the run has a journal of its own.
  */
-function journalField(ctx: ExecContext, outcome: ToolsOutcome): RunState['journal'] {
-  const tree = journalOf(ctx)
-  if (!tree || ctx.parent) return undefined
-  const nested = outcome.pending.some((request) => request.execId !== ctx.execId)
+function journalField({ journal: tree, pending, execId }: Pause): RunState['journal'] {
+  if (!tree) return undefined
+  const nested = pending.some((request) => request.execId !== execId)
   if (!nested && !tree.journal) return undefined
-  const waiting = outcome.pending.flatMap((request) => {
-    const key = pausedKey(request)
+  const waiting = pending.flatMap((request) => {
+    const key = tree.waiting.get(request)
     return key === undefined ? [] : [{ toolCallId: request.toolCallId, key }]
   })
   const id = tree.journal?.id
   return id === undefined
     ? { runId: tree.runId, entries: entriesToStore(tree), waiting }
     : { runId: tree.runId, id, waiting }
-}
-
-function storedState(state: ExecState, remaining: string[]): StoredState {
-  const decisions: RunState['decisions'] = {}
-  for (const id of remaining) {
-    const d = state.decisions.get(id)
-    if (d) decisions[id] = d
-  }
-  const stored: StoredState = {
-    history: state.history,
-    startIndex: state.startIndex,
-    iterationsUsed: state.iterationsUsed,
-    iterationBudget: Number.isFinite(state.iterationBudget) ? state.iterationBudget : null,
-    usage: state.usage,
-    totalUsage: state.totalUsage,
-    succeeded: [...state.succeeded],
-    streaks: [...state.streaks],
-    receipts: state.receipts,
-    decisions,
-  }
-  if (state.toolChoice !== undefined) stored.toolChoice = state.toolChoice
-  return stored
-}
-
-/** The exec state a verified RunState resumes from (the inverse of storedState). */
-export function restoredState(stored: RunState): ExecState {
-  const toolCallIds = new Set<string>()
-  for (const m of stored.history)
-    if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') toolCallIds.add(c.id)
-  const state: ExecState = {
-    history: stored.history,
-    startIndex: stored.startIndex,
-    iterationsUsed: stored.iterationsUsed,
-    iterationBudget: stored.iterationBudget ?? Infinity,
-    usage: stored.usage,
-    totalUsage: stored.totalUsage,
-    succeeded: new Map(stored.succeeded),
-    streaks: new Map(stored.streaks),
-    receipts: stored.receipts,
-    toolCallIds,
-    decisions: decisionsFromState(stored),
-  }
-  if (stored.toolChoice !== undefined) state.toolChoice = stored.toolChoice
-  return state
-}
-
-export function signState(state: RunState, secret: string): RunState {
-  return { ...state, signature: hmac(state, secret) }
 }
 
 function hmac(state: RunState, secret: string): string {
@@ -212,19 +164,4 @@ export function stateIdOf(state: RunState): string {
 function lastAssistantIndex(history: Message[]): number {
   for (let i = history.length - 1; i >= 0; i--) if (history[i]?.role === 'assistant') return i
   return -1
-}
-
-function decisionsFromState(state: RunState): Map<string, PriorDecision> {
-  const map = new Map<string, PriorDecision>()
-  for (const [id, d] of Object.entries(state.decisions ?? {})) {
-    map.set(
-      id,
-      d.approved
-        ? d.args
-          ? { approved: true, args: d.args }
-          : { approved: true }
-        : { approved: false, reason: d.reason ?? 'rejected' },
-    )
-  }
-  return map
 }

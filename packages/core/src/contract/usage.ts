@@ -1,4 +1,4 @@
-import type { Usage } from '../contract/types.js'
+import type { Usage } from './types.js'
 
 export const emptyUsage = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 })
 

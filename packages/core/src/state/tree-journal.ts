@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto'
 import { callSignature } from '../base/canonical.js'
 import { NestorError, messageOf } from '../contract/errors.js'
-import type { ExecContext, PriorDecision } from '../exec/context.js'
-import type { Frame } from '../exec/frame.js'
 import type { Journal, JournalEntry } from '../contract/journal.js'
 import type {
   ApprovalRequest,
@@ -12,6 +10,7 @@ import type {
   ToolReceipt,
   ToolResultMessage,
 } from '../contract/types.js'
+import type { PriorDecision } from './exec-state.js'
 
 /**
  * The journal of one exec tree. Every tree records its finished steps (in memory at least, so a
@@ -29,34 +28,40 @@ export type TreeJournal = {
   ready?: Promise<void>
   /** Decisions a resume gave for calls paused below the root, by decision key. */
   decisions: Map<string, PriorDecision>
+  /** The decision key of each request that paused, so a resume finds the call again by key. */
+  waiting: Map<ApprovalRequest, string>
+  /** In-memory model entries whose input digest is computed only if a paused state carries them. */
+  unhashed: Map<JournalEntry, Message[]>
   /** A contradicted step anywhere in the tree fails every exec of it. */
   failure?: NestorError
 }
 
-/** Per exec: its key in the tree and what its tool bodies opened. */
-type ExecJournal = {
+/** One exec's place in its tree's journal (a field of its context). */
+export type ExecJournal = {
   key: string
   tree: TreeJournal
   /** Steering and follow-up entries taken so far (they number the next one). */
   messages: number
   /** Children opened per tool call id (the next child's index). */
   children: Map<string, number>
-  /** Approvals a child exec paused on, per the tool call whose body opened it. */
-  paused: Map<string, ApprovalRequest[]>
 }
 
-const execs = new WeakMap<ExecContext, ExecJournal>()
-/** The decision key of each request that paused, so a resume can find the call again by key. */
-const requestKeys = new WeakMap<ApprovalRequest, string>()
-
-export const modelKey = (exec: string, iteration: number) => `${exec}#${iteration}:model`
-export const toolKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:tool:${id}`
-export const decisionKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:decision:${id}`
+// A key names where a step happened: the exec's path, the model turn (iteration) and the call.
+const modelKey = (exec: string, iteration: number) => `${exec}#${iteration}:model`
+const toolKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:tool:${id}`
+const decisionKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:decision:${id}`
 const messageKey = (exec: string, iteration: number, n: number) => `${exec}#${iteration}:message:${n}`
 
 /** A fresh tree journal: what is given is replayed, what happens is recorded. */
 export function treeJournal(runId: string, journal: Journal | undefined, given: JournalEntry[] = []): TreeJournal {
-  const tree: TreeJournal = { runId, recorded: [], replay: new Map(), decisions: new Map() }
+  const tree: TreeJournal = {
+    runId,
+    recorded: [],
+    replay: new Map(),
+    decisions: new Map(),
+    waiting: new Map(),
+    unhashed: new Map(),
+  }
   if (journal) tree.journal = journal
   const fill = (entries: JournalEntry[]) => {
     for (const entry of entries) {
@@ -78,36 +83,28 @@ export function treeJournal(runId: string, journal: Journal | undefined, given: 
   return tree
 }
 
-/** Where an exec sits in its tree's journal; `execId` is the one a replayed child had. */
-export type JournalSlot = { key: string; tree: TreeJournal; execId?: string }
+/** The root exec's place in a tree journal. */
+export const rootJournal = (tree: TreeJournal): ExecJournal => ({ key: 'root', tree, messages: 0, children: new Map() })
 
 /**
- * The slot of an exec opened inside a tool body: its parent's key, the tool call id whose body
- * opened it and its index among that body's children. Undefined outside a journaled tree.
+ * The place of an exec opened inside a tool body: its parent's key, the tool call id whose body
+ * opened it and its index among that body's children; `execId` is the one a replayed child had.
+ * Undefined outside a journaled tree.
  */
-export function childSlot(frame: Frame | undefined): JournalSlot | undefined {
-  const parent = frame && execs.get(frame.ctx)
-  if (!parent || !frame) return undefined
-  const index = parent.children.get(frame.toolCallId) ?? 0
-  parent.children.set(frame.toolCallId, index + 1)
-  const key = `${parent.key}/${frame.toolCallId}:${index}`
+export function childJournal(
+  parent: ExecJournal | undefined,
+  toolCallId: string,
+): { journal: ExecJournal; execId?: string } | undefined {
+  if (!parent) return undefined
+  const index = parent.children.get(toolCallId) ?? 0
+  parent.children.set(toolCallId, index + 1)
+  const key = `${parent.key}/${toolCallId}:${index}`
+  const journal: ExecJournal = { key, tree: parent.tree, messages: 0, children: new Map() }
   const first = parent.tree.replay.get(modelKey(key, 1))
-  return typeof first?.execId === 'string'
-    ? { key, tree: parent.tree, execId: first.execId }
-    : { key, tree: parent.tree }
+  return typeof first?.execId === 'string' ? { journal, execId: first.execId } : { journal }
 }
 
-/** Gives an exec its place in the tree journal (the root's key is `root`). */
-export function joinJournal(ctx: ExecContext, slot: JournalSlot | undefined): void {
-  if (slot) execs.set(ctx, { key: slot.key, tree: slot.tree, messages: 0, children: new Map(), paused: new Map() })
-}
-
-export const journalOf = (ctx: ExecContext): TreeJournal | undefined => execs.get(ctx)?.tree
-
-/** The load the exec must wait for (rejecting with what stopped it: another run's file…), if any. */
-export const journalPending = (ctx: ExecContext): Promise<void> | undefined => execs.get(ctx)?.tree.ready
-
-/** Records a step: in memory always, in the journal durably. Returns a promise only when there is something to wait for. */
+/** Records a step: in memory always, in the journal durably. A promise only when there is something to wait for. */
 function record(exec: ExecJournal, entry: JournalEntry): Promise<void> | undefined {
   if (exec.tree.replay.has(entry.key)) return undefined
   exec.tree.recorded.push(entry)
@@ -133,66 +130,64 @@ function mismatch(exec: ExecJournal, key: string, why: string): NestorError {
 }
 
 /** Throws the tree's journal failure, if any: a contradicted step ends every exec of the tree. */
-export function throwIfContradicted(ctx: ExecContext): void {
-  const failure = execs.get(ctx)?.tree.failure
-  if (failure) throw failure
+export function throwIfContradicted(exec: ExecJournal | undefined): void {
+  if (exec?.tree.failure) throw exec.tree.failure
 }
 
 const digest = (messages: Message[]) => createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 32)
 
 /**
- * The recorded model turn for this iteration, or undefined (the turn runs live). The first turn of
- * an exec also checks that the exec starts from the input it was recorded with.
+ * The recorded model turn for this iteration, or undefined (the turn runs live). The first turn
+ * also checks that the exec starts from the `input` it was recorded with (asked for only then).
  */
-export function replayedTurn(ctx: ExecContext, iteration: number): AssistantMessage | undefined {
-  const exec = execs.get(ctx)
+export function replayedTurn(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  input: () => Message[],
+): AssistantMessage | undefined {
   if (!exec || exec.tree.replay.size === 0) return undefined
   const key = modelKey(exec.key, iteration)
   const entry = exec.tree.replay.get(key)
   if (!entry) return undefined
-  if (entry.input !== undefined && entry.input !== digest(ctx.state.history.slice(ctx.state.startIndex)))
+  if (entry.input !== undefined && entry.input !== digest(input()))
     throw mismatch(exec, key, 'the exec was opened with other input than the recorded one')
   return structuredClone(entry.message as AssistantMessage)
 }
 
 /** Records a finished model turn (ids already made unique, so a replay finds the same calls). */
-export function recordTurn(ctx: ExecContext, iteration: number, message: AssistantMessage): Promise<void> | undefined {
-  const exec = execs.get(ctx)
+export function recordTurn(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  execId: string,
+  message: AssistantMessage,
+  input: () => Message[],
+): Promise<void> | undefined {
   if (!exec) return undefined
-  const entry: JournalEntry = { key: modelKey(exec.key, iteration), kind: 'model', execId: ctx.execId, message }
+  const entry: JournalEntry = { key: modelKey(exec.key, iteration), kind: 'model', execId, message }
   if (iteration === 1) {
-    const input = ctx.state.history.slice(ctx.state.startIndex, -1)
-    // Hashed now when the entry goes to a journal; an in-memory entry is hashed only if a paused
-    // state ever carries it (entriesToStore), which most runs never do.
-    if (exec.tree.journal) entry.input = digest(input)
-    else unhashedInputs.set(entry, input)
+    // Hashed now when the entry goes to a journal; an in-memory entry only if a paused state
+    // ever carries it (entriesToStore), which most runs never do.
+    if (exec.tree.journal) entry.input = digest(input())
+    else exec.tree.unhashed.set(entry, input())
   }
   return record(exec, entry)
 }
 
-/** The input messages of in-memory model entries whose digest is not computed yet. */
-const unhashedInputs = new WeakMap<JournalEntry, Message[]>()
-
 /** A tree's recorded entries, complete for storing in a RunState (every input digest computed). */
 export function entriesToStore(tree: TreeJournal): JournalEntry[] {
-  for (const entry of tree.recorded) {
-    const input = unhashedInputs.get(entry)
-    if (input === undefined) continue
-    entry.input = digest(input)
-    unhashedInputs.delete(entry)
-  }
+  for (const [entry, input] of tree.unhashed) entry.input = digest(input)
+  tree.unhashed.clear()
   return tree.recorded
 }
 
-/** A recorded tool result that replays without running the body; undefined when the call runs live. */
-export type ReplayedTool = { result: ToolResultMessage; receipt: ToolReceipt }
+/** What closes a call: the result the model reads and the receipt that records it. */
+export type CallAnswer = { result: ToolResultMessage; receipt: ToolReceipt }
 
 /**
- * The recorded outcome of a call. A call whose body opened child execs is run again (its children
- * replay), so only leaf calls come back here.
+ * The recorded answer of a call, or undefined when it runs live. A call whose body opened child
+ * execs runs again (its children replay), so only leaf calls come back here.
  */
-export function replayedTool(ctx: ExecContext, iteration: number, call: ToolCall): ReplayedTool | undefined {
-  const exec = execs.get(ctx)
+export function replayedTool(exec: ExecJournal | undefined, iteration: number, call: ToolCall): CallAnswer | undefined {
   if (!exec || exec.tree.replay.size === 0) return undefined
   const key = toolKey(exec.key, iteration, call.id)
   const entry = exec.tree.replay.get(key)
@@ -204,13 +199,11 @@ export function replayedTool(ctx: ExecContext, iteration: number, call: ToolCall
 }
 
 export function recordTool(
-  ctx: ExecContext,
+  exec: ExecJournal | undefined,
   iteration: number,
   call: ToolCall,
-  result: ToolResultMessage,
-  receipt: ToolReceipt,
+  { result, receipt }: CallAnswer,
 ): Promise<void> | undefined {
-  const exec = execs.get(ctx)
   if (!exec) return undefined
   const entry: JournalEntry = {
     key: toolKey(exec.key, iteration, call.id),
@@ -225,8 +218,7 @@ export function recordTool(
 }
 
 /** A decision taken earlier for this call: recorded in the journal, or given to a resume. */
-export function priorDecision(ctx: ExecContext, iteration: number, id: string): PriorDecision | undefined {
-  const exec = execs.get(ctx)
+export function priorDecision(exec: ExecJournal | undefined, iteration: number, id: string): PriorDecision | undefined {
   if (!exec) return undefined
   const key = decisionKey(exec.key, iteration, id)
   const entry = exec.tree.replay.get(key)
@@ -235,39 +227,18 @@ export function priorDecision(ctx: ExecContext, iteration: number, id: string): 
 }
 
 export function recordDecision(
-  ctx: ExecContext,
+  exec: ExecJournal | undefined,
   iteration: number,
   id: string,
   decision: PriorDecision,
 ): Promise<void> | undefined {
-  const exec = execs.get(ctx)
   if (!exec) return undefined
   return record(exec, { key: decisionKey(exec.key, iteration, id), kind: 'decision', decision })
 }
 
 /** Remembers where a paused call sits, so a resume's decision for it finds it again. */
-export function markPaused(ctx: ExecContext, iteration: number, request: ApprovalRequest): void {
-  const exec = execs.get(ctx)
-  if (exec) requestKeys.set(request, decisionKey(exec.key, iteration, request.toolCallId))
-}
-
-export const pausedKey = (request: ApprovalRequest): string | undefined => requestKeys.get(request)
-
-/** A child exec paused: its approvals wait on the tool call whose body opened it, and the pause goes up. */
-export function notePausedChild(ctx: ExecContext, approvals: ApprovalRequest[]): void {
-  const parent = ctx.parent && execs.get(ctx.parent)
-  if (!parent || ctx.parentToolCallId === undefined) return
-  const waiting = parent.paused.get(ctx.parentToolCallId) ?? []
-  waiting.push(...approvals)
-  parent.paused.set(ctx.parentToolCallId, waiting)
-}
-
-/** The approvals that children of this call's body paused on (the call pauses too), if any. */
-export function pausedBelow(ctx: ExecContext, id: string): ApprovalRequest[] | undefined {
-  const exec = execs.get(ctx)
-  const waiting = exec?.paused.get(id)
-  if (waiting) exec?.paused.delete(id)
-  return waiting
+export function markPaused(exec: ExecJournal | undefined, iteration: number, request: ApprovalRequest): void {
+  if (exec) exec.tree.waiting.set(request, decisionKey(exec.key, iteration, request.toolCallId))
 }
 
 /**
@@ -276,11 +247,10 @@ export function pausedBelow(ctx: ExecContext, id: string): ApprovalRequest[] | u
  * drains (recorded).
  */
 export function takeMessages(
-  ctx: ExecContext,
+  exec: ExecJournal | undefined,
   next: number,
   take: () => Message[],
 ): { messages: Message[]; replayed: boolean; saved?: Promise<void> } {
-  const exec = execs.get(ctx)
   if (!exec) return { messages: take(), replayed: false }
   if (exec.tree.replay.size > 0) {
     const recorded: Message[] = []

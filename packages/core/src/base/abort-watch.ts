@@ -51,10 +51,9 @@ export function internalController(): AbortController {
 }
 
 /**
- * An AbortController made only when its signal is first read. Node 20 spends several µs creating
- * an AbortSignal (and more on setMaxListeners): most tool bodies never read theirs, and a tool
- * attempt must not pay for one it does not use. An abort before the first read gives a signal
- * that is already aborted, with the same reason.
+ * An AbortController made only when its signal is first read: creating a signal is costly and most
+ * tool bodies never read theirs (docs/architecture.md, "Performance notes"). An abort before the
+ * first read gives a signal that is already aborted, with the same reason.
  */
 export class LazyAbort {
   private controller: AbortController | undefined

@@ -59,9 +59,7 @@ type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause
  */
 const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
   ['beforeToolCall hook', beforeHook],
-  ['unknown tool', knownTool],
-  ['malformed arguments', wellFormed],
-  ['argument schema', validArguments],
+  ['known tool and valid arguments', validCall],
   ['duplicate call', notDuplicate],
   ['approval', approval],
   ['result cache', cached],
@@ -143,27 +141,25 @@ async function beforeHook(p: Passage): Promise<Finish | undefined> {
   return undefined
 }
 
-function knownTool(p: Passage): Finish | undefined {
-  if (p.tool) return undefined
-  const names = p.ctx.tools.names()
-  return fail(
-    p,
-    'unknown_tool',
-    `unknown tool "${p.call.name}". Available tools: ${names.length ? names.join(', ') : '(none)'}`,
-  )
-}
-
-function wellFormed(p: Passage): Finish | undefined {
-  const raw = p.call.invalidArguments
-  if (raw === undefined) return undefined
-  return fail(p, 'invalid_arguments', `invalid arguments for ${p.call.name}: not a JSON object: ${raw.slice(0, 200)}`)
-}
-
-/** The model's arguments, or those an approver already edited, against the tool's schema. */
-function validArguments(p: Passage): Finish | undefined {
-  const prior = p.ctx.state.decisions.get(p.call.id) ?? priorDecision(p.ctx.journal, p.iteration, p.call.id)
-  if (prior) p.prior = prior
-  if (prior?.approved && prior.args) setArgs(p, prior.args)
+/** The tool exists, and the arguments (or those an approver already edited) pass its schema. */
+function validCall(p: Passage): Finish | undefined {
+  const { ctx, call } = p
+  if (!p.tool) {
+    const names = [...ctx.tools.keys()]
+    const available = names.length ? names.join(', ') : '(none)'
+    return fail(p, 'unknown_tool', `unknown tool "${call.name}". Available tools: ${available}`)
+  }
+  const raw = call.invalidArguments
+  if (raw !== undefined)
+    return fail(p, 'invalid_arguments', `invalid arguments for ${call.name}: not a JSON object: ${raw.slice(0, 200)}`)
+  const prior = ctx.state.decisions.get(call.id) ?? priorDecision(ctx.journal, p.iteration, call.id)
+  if (prior) {
+    p.prior = prior
+    if (prior.approved && prior.args) {
+      p.args = prior.args
+      p.signature = callSignature(call.name, prior.args)
+    }
+  }
   return parse(p, p.args)
 }
 
@@ -202,8 +198,8 @@ async function approval(p: Passage): Promise<Finish | Pause | undefined> {
 }
 
 function cached(p: Passage): Promise<Finish> | undefined {
+  if (!p.tool.cacheable) return undefined
   const key = cacheKeyOf(p)
-  if (key === undefined) return undefined
   p.cacheKey = key
   const hit = p.ctx.env.cache.get(key)
   return hit ? succeed(p, hit, 0, true) : undefined
@@ -238,11 +234,6 @@ async function body(p: Passage): Promise<Finish | Pause> {
   return succeed(p, outcome.output, outcome.attempts, false)
 }
 
-function setArgs(p: Passage, args: Record<string, unknown>): void {
-  p.args = args
-  p.signature = callSignature(p.call.name, args)
-}
-
 function parse(p: Passage, args: Record<string, unknown>): Finish | undefined {
   const checked = p.tool.validate ? p.tool.validate(args) : { ok: true as const, value: args }
   if (!checked.ok)
@@ -252,10 +243,9 @@ function parse(p: Passage, args: Record<string, unknown>): Finish | undefined {
 }
 
 /** The signature, within the tool's scope when it has one (a NUL cannot occur in canonical JSON). */
-function cacheKeyOf({ ctx, tool, signature, args }: Passage): string | undefined {
+function cacheKeyOf({ ctx, tool, signature, args }: Passage): string {
   const cacheable = tool.cacheable
-  if (!cacheable) return undefined
-  if (cacheable === true || !cacheable.scope) return signature
+  if (cacheable === true || !cacheable || !cacheable.scope) return signature
   const scope = cacheable.scope(args, { execId: ctx.execId, rootExecId: ctx.path[0] ?? ctx.execId, depth: ctx.depth })
   return `${String(scope)}\u0000${signature}`
 }

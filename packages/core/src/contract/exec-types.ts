@@ -10,7 +10,6 @@ import type {
   ToolCall,
   ToolChoice,
   ToolInput,
-  ToolReceipt,
   ToolResultMessage,
   ToolSpec,
   Tool,

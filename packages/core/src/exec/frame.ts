@@ -23,12 +23,9 @@ export function currentExec(): ExecFrameInfo | undefined {
   )
 }
 
-// Before Node 24, an enabled AsyncLocalStorage installs promise hooks that make every promise in
-// the process several times slower (measured 3.7x on a promise-heavy loop), the provider SDK's
-// stream included. There, frames are enabled only while at least one tool body is in flight and
-// disabled when the last one settles (a body's detached work that outlives it does not see the
-// frame). Node 24's AsyncContextFrame needs no hooks: the frame stays on and the toggle, which
-// costs more than it saves there, is skipped. bench/README.md has the measure.
+// Before Node 24 an enabled AsyncLocalStorage slows every promise of the process (promise hooks),
+// so frames are on only while a tool body is in flight. Node 24's AsyncContextFrame needs no hooks:
+// the frame stays on. docs/architecture.md, "Performance notes", has the measure.
 const hooked = !usesContextFrames()
 let bodiesInFlight = 0
 

@@ -7,47 +7,27 @@ import { normalizeTools } from '../tools/tool.js'
  * live list (an MCP server's) are asked for again before each model call, filtered the way the
  * exec filtered them (toolsAllow / toolsDeny), so the next call sees what was added or removed.
  */
-export class ToolSet {
-  #specs: ToolSpec[]
-  readonly #tools: Map<string, Tool>
-  readonly #lists: Set<LiveToolList>
-  readonly #filter: (tools: Tool[]) => Tool[]
+export class ToolSet extends Map<string, Tool> {
+  // Declared, not initialized as class fields: the constructor sets them (no field initializer
+  // runs per exec).
+  /** What the model is told about each tool, in order. */
+  declare specs: ToolSpec[]
+  /** The live lists some tools come from (each model call then refreshes them first). */
+  declare readonly lists: ReadonlySet<LiveToolList>
+  declare private readonly filter: (tools: Tool[]) => Tool[]
 
   constructor(tools: Map<string, Tool>, filter: (tools: Tool[]) => Tool[] = (list) => list) {
-    this.#tools = tools
-    this.#specs = specsOf(tools)
-    this.#filter = filter
-    this.#lists = new Set()
+    super(tools)
+    const specs: ToolSpec[] = []
+    const lists = new Set<LiveToolList>()
     for (const tool of tools.values()) {
+      specs.push(tool.spec)
       const list = listOf(tool)
-      if (list) this.#lists.add(list)
+      if (list) lists.add(list)
     }
-  }
-
-  get(name: string): Tool | undefined {
-    return this.#tools.get(name)
-  }
-
-  has(name: string): boolean {
-    return this.#tools.has(name)
-  }
-
-  names(): string[] {
-    return [...this.#tools.keys()]
-  }
-
-  list(): Tool[] {
-    return [...this.#tools.values()]
-  }
-
-  /** What the model is told about each tool, in order. */
-  get specs(): ToolSpec[] {
-    return this.#specs
-  }
-
-  /** True when some tools come from a live list (each model call then refreshes them first). */
-  get live(): boolean {
-    return this.#lists.size > 0
+    this.specs = specs
+    this.lists = lists
+    this.filter = filter
   }
 
   /**
@@ -56,16 +36,14 @@ export class ToolSet {
    */
   async refresh(): Promise<void> {
     let changed = false
-    for (const list of this.#lists) {
-      const next = this.#filter(normalizeTools([...(await list.current())]))
-      const before = this.list().filter((t) => listOf(t) === list)
+    for (const list of this.lists) {
+      const next = this.filter(normalizeTools([...(await list.current())]))
+      const before = [...this.values()].filter((t) => listOf(t) === list)
       if (before.length === next.length && before.every((t, i) => t === next[i])) continue
       changed = true
-      for (const tool of before) this.#tools.delete(tool.spec.name)
-      for (const tool of next) if (!this.#tools.has(tool.spec.name)) this.#tools.set(tool.spec.name, tool)
+      for (const tool of before) this.delete(tool.spec.name)
+      for (const tool of next) if (!this.has(tool.spec.name)) this.set(tool.spec.name, tool)
     }
-    if (changed) this.#specs = specsOf(this.#tools)
+    if (changed) this.specs = [...this.values()].map((t) => t.spec)
   }
 }
-
-const specsOf = (tools: Map<string, Tool>): ToolSpec[] => [...tools.values()].map((t) => t.spec)

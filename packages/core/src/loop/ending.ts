@@ -21,7 +21,7 @@ export function announce(ctx: ExecContext, start: LoopStart): Message[] {
   emit(ctx, {
     type: 'agent_start',
     input,
-    toolNames: ctx.tools.names(),
+    toolNames: [...ctx.tools.keys()],
     iterationBudget: ctx.state.iterationBudget,
   })
   return input

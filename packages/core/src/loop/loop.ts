@@ -15,7 +15,8 @@ import { refusalError, type Verdict } from '../schema/output.js'
 import { toRunState } from '../state/run-state.js'
 import { markPaused, recordTool, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
-import { fromJournal, fromProvider } from './turns.js'
+import type { TurnOutcome } from './stream-turn.js'
+import { fromJournal, fromProvider, requestFor } from './turns.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
@@ -51,24 +52,37 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         // After an abort no model call starts and no iteration is counted.
         if (ctx.control.controller.signal.aborted) return end(ctx, aborted(ctx))
         const iteration = ctx.state.iterationsUsed + 1
-        const steered = await take(ctx, iteration, () => ctx.control.steering.drain())
+        const steering = takeMessages(ctx.journal, iteration, () => ctx.control.steering.drain())
+        if (steering.saved) await steering.saved
+        appendTaken(ctx, steering)
         const budgetError = checkBudgets(ctx)
         if (budgetError) return end(ctx, { status: 'failed', error: budgetError })
         if (ctx.state.iterationsUsed >= ctx.state.iterationBudget)
           return end(ctx, { status: 'failed', error: iterationLimit(ctx) })
 
-        const begin = (model: string) => beginTurn(ctx, iteration, model)
-        const recorded = replayedTurn(ctx.journal, iteration, () => ownMessages(ctx))
-        const { message, error } = recorded
-          ? fromJournal(ctx, recorded, begin)
-          : await fromProvider(ctx, iteration, steered > 0, begin)
-        if (!message) return end(ctx, aborted(ctx))
-        countMessage(ctx, message)
+        // A turn comes from the journal when this run recorded it, else from the provider.
+        const recorded = replayedTurn(ctx.journal, iteration, ctx.state.history, ctx.state.startIndex)
+        let turn: TurnOutcome
+        if (recorded) {
+          beginTurn(ctx, iteration, recorded.model)
+          turn = fromJournal(ctx, recorded)
+        } else {
+          const preparing = requestFor(ctx, iteration)
+          const request = preparing instanceof Promise ? await preparing : preparing
+          if (!request) return end(ctx, aborted(ctx))
+          beginTurn(ctx, iteration, request.model)
+          turn = await fromProvider(ctx, iteration, request, steering.messages.length > 0)
+        }
+        const { message, error } = turn
+        ctx.state.history.push(message)
+        addUsage(ctx.state.usage, message.usage)
+        addUsage(ctx.state.totalUsage, message.usage)
+        ctx.tree.tokens += message.usage.total
         const calls = uniqueCalls(ctx, message)
         const failed = message.stopReason === 'error' || message.stopReason === 'aborted'
         if (!recorded && !failed) {
           // Durable before any tool of this turn runs: a crash from here on never pays for the turn again.
-          const saved = recordTurn(ctx.journal, iteration, ctx.execId, message, () => ownMessages(ctx).slice(0, -1))
+          const saved = recordTurn(ctx.journal, iteration, ctx.execId, ctx.state.history, ctx.state.startIndex)
           if (saved) await saved
         }
 
@@ -122,8 +136,10 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         if (ctx.env.settings.resetToolChoice && choice !== undefined && choice !== 'auto' && choice !== 'none')
           ctx.state.toolChoice = 'auto'
       }
-      const followUps = await take(ctx, ctx.state.iterationsUsed + 1, () => ctx.control.followUp.drain())
-      if (followUps === 0) break outer
+      const followUps = takeMessages(ctx.journal, ctx.state.iterationsUsed + 1, () => ctx.control.followUp.drain())
+      if (followUps.saved) await followUps.saved
+      if (followUps.messages.length === 0) break outer
+      appendTaken(ctx, followUps)
       wantsTools = true
     }
     return end(ctx, ctx.env.output ? { status: 'completed', text, output } : { status: 'completed', text })
@@ -135,27 +151,16 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   }
 }
 
-/** The iteration bookkeeping, in one place: a model turn opens (live or replayed). */
+/** A model turn opens (live or replayed): the iteration is counted here and only here. */
 function beginTurn(ctx: ExecContext, iteration: number, model: string): void {
   ctx.state.iterationsUsed = iteration
   ctx.tree.iterations++
   emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.state.iterationBudget, model })
 }
 
-/** The turn's message joins the history; its usage counts for the exec and the tree. */
-function countMessage(ctx: ExecContext, message: AssistantMessage): void {
-  ctx.state.history.push(message)
-  addUsage(ctx.state.usage, message.usage)
-  addUsage(ctx.state.totalUsage, message.usage)
-  ctx.tree.tokens += message.usage.total
-}
-
-/** Steering or follow-up messages taken before model turn `next` (from the journal when recorded). */
-async function take(ctx: ExecContext, next: number, drain: () => Message[]): Promise<number> {
-  const taken = takeMessages(ctx.journal, next, drain)
-  if (taken.saved) await taken.saved
+/** Steering or follow-up messages taken before a model turn join the history. */
+function appendTaken(ctx: ExecContext, taken: { messages: Message[]; replayed: boolean }): void {
   for (const message of taken.messages) append(ctx, message, taken.replayed)
-  return taken.messages.length
 }
 
 /** Adds a message to the history with its message events (`replayed` when it came from the journal). */
@@ -169,8 +174,6 @@ export function append(ctx: ExecContext, message: Message, replayed = false): vo
   emit(ctx, { type: 'message_start', message })
   emit(ctx, { type: 'message_end', message })
 }
-
-const ownMessages = (ctx: ExecContext): Message[] => ctx.state.history.slice(ctx.state.startIndex)
 
 /** What a tool round came to. */
 export type ToolRound = {
@@ -337,7 +340,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
   return toRunState({
     execId: ctx.execId,
     model: env.model,
-    toolNames: ctx.tools.names(),
+    toolNames: [...ctx.tools.keys()],
     ...(env.system !== undefined && { system: env.system }),
     ...(env.parallelToolCalls !== undefined && { parallelToolCalls: env.parallelToolCalls }),
     state: ctx.state,
@@ -355,10 +358,12 @@ const toolCallsOf = (message: AssistantMessage): ToolCall[] =>
 
 /** Tool calls of a message with ids made unique and non-empty within this exec. */
 function uniqueCalls(ctx: ExecContext, message: AssistantMessage): ToolCall[] {
-  const calls = toolCallsOf(message)
-  for (const call of calls) {
-    if (!call.id || ctx.state.toolCallIds.has(call.id)) call.id = generateId('call')
-    ctx.state.toolCallIds.add(call.id)
+  const calls: ToolCall[] = []
+  for (const block of message.content) {
+    if (block.type !== 'toolCall') continue
+    if (!block.id || ctx.state.toolCallIds.has(block.id)) block.id = generateId('call')
+    ctx.state.toolCallIds.add(block.id)
+    calls.push(block)
   }
   return calls
 }

@@ -6,42 +6,48 @@ import { takeMessages } from '../state/tree-journal.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
 
 // Where a model turn comes from: the journal (recorded by an earlier run) or the provider (live).
-// Both open the turn through `begin` (the loop's iteration bookkeeping) and end with its message.
+// The loop opens the turn (its iteration bookkeeping) between building the request and streaming.
 
 const ABORTED = Symbol('aborted')
 
 /** A turn from the journal: no provider call, no deltas; its message events say `replayed`. */
-export function fromJournal(ctx: ExecContext, message: AssistantMessage, begin: (model: string) => void): TurnOutcome {
-  begin(message.model)
+export function fromJournal(ctx: ExecContext, message: AssistantMessage): TurnOutcome {
   emit(ctx, { type: 'message_start', message, replayed: true })
   emit(ctx, { type: 'message_end', message, replayed: true })
   return { message }
 }
 
 /**
- * A turn from the provider; no message when the exec was aborted before the call started.
- * `steered`: steering was taken just before (in 'one' mode nothing more joins this call).
+ * The request of a live turn, or undefined when the exec was aborted before it was ready:
+ * prepareTurn runs before the turn opens, and an abort does not wait for it (the exec then ends
+ * with no turn events and no empty assistant message).
+ */
+export function requestFor(
+  ctx: ExecContext,
+  iteration: number,
+): ModelRequest | undefined | Promise<ModelRequest | undefined> {
+  const signal = ctx.control.controller.signal
+  // Without live tools or a prepareTurn hook the request is built at once: no promise to race.
+  if (!needsPreparing(ctx))
+    return signal.aborted
+      ? undefined
+      : requestOf(ctx, ctx.env.model, ctx.tools.specs, ctx.state.toolChoice, ctx.state.history)
+  return untilAbort(prepareRequest(ctx, iteration), signal, () => ABORTED).catch((thrown: unknown) => {
+    if (thrown === ABORTED) return undefined
+    throw thrown
+  })
+}
+
+/**
+ * A turn from the provider. `steered`: steering was taken just before (in 'one' mode nothing
+ * more joins this call).
  */
 export async function fromProvider(
   ctx: ExecContext,
   iteration: number,
+  request: ModelRequest,
   steered: boolean,
-  begin: (model: string) => void,
-): Promise<Partial<TurnOutcome>> {
-  // prepareTurn runs before the turn opens, and an abort does not wait for it: aborted
-  // there, the exec ends with no turn events and no empty assistant message.
-  const signal = ctx.control.controller.signal
-  // Without live tools or a prepareTurn hook the request is built at once: no promise to race.
-  const request = needsPreparing(ctx)
-    ? await untilAbort(prepareRequest(ctx, iteration), signal, () => ABORTED).catch((thrown: unknown) => {
-        if (thrown === ABORTED) return undefined
-        throw thrown
-      })
-    : signal.aborted
-      ? undefined
-      : requestOf(ctx, ctx.env.model, ctx.tools.specs, ctx.state.toolChoice, ctx.state.history)
-  if (!request) return {}
-  begin(request.model)
+): Promise<TurnOutcome> {
   // Steering that arrived while the request was prepared (or right after exec() returned)
   // still goes into this model call ('one' mode takes one message per call).
   if (!steered || ctx.control.steering.mode === 'all') {
@@ -57,11 +63,12 @@ export async function fromProvider(
   return streamTurn(ctx, request)
 }
 
-const needsPreparing = (ctx: ExecContext): boolean => ctx.env.settings.hooks.prepareTurn !== undefined || ctx.tools.live
+const needsPreparing = (ctx: ExecContext): boolean =>
+  ctx.env.settings.hooks.prepareTurn !== undefined || ctx.tools.lists.size > 0
 
 /** Live tool lists are asked again and the prepareTurn hook may change the request. */
 async function prepareRequest(ctx: ExecContext, iteration: number): Promise<ModelRequest> {
-  if (ctx.tools.live) await ctx.tools.refresh()
+  if (ctx.tools.lists.size > 0) await ctx.tools.refresh()
   let model = ctx.env.model
   let specs = ctx.tools.specs
   let toolChoice = ctx.state.toolChoice

@@ -138,10 +138,8 @@ export function validateExecOptions(o: ExecOptions): void {
 }
 
 /**
- * Messages already found well formed. A conversation passes the same message objects to exec after
- * exec (each run's history is the last one's plus a few messages), so checking every message of a
- * 500-message history again per call made validation the largest per-exec cost. Messages are not
- * to be mutated once given (histories are append-only); the set is weak, so it keeps nothing alive.
+ * Messages already found well formed: a conversation passes the same message objects to exec after
+ * exec, so each is checked once. Histories are append-only; the set is weak and keeps nothing alive.
  */
 const wellFormed = new WeakSet<object>()
 const historySchema = lazy(() => zod().strictObject({ history: zod().array(stateSchemas().messageSchema) }))
@@ -153,10 +151,7 @@ function validateHistory(history: readonly unknown[]): void {
 
 /**
  * The index of the first message not yet found well formed (the length when there is none). Kept
- * apart from the schema check: this loop runs over the whole history on every exec, so V8
- * optimizes it early, and in one function with the check its optimized code also carried zod's
- * parser (inlined because the first run checks every message), a compile paid inside a process's
- * first runs for a call that later runs never make.
+ * apart from the schema check, so the hot scan is optimized without the parser (docs/architecture.md).
  */
 function firstUnchecked(history: readonly unknown[], from: number): number {
   for (let i = from; i < history.length; i++) {

@@ -211,7 +211,7 @@ export class Runtime {
     else if (options.toolset === 'none') tools = []
     else if (frame && options.toolset === undefined) {
       // A child inherits what its parent resolved, minus the tool whose body is running.
-      tools = frame.ctx.tools.list().filter((t) => t.spec.name !== frame.runningTool)
+      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
     } else tools = this.registryTools()
     return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
   }

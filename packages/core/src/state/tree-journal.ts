@@ -138,37 +138,43 @@ const digest = (messages: Message[]) => createHash('sha256').update(JSON.stringi
 
 /**
  * The recorded model turn for this iteration, or undefined (the turn runs live). The first turn
- * also checks that the exec starts from the `input` it was recorded with (asked for only then).
+ * also checks that the exec starts from the input it was recorded with (its history from `startIndex`).
  */
 export function replayedTurn(
   exec: ExecJournal | undefined,
   iteration: number,
-  input: () => Message[],
+  history: Message[],
+  startIndex: number,
 ): AssistantMessage | undefined {
   if (!exec || exec.tree.replay.size === 0) return undefined
   const key = modelKey(exec.key, iteration)
   const entry = exec.tree.replay.get(key)
   if (!entry) return undefined
-  if (entry.input !== undefined && entry.input !== digest(input()))
+  if (entry.input !== undefined && entry.input !== digest(history.slice(startIndex)))
     throw mismatch(exec, key, 'the exec was opened with other input than the recorded one')
   return structuredClone(entry.message as AssistantMessage)
 }
 
-/** Records a finished model turn (ids already made unique, so a replay finds the same calls). */
+/**
+ * Records a finished model turn, the last message of `history` (ids already made unique, so a
+ * replay finds the same calls). The first turn keeps a digest of the exec's input with it.
+ */
 export function recordTurn(
   exec: ExecJournal | undefined,
   iteration: number,
   execId: string,
-  message: AssistantMessage,
-  input: () => Message[],
+  history: Message[],
+  startIndex: number,
 ): Promise<void> | undefined {
   if (!exec) return undefined
+  const message = history[history.length - 1] as AssistantMessage
   const entry: JournalEntry = { key: modelKey(exec.key, iteration), kind: 'model', execId, message }
   if (iteration === 1) {
     // Hashed now when the entry goes to a journal; an in-memory entry only if a paused state
     // ever carries it (entriesToStore), which most runs never do.
-    if (exec.tree.journal) entry.input = digest(input())
-    else exec.tree.unhashed.set(entry, input())
+    const input = history.slice(startIndex, -1)
+    if (exec.tree.journal) entry.input = digest(input)
+    else exec.tree.unhashed.set(entry, input)
   }
   return record(exec, entry)
 }

@@ -91,7 +91,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
   })
 }
 
-export function normalizeDecision(decision: ApprovalDecision): PriorDecision {
+function normalizeDecision(decision: ApprovalDecision): PriorDecision {
   if (decision === true) return { approved: true }
   if (decision === false) return { approved: false, reason: 'rejected by approver' }
   if (decision.approved) return decision.args ? { approved: true, args: decision.args } : { approved: true }

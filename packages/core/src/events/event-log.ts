@@ -7,7 +7,7 @@ import { NestorError } from '../contract/errors.js'
 export const boundedEvents: unique symbol = Symbol.for('nestor.boundedEvents')
 
 /** The latest events a run keeps for readers that come late (`retention.replayWindow`'s default). */
-export const DEFAULT_REPLAY_WINDOW = 5000
+const DEFAULT_REPLAY_WINDOW = 5000
 
 /**
  * An append-only stream of one run's events, numbered by position (1 = the first). It keeps the

@@ -176,7 +176,7 @@ export function append(ctx: ExecContext, message: Message, replayed = false): vo
 }
 
 /** What a tool round came to. */
-export type ToolRound = {
+type ToolRound = {
   results: ToolResultMessage[]
   /** Calls waiting for an approval decision (the exec pauses). */
   pending: ApprovalRequest[]

@@ -122,7 +122,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** The candidate with the smallest edit distance (case-insensitive). */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
+function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined
   let bestDistance = Infinity
   for (const candidate of candidates) {

@@ -17,7 +17,7 @@ type Controls = {
  * iterated from, holding the latest `replayWindow` events, nested execs' events included), its
  * controls while it runs and its result once it ends. Positions are the log's (1 = first event).
  */
-export class RetainedRun {
+class RetainedRun {
   finished = false
   finishedAt = 0
   result: ExecResult | undefined

@@ -79,7 +79,7 @@ function compileJsonSchema(json: JSONSchema): CompiledSchema {
 }
 
 /** zod types that become `{}` in JSON Schema: a model cannot produce them, a validator cannot check them. */
-export const NOT_JSON = new Set([
+const NOT_JSON = new Set([
   'date',
   'bigint',
   'map',
@@ -94,7 +94,7 @@ export const NOT_JSON = new Set([
 ])
 
 /** A JSON Schema location (`properties.a.items`) as a field path a developer recognises (`a[]`). */
-export function jsonPathToField(path: readonly (string | number)[]): string {
+function jsonPathToField(path: readonly (string | number)[]): string {
   let out = ''
   for (let i = 0; i < path.length; i++) {
     const key = path[i]

@@ -1,5 +1,5 @@
-import { DBOS } from '@dbos-inc/dbos-sdk'
 import type { AgentEvent, ExecRun } from '@nestor/core'
+import { dbosSdk } from './peer.js'
 import { EVENTS_STREAM } from './topics.js'
 
 /** An event of a durable run with its position in the run's stream (1 = the first event). */
@@ -23,7 +23,7 @@ export async function writeEvents(workflowId: string, run: ExecRun): Promise<voi
         continue
       }
     }
-    await DBOS.writeStream(EVENTS_STREAM, event)
+    await dbosSdk().DBOS.writeStream(EVENTS_STREAM, event)
   }
 }
 
@@ -39,7 +39,7 @@ function identity(event: AgentEvent): string {
 async function writtenEvents(workflowId: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>()
   try {
-    for await (const event of DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
+    for await (const event of dbosSdk().DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
       timeoutSeconds: 0.2,
       pollingIntervalMs: 50,
     })) {
@@ -54,6 +54,7 @@ async function writtenEvents(workflowId: string): Promise<Map<string, number>> {
 
 export async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {
   let position = Math.max(0, after)
+  const { DBOS } = dbosSdk()
   for await (const event of DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, { offset: position })) {
     position++
     yield { ...event, position }

@@ -39,7 +39,7 @@ export async function sh(
 /**
  * Packs every package with pnpm (workspace:* becomes a version). `pnpm test` builds first (tsc -b);
  * run alone, this builds only when a dist/ is missing, so parallel test files never build at once.
- * One recursive pack: a pnpm process per package cost about 3 s each on a busy machine.
+ * One recursive pack rather than one per package: pnpm's start-up is most of a pack's cost.
  */
 export async function packAll(): Promise<string[]> {
   if (packageDirs().some((dir) => !existsSync(join(dir, 'dist')))) await sh(process.execPath, [tscBin, '-b'], repoRoot)

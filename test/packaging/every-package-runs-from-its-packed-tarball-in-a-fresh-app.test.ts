@@ -83,7 +83,7 @@ describe('every package, from its packed tarball in a fresh npm app', () => {
       toolEnds: [{ name: 'add', isError: false }],
       toolResult: [{ type: 'text', text: '5' }],
     })
-  })
+  }, 60_000)
 
   it('web: a run started by POST /runs streams over HTTP on 127.0.0.1; a caller who does not own it gets 404', async () => {
     const out = await runIn(app, 'smoke-web.mjs')
@@ -95,7 +95,7 @@ describe('every package, from its packed tarball in a fresh npm app', () => {
       stranger: { status: 404, body: { error: { code: 'not_found' } } },
     })
     expect(out.contentType).toMatch(/^text\/event-stream/)
-  })
+  }, 60_000)
 
   it('mcp: the SDK client lists the served tool and agent over stdio and calls the tool', async () => {
     const client = new Client({ name: 'packaging-smoke', version: '1' })
@@ -121,7 +121,7 @@ describe('every package, from its packed tarball in a fresh npm app', () => {
     } finally {
       await client.close()
     }
-  })
+  }, 60_000)
 
   it('otel: an exec with a tool call is exported as invoke_agent, chat and execute_tool spans', async () => {
     expect(await runIn(app, 'smoke-otel.mjs')).toEqual({
@@ -130,16 +130,16 @@ describe('every package, from its packed tarball in a fresh npm app', () => {
       agentName: 'smoke',
       children: 3,
     })
-  })
+  }, 60_000)
 
   it('dbos: with @dbos-inc/dbos-sdk installed, durable() registers the execs (no Postgres needed for that)', async () => {
     expect(await runIn(app, 'smoke-dbos.mjs')).toEqual({ registered: { name: 'smoke', queueName: 'nestor-smoke' } })
-  })
+  }, 60_000)
 
   it('dbos: without @dbos-inc/dbos-sdk, durable() fails with invalid_options naming the peer to install', async () => {
     expect(installedCopies(bare, '@dbos-inc/dbos-sdk')).toEqual([])
     const out = (await runIn(bare, 'smoke-dbos.mjs')) as { error?: { code?: string; message?: string } }
     expect(out.error).toMatchObject({ code: 'invalid_options' })
     expect(out.error?.message).toContain('npm install @dbos-inc/dbos-sdk')
-  })
+  }, 60_000)
 })

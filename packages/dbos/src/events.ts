@@ -12,6 +12,7 @@ export type DurableEvent = AgentEvent & { position: number }
  * is written unless the stream already holds the same event from the run that recorded it.
  */
 export async function writeEvents(workflowId: string, run: ExecRun): Promise<void> {
+  const { DBOS } = dbosSdk()
   let written: Map<string, number> | undefined
   for await (const event of run) {
     if ((event as { replayed?: boolean }).replayed) {
@@ -23,7 +24,7 @@ export async function writeEvents(workflowId: string, run: ExecRun): Promise<voi
         continue
       }
     }
-    await dbosSdk().DBOS.writeStream(EVENTS_STREAM, event)
+    await DBOS.writeStream(EVENTS_STREAM, event)
   }
 }
 

@@ -8,9 +8,12 @@ import type { Pool } from 'pg'
 // require() returns the very DBOS the app imports, synchronously (durable() registers before launch).
 const load = createRequire(import.meta.url)
 
+let sdk: typeof DbosSdk | undefined
+
 /** The DBOS SDK's `DBOS` and `ConfiguredInstance`. */
 export function dbosSdk(): typeof DbosSdk {
-  return peer<typeof DbosSdk>('@dbos-inc/dbos-sdk')
+  sdk ??= peer<typeof DbosSdk>('@dbos-inc/dbos-sdk')
+  return sdk
 }
 
 /** node-postgres's `Pool`, for the pool on `DBOS_SYSTEM_DATABASE_URL`. */

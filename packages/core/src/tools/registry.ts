@@ -50,9 +50,3 @@ export function indexTools(tools: Tool[]): Map<string, Tool> {
   }
   return map
 }
-
-const assertStringList = (name: string, value: unknown): void => {
-  if (value !== undefined && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
-    throw new NestorError('invalid_options', `invalid option ${name}: expected an array of tool names or globs`)
-  }
-}

@@ -68,11 +68,11 @@ async function bundlePackage(dir) {
     sourcesContent: false,
     logLevel: 'warning',
   })
-  const ours = declaredNames(dist)
-  const renamed = [...declaredNames(next)].filter((name) => !ours.has(name) && !isInnerClassName(name, ours))
+  const ours = declaredNames(dist, 'class')
+  const renamed = [...declaredNames(next, 'class')].filter((name) => !ours.has(name) && !isInnerClassName(name, ours))
   if (renamed.length) {
     rmSync(next, { recursive: true, force: true })
-    throw new Error(`${manifest.name}: the bundle renamed ${renamed.join(', ')} (a clash of names)`)
+    throw new Error(`${manifest.name}: the bundle renamed the class ${renamed.join(', ')} (a clash of names)`)
   }
   rmSync(out, { recursive: true, force: true })
   renameSync(next, out)
@@ -80,14 +80,16 @@ async function bundlePackage(dir) {
   return `${manifest.name}: ${entries.length} entries → ${countJs(out)} files`
 }
 
-// Classes and functions keep their names (no keepNames: it wraps every closure in a call), so a
-// name the bundle declares that tsc's output does not (`Foo2`) is esbuild resolving a clash.
-function declaredNames(dir) {
+// Classes keep their names (no keepNames: it wraps every closure in a call), so a class name the
+// bundle declares that tsc's output does not (`Foo2`) is esbuild resolving a clash: a class's name
+// shows in inspect() and error output. A module-private function may be renamed (`finish2` in a
+// stack trace; the source map names the original).
+function declaredNames(dir, keyword) {
   const names = new Set()
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js')) continue
     const text = readFileSync(join(entry.parentPath, entry.name), 'utf8')
-    for (const m of text.matchAll(/\b(?:class|function\*?)\s+([A-Za-z_$][\w$]*)/g))
+    for (const m of text.matchAll(new RegExp(`\\b${keyword}\\s+([A-Za-z_$][\\w$]*)`, 'g')))
       if (m[1] !== 'extends') names.add(m[1])
   }
   return names

@@ -2,7 +2,7 @@ import { messageOf } from './errors.js'
 import { emit, type ExecContext, type PriorDecision } from './exec-context.js'
 import type { ApprovalDecision, ApprovalRequest, Tool, ToolCall, ToolContext } from './types.js'
 
-/** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates. */
+/** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates or log lines. */
 /** What a person (or an approve handler) is asked to decide about one call. */
 export function approvalRequest(ctx: ExecContext, call: ToolCall, args: Record<string, unknown>): ApprovalRequest {
   return { toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path }
@@ -15,6 +15,7 @@ export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
     execId: ctx.execId,
     depth: ctx.depth,
     update: () => {},
+    log: () => {},
   }
 }
 

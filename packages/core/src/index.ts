@@ -20,6 +20,7 @@ export type {
   JSONSchema,
   Tool,
   ToolContext,
+  LogLevel,
   ToolOutput,
   CacheOptions,
   ToolInput,

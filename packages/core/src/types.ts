@@ -37,12 +37,7 @@ export type ResourceLinkContent = {
 }
 /** What a tool result may hold. Adapters lower what their API cannot take (see `lowerToolResults`). */
 export type ToolResultContent =
-  | TextContent
-  | ImageContent
-  | FileContent
-  | AudioContent
-  | ResourceContent
-  | ResourceLinkContent
+  TextContent | ImageContent | FileContent | AudioContent | ResourceContent | ResourceLinkContent
 /**
  * A call the model asked for. `id` is unique and non-empty (generated if the provider sent none).
  * `providerData` carries opaque per-call data a provider must get back on replay
@@ -105,7 +100,12 @@ export type ToolContext = {
   depth: number
   /** Emits a `tool_update` event with `partial`. */
   update(partial: unknown): void
+  /** Emits a `tool_log` event: a log line for the app's consumers (MCP `notifications/message` when served). */
+  log(level: LogLevel, message: string, data?: unknown): void
 }
+
+/** Log severities, as syslog and MCP name them (least to most severe). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
 
 /** `{ content, details? }`: content goes to the model, details only to events and UIs. */
 export type ToolOutput = { content: ToolResultContent[]; details?: unknown }

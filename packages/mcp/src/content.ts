@@ -93,7 +93,11 @@ export function toMcpContent(parts: ToolResultContent[]): McpContent[] {
         if (part.type === 'image') return { type: 'image', data: part.data, mimeType: part.mimeType }
         return {
           type: 'resource',
-          resource: { uri: `nestor:file/${encodeURIComponent(part.name ?? 'file')}`, mimeType: part.mimeType, blob: part.data },
+          resource: {
+            uri: `nestor:file/${encodeURIComponent(part.name ?? 'file')}`,
+            mimeType: part.mimeType,
+            blob: part.data,
+          },
         }
     }
   })

@@ -92,10 +92,12 @@ function mediaBlock(part: MediaPart, index: number): ContentBlock.ImageMember | 
 }
 
 function toolResultBlock(message: ToolResultMessage): ContentBlock {
-  const content: ToolResultContentBlock[] = toolContent(message, bedrockMedia).flatMap((part, i): ToolResultContentBlock[] => {
-    if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }]
-    return [mediaBlock(part, i) as ToolResultContentBlock]
-  })
+  const content: ToolResultContentBlock[] = toolContent(message, bedrockMedia).flatMap(
+    (part, i): ToolResultContentBlock[] => {
+      if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }]
+      return [mediaBlock(part, i) as ToolResultContentBlock]
+    },
+  )
   // An error result must carry content; an empty success is sent as an empty text for symmetry.
   if (content.length === 0) content.push({ text: message.isError ? 'error' : '' })
   return {

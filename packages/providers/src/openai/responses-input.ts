@@ -7,7 +7,15 @@ import type {
 import type { ResponsesProviderData } from './responses-stream.js'
 import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
-import { checkMedia, dataUrlOf, fileNameOf, hasData, toolContent, type MediaPart, type MediaRule } from '../shared/media.js'
+import {
+  checkMedia,
+  dataUrlOf,
+  fileNameOf,
+  hasData,
+  toolContent,
+  type MediaPart,
+  type MediaRule,
+} from '../shared/media.js'
 import { replayArguments, toolResultText } from './tool-result-text.js'
 
 /** Responses takes images and files by data or URL, in messages and in function outputs alike. */

@@ -48,6 +48,12 @@ const responseOf = perMessage((result: ToolResultMessage) => functionResponse(re
 const geminiMedia: MediaRule = (part) =>
   hasData(part) || part.mimeType ? undefined : 'Gemini needs a mimeType for a part by URL (fileData.mimeType)'
 
+/** What Gemini reads as inlineData from a tool: an unknown binary (octet-stream) is named in text instead. */
+const geminiToolFile: MediaRule = (part) =>
+  /^(audio|image|video|text)\/|^application\/pdf$/.test(part.mimeType ?? '')
+    ? undefined
+    : 'not a media type Gemini reads'
+
 function mediaPart(part: MediaPart): GeminiPart {
   if (hasData(part)) return { inlineData: { mimeType: part.mimeType, data: part.data } }
   return { fileData: { mimeType: part.mimeType ?? '', fileUri: part.url } }
@@ -82,7 +88,7 @@ function modelParts(message: AssistantMessage, providerName: string): GeminiPart
 }
 
 function functionResponse(result: ToolResultMessage): { part: GeminiPart; images: GeminiPart[] } {
-  const content = toolContent(result, geminiMedia)
+  const content = toolContent(result, geminiToolFile)
   const text = content
     .filter((c): c is TextContent => c.type === 'text')
     .map((c) => c.text)

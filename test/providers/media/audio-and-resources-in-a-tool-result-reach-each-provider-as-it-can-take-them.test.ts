@@ -1,8 +1,7 @@
 import type { ToolResultContent } from '@nestor/core'
 import { anthropic, gemini, openai } from '@nestor/providers'
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { startWireServer, type WireServer } from '../../support/wire-server.js'
+import { json, scenario, withWire } from '../../support/media-wire.js'
 import * as chat from '../wire/openai/chat-scenarios.js'
 import * as responses from '../wire/openai/responses-scenarios.js'
 import { PDF, PNG, collect, history, plotTool } from '../../support/media-parts.js'
@@ -22,18 +21,6 @@ const audioText = { type: 'text', text: '[audio audio/wav, not shown]' }
 const notesText = { type: 'text', text: '[resource test://notes.txt]\nbuy milk' }
 const binText = { type: 'text', text: '[resource test://dump.bin (application/octet-stream), binary, not shown]' }
 const linkText = { type: 'text', text: '[resource test://big.csv "big": all rows]' }
-
-const scenario = (dir: string, name: string) => readFileSync(new URL(`../wire/${dir}/${name}`, import.meta.url), 'utf8')
-const json = (server: WireServer) => server.requests[0]?.json as Record<string, unknown>
-
-async function withWire<T>(run: (server: WireServer) => Promise<T>): Promise<T> {
-  const server = await startWireServer()
-  try {
-    return await run(server)
-  } finally {
-    await server.close()
-  }
-}
 
 describe('audio and resources in a tool result reach each provider as it can take them', () => {
   it('anthropic: the PDF as a document and the image inside tool_result; audio, text and links as text', () =>

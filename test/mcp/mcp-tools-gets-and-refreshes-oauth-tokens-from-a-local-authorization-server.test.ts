@@ -88,10 +88,12 @@ describe('mcpTools with an authProvider', () => {
       expect((await call(fs.tools)).content).toEqual([{ type: 'text', text: '5' }])
       expect(as.provider.grants).toEqual(['authorization_code', 'refresh_token'])
 
-      // Nothing is left to refresh with: the call fails, and its error names no token.
+      // Nothing is left to refresh with: the call fails, and its error names no token (the
+      // authorization server's error echoes the refresh token it was sent).
       as.provider.expire({ refresh: true })
       const failed = await call(fs.tools)
       expect(failed.isError).toBe(true)
+      expect(failed.content).toEqual([{ type: 'text', text: expect.stringMatching(/unknown refresh token …/) }])
       const seen = JSON.stringify([failed, events, (first as Error).message])
       for (const token of as.provider.issued) expect(seen).not.toContain(token)
     } finally {

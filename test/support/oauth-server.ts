@@ -61,7 +61,9 @@ export class LocalAuthorizationServer implements OAuthServerProvider {
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
-    if (this.#refresh.get(refreshToken) !== client.client_id) throw new InvalidGrantError('unknown refresh token')
+    // Echoes what it got, as careless servers do: the client must keep it out of its errors.
+    if (this.#refresh.get(refreshToken) !== client.client_id)
+      throw new InvalidGrantError(`unknown refresh token ${refreshToken}`)
     this.#refresh.delete(refreshToken)
     this.grants.push('refresh_token')
     return this.issue(client.client_id, true)

@@ -26,6 +26,7 @@ describe('serveMcp checks its options where it is called', () => {
       /invalid option agents/,
     ],
     ['no transport', { runtime, tools: [echo] }, undefined, /invalid option transport/],
+    ['a transport name that is not stdio', { runtime, tools: [echo] }, 'http', /invalid option transport/],
   ]
   for (const [label, options, transport, message] of cases) {
     it(label, async () => {

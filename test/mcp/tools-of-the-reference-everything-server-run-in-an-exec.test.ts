@@ -67,7 +67,10 @@ describe('the everything server through a Nestor exec', () => {
     expect(link).toMatchObject({ type: 'resource_link', uri: expect.stringMatching(/^\S+:\/\/\S+/) })
     const embedded = await run({ name: 'ev_get-resource-reference', args: { resourceType: 'Text', resourceId: 1 } })
     const resource = embedded.results[0]!.content.find((c) => c.type === 'resource')
-    expect(resource).toMatchObject({ type: 'resource', resource: { uri: expect.any(String), text: expect.any(String) } })
+    expect(resource).toMatchObject({
+      type: 'resource',
+      resource: { uri: expect.any(String), text: expect.any(String) },
+    })
     // What a provider adapter sends for them (see plainToolContent).
     const text = plainToolContent(embedded.results[0]!, () => false).map((p) => (p.type === 'text' ? p.text : ''))
     expect(text.join('\n')).toMatch(/\[resource \S+\]\n/)

@@ -49,7 +49,7 @@ export type McpServing = {
  */
 export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTransport): Promise<McpServing> {
   checkServeOptions(options)
-  if (typeof transport !== 'string' && (typeof transport !== 'object' || transport === null))
+  if (transport !== 'stdio' && (typeof transport !== 'object' || transport === null))
     throw invalidOption('transport', "'stdio', { http: true, … } or an MCP server Transport", transport)
   const tools = new Map<string, Tool>()
   const agentTools = (options.agents ?? []).map((a) => a.agent.asTool({ name: a.name, description: a.description }))

@@ -54,6 +54,16 @@ describe('a state the runtime cannot vouch for is refused', () => {
     expect(ran).toEqual([])
   })
 
+  it('an expiry no date can hold (a forged state) still fails invalid_state "expired", not a RangeError', async () => {
+    const { state, ran } = await paused()
+    const runtime = new Runtime({ provider: scripted(['paid']), model: 'm' })
+    const forged = { ...state, expiresAt: -8_640_000_000_000_001 }
+    const error = thrown(() => runtime.resume(forged, { approve: ['t1'] }, { tools: [transferTool(ran)] }))
+    expect(error.code).toBe('invalid_state')
+    expect(error.message).toMatch(/expired at -8640000000000001/)
+    expect(ran).toEqual([])
+  })
+
   it('a claim hook is told when the state expires, so a shared store can drop the claim then', async () => {
     const { state, ran } = await paused({ stateMaxAgeMs: 3_600_000 })
     const asked: { stateId: string | undefined; expiresAt: number }[] = []

@@ -1,4 +1,5 @@
 import { Runtime } from '@nestor/core'
+import { plainToolContent } from '@nestor/core/provider-kit'
 import { mcpTools, type McpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -60,10 +61,18 @@ describe('the everything server through a Nestor exec', () => {
     expect(results[0]!.details).toMatchObject({ temperature: expect.any(Number) })
   })
 
-  it('names resource links and shows embedded resources as text', async () => {
+  it('keeps resource links and embedded resources as resource parts, which a provider shows as text', async () => {
     const links = await run({ name: 'ev_get-resource-links', args: { count: 2 } })
-    expect(textOfResult(links.results[0]!)).toMatch(/\[resource \S+:\/\/\S+/)
+    const link = links.results[0]!.content.find((c) => c.type === 'resource_link')
+    expect(link).toMatchObject({ type: 'resource_link', uri: expect.stringMatching(/^\S+:\/\/\S+/) })
     const embedded = await run({ name: 'ev_get-resource-reference', args: { resourceType: 'Text', resourceId: 1 } })
-    expect(textOfResult(embedded.results[0]!)).toMatch(/\[resource \S+\]\n/)
+    const resource = embedded.results[0]!.content.find((c) => c.type === 'resource')
+    expect(resource).toMatchObject({
+      type: 'resource',
+      resource: { uri: expect.any(String), text: expect.any(String) },
+    })
+    // What a provider adapter sends for them (see plainToolContent).
+    const text = plainToolContent(embedded.results[0]!, () => false).map((p) => (p.type === 'text' ? p.text : ''))
+    expect(text.join('\n')).toMatch(/\[resource \S+\]\n/)
   })
 })

@@ -1,8 +1,10 @@
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { NestorError } from '@nestor/core'
+import { watchSecrets } from './auth-secrets.js'
 import type { McpHttpServer, McpServerSpec, McpStdioServer } from './types.js'
 
 export const isClient = (spec: McpServerSpec): spec is Client =>
@@ -35,6 +37,9 @@ function secretParts(spec: McpServerSpec): string[] {
 export class McpConnection {
   readonly label: string
   readonly #secrets: string[]
+  /** Tokens and client secrets the authProvider handed out or was given (see watchSecrets). */
+  readonly #authSecrets = new Set<string>()
+  readonly #authProvider: OAuthClientProvider | undefined
   #client: Client | undefined
   #opening: Promise<Client> | undefined
   #closed = false
@@ -45,7 +50,9 @@ export class McpConnection {
     private readonly info: { name: string; version: string },
     /** Runs for every session opened; `reopened` is true after the first. */
     private readonly onOpen: (client: Client, reopened: boolean) => void,
+    authProvider?: OAuthClientProvider,
   ) {
+    this.#authProvider = authProvider && watchSecrets(authProvider, this.#authSecrets)
     this.label = serverLabel(spec)
     this.#secrets = secretParts(spec).sort((a, b) => b.length - a.length)
   }
@@ -53,7 +60,7 @@ export class McpConnection {
   /** A message from the SDK or the network with the server URL's secret parts replaced. */
   scrub(message: string): string {
     let text = message
-    for (const part of this.#secrets) text = text.split(part).join('…')
+    for (const part of [...this.#authSecrets, ...this.#secrets]) text = text.split(part).join('…')
     return text
   }
 
@@ -124,12 +131,15 @@ export class McpConnection {
   async #connectHttp(spec: McpHttpServer): Promise<Client> {
     const url = new URL(String(spec.url))
     const requestInit: RequestInit = spec.headers ? { headers: spec.headers } : {}
+    const options = { requestInit, ...(this.#authProvider && { authProvider: this.#authProvider }) }
     try {
-      return await this.#connect(new StreamableHTTPClientTransport(url, { requestInit }))
+      return await this.#connect(new StreamableHTTPClientTransport(url, options))
     } catch (streamableError) {
+      // A server that wants OAuth speaks Streamable HTTP: its refusal is the answer.
+      if (streamableError instanceof UnauthorizedError) throw streamableError
       // Servers from before Streamable HTTP speak HTTP+SSE on the same URL.
       try {
-        return await this.#connect(new SSEClientTransport(url, { requestInit }))
+        return await this.#connect(new SSEClientTransport(url, options))
       } catch {
         throw streamableError
       }

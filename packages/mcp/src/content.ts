@@ -1,7 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import type { ImageContent, TextContent, ToolOutput, ToolResultMessage } from '@nestor/core'
+import type { ResourceContent, TextContent, ToolOutput, ToolResultContent } from '@nestor/core'
 
-type Part = TextContent | ImageContent
 type McpContent = CallToolResult['content'][number]
 
 /** An MCP `isError` result: its text becomes the error result the model sees. */
@@ -16,13 +15,13 @@ export class McpToolError extends Error {
 }
 
 /**
- * An MCP tool result as a Nestor tool output: text and images as they are, embedded resources as
- * their text (or image), resource links and audio as a line of text naming them. Structured
+ * An MCP tool result as a Nestor tool output: text, images, audio, embedded resources and resource
+ * links as the same parts (each provider adapter lowers what its model cannot take). Structured
  * content goes to `details` (what an output gate checks and UIs show), and stands in for the text
  * when the server sent no content.
  */
 export function toToolOutput(result: CallToolResult): ToolOutput {
-  const content = (result.content ?? []).flatMap(toParts)
+  const content = (result.content ?? []).map(toPart)
   if (result.isError) {
     const text = content
       .filter((p): p is TextContent => p.type === 'text')
@@ -39,55 +38,67 @@ export function toToolOutput(result: CallToolResult): ToolOutput {
   return result.structuredContent === undefined ? { content } : { content, details: result.structuredContent }
 }
 
-function toParts(item: McpContent): Part[] {
+/** The fields Nestor keeps of each MCP part (`annotations` and `_meta` stay with the server). */
+function toPart(item: McpContent): ToolResultContent {
   switch (item.type) {
     case 'text':
-      return [{ type: 'text', text: item.text }]
+      return { type: 'text', text: item.text }
     case 'image':
-      return [{ type: 'image', data: item.data, mimeType: item.mimeType }]
+      return { type: 'image', data: item.data, mimeType: item.mimeType }
     case 'audio':
-      return [{ type: 'text', text: `[audio ${item.mimeType}, not shown]` }]
+      return { type: 'audio', data: item.data, mimeType: item.mimeType }
     case 'resource_link':
-      return [
-        {
-          type: 'text',
-          text: `[resource ${item.uri}${item.name ? ` "${item.name}"` : ''}${item.description ? `: ${item.description}` : ''}]`,
-        },
-      ]
+      return {
+        type: 'resource_link',
+        uri: item.uri,
+        name: item.name,
+        ...(item.mimeType !== undefined && { mimeType: item.mimeType }),
+        ...(item.description !== undefined && { description: item.description }),
+      }
     case 'resource': {
       const r = item.resource
-      if ('text' in r && typeof r.text === 'string') return [{ type: 'text', text: `[resource ${r.uri}]\n${r.text}` }]
-      if ('blob' in r && r.mimeType?.startsWith('image/'))
-        return [{ type: 'image', data: r.blob, mimeType: r.mimeType }]
-      return [{ type: 'text', text: `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, binary, not shown]` }]
+      const mime = r.mimeType !== undefined ? { mimeType: r.mimeType } : {}
+      const resource: ResourceContent['resource'] =
+        'text' in r && typeof r.text === 'string'
+          ? { uri: r.uri, ...mime, text: r.text }
+          : { uri: r.uri, ...mime, blob: String((r as { blob?: unknown }).blob ?? '') }
+      return { type: 'resource', resource }
     }
     default:
-      return [{ type: 'text', text: `[${(item as { type: string }).type} content, not shown]` }]
+      return { type: 'text', text: `[${(item as { type: string }).type} content, not shown]` }
   }
 }
 
 /**
- * A Nestor tool result as MCP content, for `serveMcp`: text and inline images as they are, media
- * by URL as resource links, inline files as embedded binary resources.
+ * A Nestor tool result as MCP content, for `serveMcp`: text, inline images, audio and resources as
+ * they are, media by URL as resource links, inline files as embedded binary resources.
  */
-export function toMcpContent(parts: ToolResultMessage['content']): McpContent[] {
+export function toMcpContent(parts: ToolResultContent[]): McpContent[] {
   return parts.map((part): McpContent => {
-    if (part.type === 'text') return { type: 'text', text: part.text }
-    if (part.url !== undefined)
-      return {
-        type: 'resource_link',
-        uri: part.url,
-        name: part.type === 'file' ? (part.name ?? part.url) : part.url,
-        ...(part.mimeType ? { mimeType: part.mimeType } : {}),
-      }
-    if (part.type === 'image') return { type: 'image', data: part.data, mimeType: part.mimeType }
-    return {
-      type: 'resource',
-      resource: {
-        uri: `nestor:file/${encodeURIComponent(part.name ?? 'file')}`,
-        mimeType: part.mimeType,
-        blob: part.data,
-      },
+    switch (part.type) {
+      case 'text':
+      case 'audio':
+      case 'resource':
+      case 'resource_link':
+        return part
+      case 'image':
+      case 'file':
+        if (part.url !== undefined)
+          return {
+            type: 'resource_link',
+            uri: part.url,
+            name: part.type === 'file' ? (part.name ?? part.url) : part.url,
+            ...(part.mimeType ? { mimeType: part.mimeType } : {}),
+          }
+        if (part.type === 'image') return { type: 'image', data: part.data, mimeType: part.mimeType }
+        return {
+          type: 'resource',
+          resource: {
+            uri: `nestor:file/${encodeURIComponent(part.name ?? 'file')}`,
+            mimeType: part.mimeType,
+            blob: part.data,
+          },
+        }
     }
   })
 }

@@ -1,4 +1,6 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { NestorError } from '@nestor/core'
 import { invalidOption, messageOf } from '@nestor/core/provider-kit'
@@ -21,7 +23,7 @@ export async function mcpTools(server: McpServerSpec, options: McpToolsOptions =
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => list?.invalidate())
     if (reopened) list?.invalidate()
   }
-  const connection = new McpConnection(server, options.clientInfo ?? DEFAULT_CLIENT, onOpen)
+  const connection = new McpConnection(server, options.clientInfo ?? DEFAULT_CLIENT, onOpen, options.authProvider)
   list = new McpToolList(connection, options, reporter(connection.label, options.logger))
   try {
     await list.load(await connection.get())
@@ -29,7 +31,9 @@ export async function mcpTools(server: McpServerSpec, options: McpToolsOptions =
     await connection.close().catch(() => undefined)
     throw new NestorError(
       'invalid_options',
-      `invalid option server: could not list the tools of MCP server ${connection.label}: ${connection.scrub(messageOf(error))}`,
+      error instanceof UnauthorizedError || (error as { code?: unknown }).code === 401
+        ? unauthorized(connection.label, options.authProvider !== undefined)
+        : `invalid option server: could not list the tools of MCP server ${connection.label}: ${connection.scrub(messageOf(error))}`,
     )
   }
   const tools = list
@@ -43,6 +47,14 @@ export async function mcpTools(server: McpServerSpec, options: McpToolsOptions =
     close: () => connection.close(),
   }
 }
+
+/** What a server that still refuses us after the SDK's OAuth flow (or without one) means for the app. */
+const unauthorized = (label: string, hasProvider: boolean): string =>
+  hasProvider
+    ? `MCP server ${label} needs an authorization: authProvider.redirectToAuthorization was given its URL; ` +
+      `once the user is back with a code, call auth(authProvider, { serverUrl, authorizationCode }) of ` +
+      `'@modelcontextprotocol/sdk/client/auth.js', then mcpTools() again`
+    : `MCP server ${label} requires OAuth: pass options.authProvider (an OAuthClientProvider)`
 
 function checkOptions(server: McpServerSpec, options: McpToolsOptions): void {
   // Only shapes are echoed back: a server spec may hold secrets (env, headers, a token in the URL).
@@ -78,6 +90,17 @@ function checkOptions(server: McpServerSpec, options: McpToolsOptions): void {
   }
   if (options.timeoutMs !== undefined && !(typeof options.timeoutMs === 'number' && options.timeoutMs > 0)) {
     throw invalidOption('timeoutMs', 'a positive number', options.timeoutMs)
+  }
+  if (options.authProvider !== undefined) {
+    if (isClient(server) || !('url' in server))
+      throw invalidOption('authProvider', 'a { url } server (give a Client its own authProvider)', 'another server')
+    const p = options.authProvider as Partial<OAuthClientProvider> | null
+    if (typeof p?.tokens !== 'function' || typeof p.saveTokens !== 'function')
+      throw invalidOption(
+        'authProvider',
+        "an OAuthClientProvider of '@modelcontextprotocol/sdk/client/auth.js'",
+        typeof p,
+      )
   }
   if (options.logger !== undefined && typeof options.logger?.log !== 'function')
     throw invalidOption('logger', 'a logger { log(entry) }', typeof options.logger)

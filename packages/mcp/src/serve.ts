@@ -7,10 +7,13 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js'
-import type { AgentEvent, Runtime, Tool, ToolInput } from '@nestor/core'
+import type { AgentEvent, EventOf, Runtime, Tool, ToolInput } from '@nestor/core'
 import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
 import { toMcpContent } from './content.js'
+import { logLevelGate } from './serve-logging.js'
+import { checkServeOptions } from './serve-options.js'
 import { serveHttp, type HttpTransportOptions } from './serve-http.js'
 
 /** An agent exposed as one tool; `agent` is anything with `asTool()`, such as an `Agent` of @nestor/agents. */
@@ -45,6 +48,9 @@ export type McpServing = {
  * when it asked for them; a client's cancellation aborts the call and everything under it.
  */
 export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTransport): Promise<McpServing> {
+  checkServeOptions(options)
+  if (transport !== 'stdio' && (typeof transport !== 'object' || transport === null))
+    throw invalidOption('transport', "'stdio', { http: true, … } or an MCP server Transport", transport)
   const tools = new Map<string, Tool>()
   const agentTools = (options.agents ?? []).map((a) => a.agent.asTool({ name: a.name, description: a.description }))
   for (const tool of [...normalizeTools(options.tools ?? []), ...agentTools]) {
@@ -63,7 +69,10 @@ async function connectOne(server: Server, transport: Transport): Promise<McpServ
 }
 
 function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Server {
-  const server = new Server(options.serverInfo ?? { name: 'nestor', version: '0.1.0' }, { capabilities: { tools: {} } })
+  const server = new Server(options.serverInfo ?? { name: 'nestor', version: '0.1.0' }, {
+    capabilities: { tools: {}, logging: {} },
+  })
+  const logs = logLevelGate(server)
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((t) => ({
       name: t.spec.name,
@@ -82,20 +91,22 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
     let progress = 0
     // Sent before the result: a client drops progress that arrives after the response.
     const sending: Promise<unknown>[] = []
+    const send = (notification: ServerNotification) =>
+      sending.push(extra.sendNotification(notification).catch(() => undefined))
     const report = (message: string) => {
-      if (token === undefined) return
-      const sent = extra.sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: ++progress, message },
-      })
-      sending.push(sent.catch(() => undefined))
+      if (token !== undefined)
+        send({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } })
+    }
+    // Log lines of the call (and of the execs under it) go on the call's own stream, at the session's level.
+    const log = (event: EventOf<'tool_log'>) => {
+      if (logs(event.level)) send(logNotification(tool.spec.name, event))
     }
     try {
       const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], {
         tools: [tool],
         signal: extra.signal,
         // This call's own stream (its exec and those opened under it): no runtime-wide listener.
-        ...(token !== undefined && { onEvent: (event: AgentEvent) => progressOf(event, report) }),
+        onEvent: (event: AgentEvent) => (event.type === 'tool_log' ? log(event) : progressOf(event, report)),
       })
       const result = batch.results[0]!.result
       await Promise.all(sending)
@@ -113,5 +124,15 @@ function progressOf(event: AgentEvent, report: (message: string) => void): void 
     report(typeof event.update === 'string' ? event.update : JSON.stringify(event.update))
   else if (event.type === 'tool_start' && event.depth > 0) report(`calling ${event.toolName}`)
 }
+
+/** `data` is the message, or `{ message, data }` when the line carries data; `logger` names the served tool. */
+const logNotification = (logger: string, event: EventOf<'tool_log'>): ServerNotification => ({
+  method: 'notifications/message',
+  params: {
+    level: event.level,
+    logger,
+    data: event.data === undefined ? event.message : { message: event.message, data: event.data },
+  },
+})
 
 const errorText = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js'
 import type { Tool } from '@nestor/core'
@@ -43,6 +44,13 @@ export type McpToolsOptions = {
   timeoutMs?: number
   /** Where renamed or skipped tools and failed reloads are reported. Default: `process.emitWarning`. */
   logger?: McpLogger
+  /**
+   * OAuth for a `{ url }` server that answers 401 (the MCP SDK's `OAuthClientProvider`: yours, or
+   * its `ClientCredentialsProvider` for machine-to-machine). The SDK discovers the server's
+   * protected-resource and authorization-server metadata, registers, and obtains and refreshes
+   * tokens through it; tokens and client secrets never appear in Nestor's labels or errors.
+   */
+  authProvider?: OAuthClientProvider
   /** How this client introduces itself to the server. */
   clientInfo?: { name: string; version: string }
 }

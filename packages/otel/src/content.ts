@@ -31,7 +31,16 @@ export function outputJson(message: AssistantMessage): string {
 
 /** A tool result's content as the model sees it: its text, images as a placeholder. */
 export function toolResultText(result: ToolResultMessage): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type} ${c.mimeType ?? c.url ?? ''}]`)).join('')
+  return result.content.map(placeholder).join('')
+}
+
+/** Text as is; media and resources as `[type what]`, never their bytes. */
+function placeholder(c: ToolResultMessage['content'][number]): string {
+  if (c.type === 'text') return c.text
+  if (c.type === 'resource') return `[resource ${c.resource.uri}]`
+  if (c.type === 'resource_link') return `[resource_link ${c.uri}]`
+  if (c.type === 'audio') return `[audio ${c.mimeType}]`
+  return `[${c.type} ${c.mimeType ?? c.url ?? ''}]`
 }
 
 function toConvention(message: Message): ConventionMessage {

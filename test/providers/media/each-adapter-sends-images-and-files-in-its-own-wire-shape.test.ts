@@ -1,8 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { aiSdk, anthropic, gemini, openai } from '@nestor/providers'
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { startWireServer, type WireServer } from '../../support/wire-server.js'
+import { json, scenario, withWire } from '../../support/media-wire.js'
 import {
   useBedrockWire,
   provider as bedrockProvider,
@@ -12,18 +11,6 @@ import {
 import * as chat from '../wire/openai/chat-scenarios.js'
 import * as responses from '../wire/openai/responses-scenarios.js'
 import { PDF, PNG, collect, history, image, imageUrl, pdf, pdfUrl, plotTool } from '../../support/media-parts.js'
-
-const scenario = (dir: string, name: string) => readFileSync(new URL(`../wire/${dir}/${name}`, import.meta.url), 'utf8')
-const json = (server: WireServer, i = 0) => server.requests[i]?.json as Record<string, unknown>
-
-async function withWire<T>(run: (server: WireServer) => Promise<T>): Promise<T> {
-  const server = await startWireServer()
-  try {
-    return await run(server)
-  } finally {
-    await server.close()
-  }
-}
 
 describe('images and files reach each provider in its own shape', () => {
   it('anthropic: image/document blocks by base64 and URL, and an image inside tool_result', () =>

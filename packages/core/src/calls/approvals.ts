@@ -8,7 +8,7 @@ export function approvalRequest(ctx: ExecContext, call: ToolCall, args: Record<s
   return { toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path }
 }
 
-/** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates. */
+/** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates or log lines. */
 export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
   return {
     signal: ctx.control.controller.signal,
@@ -16,6 +16,7 @@ export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
     execId: ctx.execId,
     depth: ctx.depth,
     update: () => {},
+    log: () => {},
   }
 }
 

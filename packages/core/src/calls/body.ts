@@ -89,6 +89,10 @@ function attemptOnce(
       update: (partial) => {
         if (!finished) emitUpdate(ctx, call.id, partial)
       },
+      log: (level, message, data) => {
+        if (!finished)
+          emit(ctx, { type: 'tool_log', toolCallId: call.id, level, message, ...(data !== undefined && { data }) })
+      },
     }
     const frame = {
       ctx,

@@ -6,6 +6,7 @@ import type {
   Message,
   NestorErrorLike,
   ToolReceipt,
+  LogLevel,
   ToolResultMessage,
 } from './types.js'
 import type { ExecResult } from './exec-types.js'
@@ -36,6 +37,8 @@ type EventBody =
   | { type: 'message_end'; message: Message; replayed?: true }
   | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown>; replayed?: true }
   | { type: 'tool_update'; toolCallId: string; update: unknown }
+  /** A tool body's log line (`ctx.log`); served over MCP it is a `notifications/message`. */
+  | { type: 'tool_log'; toolCallId: string; level: LogLevel; message: string; data?: unknown }
   | {
       type: 'tool_end'
       toolCallId: string

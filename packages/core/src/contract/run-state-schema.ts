@@ -38,6 +38,17 @@ function buildSchemas(z: Zod) {
     z.looseObject({ type: z.literal('file'), url: z.string(), mimeType: z.string(), name: z.string().optional() }),
   ])
   const userPart = z.union([text, image, file])
+  // A tool result may also hold audio and MCP resources (types.ts ToolResultContent).
+  const resourceBody = z.union([
+    z.looseObject({ uri: z.string(), mimeType: z.string().optional(), text: z.string() }),
+    z.looseObject({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
+  ])
+  const toolResultPart = z.union([
+    userPart,
+    z.looseObject({ type: z.literal('audio'), data: z.string(), mimeType: z.string() }),
+    z.looseObject({ type: z.literal('resource'), resource: resourceBody }),
+    z.looseObject({ type: z.literal('resource_link'), uri: z.string(), name: z.string() }),
+  ])
   const thinking = z.looseObject({
     type: z.literal('thinking'),
     thinking: z.string(),
@@ -70,7 +81,7 @@ function buildSchemas(z: Zod) {
     role: z.literal('toolResult'),
     toolCallId: z.string(),
     toolName: z.string(),
-    content: z.array(userPart),
+    content: z.array(toolResultPart),
     isError: z.boolean(),
     // For events and UIs only (never sent to a model), so anything goes; a state holds its JSON form.
     details: z.unknown().optional(),

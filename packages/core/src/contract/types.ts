@@ -18,6 +18,26 @@ export type ImageContent =
 export type FileContent =
   | { type: 'file'; data: string; mimeType: string; name?: string; url?: never }
   | { type: 'file'; url: string; mimeType: string; name?: string; data?: never }
+/** Audio by value (`data`: base64), as MCP tools return it. Models that take no audio get it named in text. */
+export type AudioContent = { type: 'audio'; data: string; mimeType: string }
+/** A resource embedded in a tool result (MCP `resource`): its text, or its bytes as base64 `blob`. */
+export type ResourceContent = {
+  type: 'resource'
+  resource:
+    | { uri: string; mimeType?: string; text: string; blob?: never }
+    | { uri: string; mimeType?: string; blob: string; text?: never }
+}
+/** A pointer to a resource (MCP `resource_link`): the model sees its uri and name, not its contents. */
+export type ResourceLinkContent = {
+  type: 'resource_link'
+  uri: string
+  name: string
+  mimeType?: string
+  description?: string
+}
+/** What a tool result may hold. Adapters lower what their API cannot take (see `lowerToolResults`). */
+export type ToolResultContent =
+  TextContent | ImageContent | FileContent | AudioContent | ResourceContent | ResourceLinkContent
 /**
  * A call the model asked for. `id` is unique and non-empty (generated if the provider sent none).
  * `providerData` carries opaque per-call data a provider must get back on replay
@@ -57,7 +77,7 @@ export type ToolResultMessage = {
   role: 'toolResult'
   toolCallId: string
   toolName: string
-  content: (TextContent | ImageContent | FileContent)[]
+  content: ToolResultContent[]
   isError: boolean
   /** For events and UIs only; never sent to the model. */
   details?: unknown
@@ -80,10 +100,15 @@ export type ToolContext = {
   depth: number
   /** Emits a `tool_update` event with `partial`. */
   update(partial: unknown): void
+  /** Emits a `tool_log` event: a log line for the app's consumers (MCP `notifications/message` when served). */
+  log(level: LogLevel, message: string, data?: unknown): void
 }
 
+/** Log severities, as syslog and MCP name them (least to most severe). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
+
 /** `{ content, details? }`: content goes to the model, details only to events and UIs. */
-export type ToolOutput = { content: (TextContent | ImageContent)[]; details?: unknown }
+export type ToolOutput = { content: ToolResultContent[]; details?: unknown }
 
 export type ApprovalPredicate<A> = (args: A, ctx: ToolContext) => boolean | Promise<boolean>
 

@@ -150,8 +150,14 @@ const DEFAULT_STATE_MAX_AGE_MS = 7 * 24 * 3600 * 1000
 export function stateExpiry(state: RunState): number {
   const expiresAt = state.expiresAt ?? Infinity
   if (expiresAt <= Date.now())
-    throw invalid(`it expired at ${new Date(expiresAt).toISOString()} (the runtime that made it has stateMaxAgeMs)`)
+    throw invalid(`it expired at ${instant(expiresAt)} (the runtime that made it has stateMaxAgeMs)`)
   return expiresAt
+}
+
+/** A time as ISO text; a number past what a Date holds (a forged state) as the number. */
+function instant(ms: number): string {
+  const date = new Date(ms)
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString()
 }
 
 /** The id a resume claims: the state's own, or (for states made by hand) a hash of its content. */

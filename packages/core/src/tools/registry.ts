@@ -1,4 +1,4 @@
-import { invalidOption, NestorError } from '../contract/errors.js'
+import { invalidOption } from '../contract/errors.js'
 import { normalizeTools } from './tool.js'
 import type { Tool, ToolInput } from '../contract/types.js'
 

@@ -5,7 +5,7 @@ import type {
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider'
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
-import { hasData, type MediaPart } from '../shared/media.js'
+import { hasData, toolContent, type MediaPart } from '../shared/media.js'
 
 /** Where per-part provider metadata is kept on Nestor messages, to be handed back on replay. */
 export const metadataKey = 'aiSdk'
@@ -69,15 +69,19 @@ function mediaOutput(part: MediaPart): Extract<LanguageModelV3ToolResultOutput, 
   return { type: 'file-url', url: part.url, ...(part.mimeType === undefined ? {} : { mediaType: part.mimeType }) }
 }
 
+/** Any file goes on as `file-data` with its media type: the model's own provider package decides. */
+const anyFile = (): undefined => undefined
+
 function toolOutput(message: ToolResultMessage): LanguageModelV3ToolResultOutput {
-  const onlyText = message.content.every((part) => part.type === 'text')
+  const content = toolContent(message, anyFile)
+  const onlyText = content.every((part) => part.type === 'text')
   if (onlyText) {
-    const value = message.content.map((part) => (part as TextContent).text).join('\n')
+    const value = content.map((part) => (part as TextContent).text).join('\n')
     return message.isError ? { type: 'error-text', value } : { type: 'text', value }
   }
   return {
     type: 'content',
-    value: message.content.map((part) =>
+    value: content.map((part) =>
       part.type === 'text' ? { type: 'text' as const, text: part.text } : mediaOutput(part),
     ),
   }

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
-import { checkMedia, hasData, type MediaRule } from '../shared/media.js'
+import { checkMedia, hasData, toolContent, type MediaRule } from '../shared/media.js'
 import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
 
@@ -111,12 +111,13 @@ function partBlock(part: TextContent | ImageContent | FileContent): PartBlock[] 
 /** Text-only results go as a plain string (what the API docs and recordings use); images need blocks. */
 function toolResultBlock(message: ToolResultMessage): Anthropic.ToolResultBlockParam {
   const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: message.toolCallId }
-  const onlyText = message.content.every((part) => part.type === 'text')
+  const content = toolContent(message, anthropicMedia)
+  const onlyText = content.every((part) => part.type === 'text')
   if (onlyText) {
-    const text = message.content.map((part) => (part as TextContent).text).join('\n')
+    const text = content.map((part) => (part as TextContent).text).join('\n')
     if (text !== '') block.content = text
   } else {
-    block.content = message.content.flatMap((part) => partBlock(part)) as Anthropic.ToolResultBlockParam['content']
+    block.content = content.flatMap((part) => partBlock(part)) as Anthropic.ToolResultBlockParam['content']
   }
   if (message.isError) block.is_error = true
   return block

@@ -1,6 +1,6 @@
 import type { ContentBlock, Message as BedrockMessage, ToolResultContentBlock } from '@aws-sdk/client-bedrock-runtime'
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
-import { checkMedia, fileNameOf, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
+import { checkMedia, fileNameOf, hasData, toolContent, type MediaPart, type MediaRule } from '../shared/media.js'
 
 type Role = 'user' | 'assistant'
 
@@ -92,10 +92,12 @@ function mediaBlock(part: MediaPart, index: number): ContentBlock.ImageMember | 
 }
 
 function toolResultBlock(message: ToolResultMessage): ContentBlock {
-  const content: ToolResultContentBlock[] = message.content.flatMap((part, i): ToolResultContentBlock[] => {
-    if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }]
-    return [mediaBlock(part, i) as ToolResultContentBlock]
-  })
+  const content: ToolResultContentBlock[] = toolContent(message, bedrockMedia).flatMap(
+    (part, i): ToolResultContentBlock[] => {
+      if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }]
+      return [mediaBlock(part, i) as ToolResultContentBlock]
+    },
+  )
   // An error result must carry content; an empty success is sent as an empty text for symmetry.
   if (content.length === 0) content.push({ text: message.isError ? 'error' : '' })
   return {

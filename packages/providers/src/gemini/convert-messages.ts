@@ -1,5 +1,5 @@
 import type { AssistantMessage, FileContent, ImageContent, Message, TextContent, ToolResultMessage } from '@nestor/core'
-import { checkMedia, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
+import { checkMedia, hasData, toolContent, type MediaPart, type MediaRule } from '../shared/media.js'
 import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
 import { textSignatures } from './signatures.js'
@@ -48,6 +48,12 @@ const responseOf = perMessage((result: ToolResultMessage) => functionResponse(re
 const geminiMedia: MediaRule = (part) =>
   hasData(part) || part.mimeType ? undefined : 'Gemini needs a mimeType for a part by URL (fileData.mimeType)'
 
+/** What Gemini reads as inlineData from a tool: an unknown binary (octet-stream) is named in text instead. */
+const geminiToolFile: MediaRule = (part) =>
+  /^(audio|image|video|text)\/|^application\/pdf$/.test(part.mimeType ?? '')
+    ? undefined
+    : 'not a media type Gemini reads'
+
 function mediaPart(part: MediaPart): GeminiPart {
   if (hasData(part)) return { inlineData: { mimeType: part.mimeType, data: part.data } }
   return { fileData: { mimeType: part.mimeType ?? '', fileUri: part.url } }
@@ -82,14 +88,15 @@ function modelParts(message: AssistantMessage, providerName: string): GeminiPart
 }
 
 function functionResponse(result: ToolResultMessage): { part: GeminiPart; images: GeminiPart[] } {
-  const text = result.content
+  const content = toolContent(result, geminiToolFile)
+  const text = content
     .filter((c): c is TextContent => c.type === 'text')
     .map((c) => c.text)
     .join('\n')
   // `response` must be a JSON object: the text goes under `result`, or `error` for a failure.
   const response = result.isError ? { error: text } : { result: text }
   const images: GeminiPart[] = []
-  for (const c of result.content) if (c.type !== 'text') images.push(mediaPart(c))
+  for (const c of content) if (c.type !== 'text') images.push(mediaPart(c))
   return { part: { functionResponse: { name: result.toolName, id: result.toolCallId, response } }, images }
 }
 

@@ -8,6 +8,7 @@ import type {
   UserMessage,
 } from '@nestor/core'
 import type { ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
+import { plainToolContent } from '@nestor/core/provider-kit'
 import { perMessage } from '../shared/per-message.js'
 import { CALL_OPEN } from './tool-block-parser.js'
 
@@ -101,9 +102,11 @@ function renderResults(run: ToolResultMessage[]): UserMessage {
   if (known && known.run.length === run.length && known.run.every((m, i) => m === run[i])) return known.message
   const parts: (TextContent | ImageContent)[] = []
   for (const message of run) {
-    const body = message.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
+    // Local servers read text and images: audio and binary resources are named in the text.
+    const content = plainToolContent(message, () => false)
+    const body = content.map((p) => (p.type === 'text' ? p.text : '')).join('')
     parts.push({ type: 'text', text: `Tool ${message.toolName} ${message.isError ? 'failed' : 'returned'}:\n${body}` })
-    for (const p of message.content) if (p.type === 'image') parts.push(p)
+    for (const p of content) if (p.type === 'image') parts.push(p)
   }
   // All-text results become one string: some local servers accept only string content.
   const message: UserMessage = parts.every((p) => p.type === 'text')

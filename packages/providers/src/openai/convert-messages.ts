@@ -4,7 +4,15 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions'
-import { checkMedia, dataUrlOf, fileNameOf, hasData, type MediaPart, type MediaRule } from '../shared/media.js'
+import {
+  checkMedia,
+  dataUrlOf,
+  fileNameOf,
+  hasData,
+  toolContent,
+  type MediaPart,
+  type MediaRule,
+} from '../shared/media.js'
 import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
 import { replayArguments, toolResultText } from './tool-result-text.js'
@@ -82,7 +90,7 @@ const convertOne = perMessage((message: Message): ChatCompletionMessageParam | u
 
 const noMedia: MediaPart[] = []
 const mediaOf = perMessage((message: ToolResultMessage): MediaPart[] => {
-  const media = message.content.filter((part): part is MediaPart => part.type !== 'text')
+  const media = toolContent(message, chatMedia).filter((part): part is MediaPart => part.type !== 'text')
   return media.length > 0 ? media : noMedia
 })
 
@@ -114,5 +122,9 @@ function assistantMessage(message: AssistantMessage): ChatCompletionAssistantMes
 }
 
 function toolMessage(message: ToolResultMessage): ChatCompletionMessageParam {
-  return { role: 'tool', tool_call_id: message.toolCallId, content: toolResultText(message) }
+  return {
+    role: 'tool',
+    tool_call_id: message.toolCallId,
+    content: toolResultText(message, toolContent(message, chatMedia)),
+  }
 }

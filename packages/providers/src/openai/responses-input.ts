@@ -7,7 +7,15 @@ import type {
 import type { ResponsesProviderData } from './responses-stream.js'
 import { incrementalHistory } from '../shared/incremental-history.js'
 import { perMessage } from '../shared/per-message.js'
-import { checkMedia, dataUrlOf, fileNameOf, hasData, type MediaPart } from '../shared/media.js'
+import {
+  checkMedia,
+  dataUrlOf,
+  fileNameOf,
+  hasData,
+  toolContent,
+  type MediaPart,
+  type MediaRule,
+} from '../shared/media.js'
 import { replayArguments, toolResultText } from './tool-result-text.js'
 
 /** Responses takes images and files by data or URL, in messages and in function outputs alike. */
@@ -47,6 +55,9 @@ const responsesHistory = incrementalHistory<ResponseInputItem>({
 })
 
 const anyMedia = (): undefined => undefined
+/** Audio or a binary resource from a tool goes as an `input_file` only when it is a PDF (what `input_file` reads). */
+const toolFiles: MediaRule = (part) =>
+  part.type === 'file' && part.mimeType !== 'application/pdf' ? 'input_file reads PDF files' : undefined
 
 // Each message is converted once per message object (histories are resent every turn).
 const userItem = perMessage((message: UserMessage) => userItemOf(message))
@@ -100,10 +111,11 @@ function assistantItems(message: AssistantMessage, own: boolean): ResponseInputI
 }
 
 function toolOutputItemOf(message: ToolResultMessage): ResponseInputItem {
-  const media = message.content.filter((part): part is MediaPart => part.type !== 'text')
+  const content = toolContent(message, toolFiles)
+  const media = content.filter((part): part is MediaPart => part.type !== 'text')
   if (media.length === 0)
-    return { type: 'function_call_output', call_id: message.toolCallId, output: toolResultText(message) }
-  const output: ResponseFunctionCallOutputItemList = [{ type: 'input_text', text: toolResultText(message) }]
+    return { type: 'function_call_output', call_id: message.toolCallId, output: toolResultText(message, content) }
+  const output: ResponseFunctionCallOutputItemList = [{ type: 'input_text', text: toolResultText(message, content) }]
   media.forEach((part, i) => output.push(mediaInput(part, i) as ResponseFunctionCallOutputItemList[number]))
   return { type: 'function_call_output', call_id: message.toolCallId, output }
 }

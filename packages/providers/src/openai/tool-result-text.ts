@@ -1,11 +1,12 @@
 import type { ToolCall, ToolResultMessage } from '@nestor/core'
+import type { PlainToolContent } from '@nestor/core/provider-kit'
 
 /**
  * OpenAI tool results carry no error flag, so an error result says so in its text; the model
  * must not take a failure for data.
  */
-export function toolResultText(result: ToolResultMessage): string {
-  const text = result.content
+export function toolResultText(result: ToolResultMessage, content: PlainToolContent[]): string {
+  const text = content
     .filter((part) => part.type === 'text')
     .map((part) => part.text)
     .join('\n')

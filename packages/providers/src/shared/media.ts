@@ -1,5 +1,6 @@
-import type { FileContent, ImageContent, Message } from '@nestor/core'
+import type { FileContent, ImageContent, Message, ToolResultMessage } from '@nestor/core'
 import { NestorError } from '@nestor/core'
+import { plainToolContent, type PlainToolContent } from '@nestor/core/provider-kit'
 
 export type MediaPart = ImageContent | FileContent
 /** Narrows a media part to its by-value form. */
@@ -22,7 +23,8 @@ export function checkMedia(messages: readonly Message[], provider: string, rule:
   for (let i = from; i < messages.length; i++) {
     const message = messages[i]!
     if (message.role === 'assistant' || typeof message.content === 'string' || ok.has(message)) continue
-    message.content.forEach((part, j) => {
+    const parts = message.role === 'toolResult' ? toolContent(message, rule) : message.content
+    parts.forEach((part, j) => {
       if (part.type === 'text') return
       const reason = rule(part, message.role === 'toolResult')
       if (reason === undefined) return
@@ -36,6 +38,13 @@ export function checkMedia(messages: readonly Message[], provider: string, rule:
     ok.add(message)
   }
 }
+
+/**
+ * A tool result's content as this provider takes it: audio and binary resources as file parts
+ * where `rule` accepts such a file in a tool result, else as text naming them (see `plainToolContent`).
+ */
+export const toolContent = (message: ToolResultMessage, rule: MediaRule): PlainToolContent[] =>
+  plainToolContent(message, (file) => rule(file, true) === undefined)
 
 /** Messages that passed each rule (rules are module constants; the sets are weak). */
 const passedRule = new WeakMap<MediaRule, WeakSet<Message>>()

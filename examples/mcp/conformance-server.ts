@@ -1,0 +1,75 @@
+// The server the official MCP conformance suite expects (its tool names), served by serveMcp.
+// docs/mcp.md § Conformance. Run: npx tsc -b && node examples/dist/mcp/conformance-server.js [port]
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Runtime, defineTool, type ToolOutput } from '@nestor/core'
+import { serveMcp, type McpServing } from '@nestor/mcp'
+import { scripted } from '@nestor/providers'
+import { z } from 'zod'
+
+// A 1×1 PNG and a 44-byte silent WAV: the smallest valid media of each kind.
+const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='
+const wav = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA='
+const resource = {
+  uri: 'test://embedded-resource',
+  mimeType: 'text/plain',
+  text: 'This is an embedded resource content.',
+}
+
+const none = z.object({})
+const content = (name: string, description: string, output: ToolOutput) =>
+  defineTool({ name, description, parameters: none, execute: () => output })
+
+export const conformanceTools = [
+  content('test_simple_text', 'Returns text', {
+    content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
+  }),
+  content('test_image_content', 'Returns an image', { content: [{ type: 'image', data: png, mimeType: 'image/png' }] }),
+  content('test_audio_content', 'Returns audio', { content: [{ type: 'audio', data: wav, mimeType: 'audio/wav' }] }),
+  content('test_embedded_resource', 'Returns an embedded resource', { content: [{ type: 'resource', resource }] }),
+  content('test_multiple_content_types', 'Returns text, an image and a resource', {
+    content: [
+      { type: 'text', text: 'Multiple content types test:' },
+      { type: 'image', data: png, mimeType: 'image/png' },
+      { type: 'resource', resource: { ...resource, uri: 'test://mixed-content-resource' } },
+    ],
+  }),
+  defineTool({
+    name: 'test_tool_with_logging',
+    description: 'Logs three lines while it runs',
+    parameters: none,
+    execute: (_args, ctx) => {
+      ctx.log('info', 'Tool execution started')
+      ctx.log('info', 'Tool processing data', { step: 1 })
+      ctx.log('info', 'Tool execution completed')
+      return 'logged'
+    },
+  }),
+  defineTool({
+    name: 'test_tool_with_progress',
+    description: 'Reports progress three times',
+    parameters: none,
+    execute: (_args, ctx) => {
+      for (const step of [0, 50, 100]) ctx.update(`${step}%`)
+      return 'done'
+    },
+  }),
+  defineTool({
+    name: 'test_error_handling',
+    description: 'Always fails',
+    parameters: none,
+    execute: () => {
+      throw new Error('This tool intentionally returns an error for testing')
+    },
+  }),
+]
+
+export function serveConformance(port = 0): Promise<McpServing> {
+  const runtime = new Runtime({ provider: scripted([]), model: 'none' })
+  return serveMcp({ runtime, tools: conformanceTools }, { http: true, port })
+}
+
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const serving = await serveConformance(Number(process.argv[2] ?? 0))
+  console.log(String(serving.url))
+}

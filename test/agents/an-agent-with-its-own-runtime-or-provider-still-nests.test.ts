@@ -52,7 +52,14 @@ describe('an agent with its own runtime or provider, called inside an exec', () 
   it('exposes a decorated private method as a tool of the instance', async () => {
     const specialist = new Specialist()
     expect(specialist.tools.map((t) => t.spec.name)).toEqual(['consult', 'secret_note'])
-    const ctx = { signal: new AbortController().signal, toolCallId: 't', execId: 'e', depth: 0, update() {} }
+    const ctx = {
+      signal: new AbortController().signal,
+      toolCallId: 't',
+      idempotencyKey: 'k',
+      execId: 'e',
+      depth: 0,
+      update() {},
+    }
     expect(await specialist.tools[1]!.execute({}, ctx)).toBe('private to You are the specialist.')
   })
 })

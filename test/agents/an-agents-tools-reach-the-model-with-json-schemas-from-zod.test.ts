@@ -85,7 +85,14 @@ describe('an Agent instance passed as tools', () => {
     const notes = new Notes()
     const [search] = notes.tools
     expect(notes.tools.map((t) => t.spec.name)).toEqual(['search', 'count_notes'])
-    const ctx = { signal: new AbortController().signal, toolCallId: 't', execId: 'e', depth: 0, update() {} }
+    const ctx = {
+      signal: new AbortController().signal,
+      toolCallId: 't',
+      idempotencyKey: 'k',
+      execId: 'e',
+      depth: 0,
+      update() {},
+    }
     expect(await search!.execute({ q: 'pnpm' }, ctx)).toBe('pnpm workspaces')
   })
 })

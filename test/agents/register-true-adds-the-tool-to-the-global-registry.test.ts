@@ -42,7 +42,14 @@ describe('@tool({ register: true })', () => {
       }
     }
     const registered = registry.get('agents_test_version')!
-    const ctx = { signal: new AbortController().signal, toolCallId: 't', execId: 'e', depth: 0, update() {} }
+    const ctx = {
+      signal: new AbortController().signal,
+      toolCallId: 't',
+      idempotencyKey: 'k',
+      execId: 'e',
+      depth: 0,
+      update() {},
+    }
     expect(registered.execute({}, ctx)).toBe('1.2.3')
     expect(Info.version_()).toBe('1.2.3')
   })

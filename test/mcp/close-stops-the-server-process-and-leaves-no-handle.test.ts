@@ -29,7 +29,14 @@ describe('close()', () => {
     const mcp = await mcpTools(edgeServer())
     const [tool] = mcp.tools
     await mcp.close()
-    const ctx = { signal: new AbortController().signal, toolCallId: 'c', execId: 'e', depth: 0, update() {} }
+    const ctx = {
+      signal: new AbortController().signal,
+      toolCallId: 'c',
+      idempotencyKey: 'k',
+      execId: 'e',
+      depth: 0,
+      update() {},
+    }
     await expect(Promise.resolve(tool!.execute({}, ctx))).rejects.toMatchObject({
       code: 'invalid_state',
       message: expect.stringMatching(/were closed/),

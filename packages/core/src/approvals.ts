@@ -8,10 +8,13 @@ export function approvalRequest(ctx: ExecContext, call: ToolCall, args: Record<s
   return { toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path }
 }
 
-export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
+export function approvalContext(ctx: ExecContext, call: ToolCall, idempotencyKey: () => string): ToolContext {
   return {
     signal: ctx.control.controller.signal,
     toolCallId: call.id,
+    get idempotencyKey() {
+      return idempotencyKey()
+    },
     execId: ctx.execId,
     depth: ctx.depth,
     update: () => {},

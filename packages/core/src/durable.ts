@@ -97,6 +97,12 @@ export function joinJournal(ctx: ExecContext, slot: JournalSlot | undefined): vo
 
 export const journalOf = (ctx: ExecContext): TreeJournal | undefined => execs.get(ctx)?.tree
 
+/** The run id and journal key of a tool call: what names it across replays and recoveries. */
+export const toolStepOf = (ctx: ExecContext, iteration: number, id: string): [string, string] | undefined => {
+  const exec = execs.get(ctx)
+  return exec && [exec.tree.runId, toolKey(exec.key, iteration, id)]
+}
+
 /** The load the exec must wait for (rejecting with what stopped it: another run's file…), if any. */
 export const journalPending = (ctx: ExecContext): Promise<void> | undefined => execs.get(ctx)?.tree.ready
 

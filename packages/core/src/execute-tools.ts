@@ -2,6 +2,7 @@ import { callSignature } from './canonical.js'
 import { emit, type ExecContext } from './exec-context.js'
 import { answerUnrun, closeCall } from './answer-call.js'
 import { NOT_RUN, runToolCall, type CallOutcome } from './tool-call.js'
+import { idempotencyKeyOf } from './idempotency-key.js'
 import { approvalContext, approvalRequest, needsApprovalOf } from './approvals.js'
 import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from './types.js'
 import { markPaused, recordTool } from './durable.js'
@@ -147,7 +148,11 @@ async function listLaterApprovals(
     const checked = tool.validate ? tool.validate(call.arguments) : { ok: true as const, value: call.arguments }
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
-    const needs = await needsApprovalOf(tool, args, approvalContext(ctx, call))
+    const needs = await needsApprovalOf(
+      tool,
+      args,
+      approvalContext(ctx, call, idempotencyKeyOf(ctx, iteration, call.id)),
+    )
     if (!needs) continue
     const request = approvalRequest(ctx, call, args)
     markPaused(ctx, iteration, request)

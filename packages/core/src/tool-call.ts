@@ -4,6 +4,7 @@ import { countsAsFailure, errorResult, makeReceipt } from './receipt.js'
 import { unrunAnswer } from './answer-call.js'
 import { runTool } from './tool-runner.js'
 import type { ApprovalRequest, CacheOptions, ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from './types.js'
+import { idempotencyKeyOf } from './idempotency-key.js'
 import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
 import { untilAbort } from './abort-watch.js'
 import { callHook } from './hook-call.js'
@@ -138,7 +139,8 @@ async function throughGates(ctx: ExecContext, call: ToolCall, iteration: number)
     )
   }
 
-  const toolCtx = approvalContext(ctx, call)
+  const idempotencyKey = idempotencyKeyOf(ctx, iteration, call.id)
+  const toolCtx = approvalContext(ctx, call, idempotencyKey)
   const decision = prior ?? (await decideApproval(ctx, tool, call, parsed, toolCtx))
   if (decision === 'pause') {
     const request = approvalRequest(ctx, call, parsed)
@@ -167,7 +169,7 @@ async function throughGates(ctx: ExecContext, call: ToolCall, iteration: number)
     const hit = ctx.env.cache.get(cacheKey)
     if (hit) return succeed(ctx, call, signature, done, hit, { attempts: 0, cached: true })
   }
-  const outcome = await runTool(ctx, tool, runArgs, call)
+  const outcome = await runTool(ctx, tool, runArgs, call, idempotencyKey)
   throwIfContradicted(ctx)
   // A child exec of this body paused for approval: this call waits with it (the whole tree pauses).
   const below = pausedBelow(ctx, call.id)

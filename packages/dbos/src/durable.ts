@@ -47,6 +47,13 @@ export type DurableExecs = {
   decide(workflowId: string, decisions: ResumeDecisions): Promise<void>
   steer(workflowId: string, text: string): Promise<void>
   followUp(workflowId: string, text: string): Promise<void>
+  /**
+   * Takes over the execs of a worker that is gone (its `executorID`): they go back on their queues
+   * and any live worker resumes them from their recorded steps. Call it only once that worker is
+   * known to be dead (your supervisor's word: DBOS does not detect it); a worker that was only
+   * slow loses ownership and its next DBOS write fails. Returns the workflow ids re-enqueued.
+   */
+  recover(executorId: string): Promise<string[]>
 }
 
 type Segment = { kind: 'start'; input: string } | { kind: 'resume'; state: RunState; decisions: ResumeDecisions }
@@ -133,7 +140,8 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     },
     { name: `nestor.${options.name}` },
   )
-  const inbox = DBOS.registerWorkflow(inboxWorkflow, { name: `nestor.${options.name}.inbox` })
+  const inboxName = `nestor.${options.name}.inbox`
+  const inbox = DBOS.registerWorkflow(inboxWorkflow, { name: inboxName })
 
   // DBOS keeps a queue's configuration in its system database, and workers' dispatchers read it
   // from there: a limit only counts once some process wrote it. So every process writes it as it
@@ -186,6 +194,19 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     },
     steer: (workflowId, text) => send(workflowId, { kind: 'steer', text }),
     followUp: (workflowId, text) => send(workflowId, { kind: 'followUp', text }),
+    async recover(executorId) {
+      await ensureQueues()
+      const pending = await DBOS.listWorkflows({
+        executorId,
+        status: 'PENDING',
+        workflowName: [`nestor.${options.name}`, inboxName],
+      })
+      for (const found of pending)
+        await DBOS.resumeWorkflow(found.workflowID, {
+          queueName: found.workflowName === inboxName ? inboxQueueName : queueName,
+        })
+      return pending.map((found) => found.workflowID)
+    },
   }
 }
 

@@ -1,18 +1,22 @@
 import { ConfiguredInstance, DBOS } from '@dbos-inc/dbos-sdk'
-import type { ExecOptions, Journal, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
+import type { ExecOptions, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
-import pg from 'pg'
-import { readEvents, writeEvents, type DurableEvent } from './events.js'
-import { deliverInbox, deliverWaiting, inboxWorkflow } from './inbox.js'
-import { postgresJournal } from './postgres-journal.js'
-import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxIdOf, type InboxMessage } from './topics.js'
+import type pg from 'pg'
+import { poolOnDbosDatabase } from './database.js'
+import { decisionProblem, namedCalls } from './decisions.js'
+import { readEvents, type DurableEvent } from './events.js'
+import { deliverWaiting, inboxWorkflow } from './inbox.js'
+import { driveLeg } from './leg.js'
+import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
+import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
+import { checkWorkflowId } from './workflow-ids.js'
 
 export type DurableOptions = {
   /** Names the DBOS workflow (`nestor.{name}`) and queue (`nestor-{name}`): the same in every process. */
   name: string
   /** How many of these execs one worker process runs at once (the queue's per-worker limit). */
   concurrency?: number
-  /** Where the journal lives. Default: a pool on `DBOS_SYSTEM_DATABASE_URL`. */
+  /** Where the journal lives. Default: a pool on the database DBOS launched with (closed by `close()`). */
   pool?: pg.Pool
   /** Journal table (default `nestor_journal`). */
   table?: string
@@ -44,6 +48,7 @@ export type DurableExecs = {
   handle(workflowId: string): DurableHandle
   /** The run's events after `after` (a position; 0 or -1 = from the start), live, until the run ends. */
   events(workflowId: string, options?: { after?: number }): AsyncIterable<DurableEvent>
+  /** Sends a decision; one that is not `{ approve?, reject?, edit? }` naming each call once is `invalid_options`. */
   decide(workflowId: string, decisions: ResumeDecisions): Promise<void>
   steer(workflowId: string, text: string): Promise<void>
   followUp(workflowId: string, text: string): Promise<void>
@@ -54,6 +59,20 @@ export type DurableExecs = {
    * slow loses ownership and its next DBOS write fails. Returns the workflow ids re-enqueued.
    */
   recover(executorId: string): Promise<string[]>
+  /**
+   * Stops a run: DBOS marks it cancelled (no recovery restarts it), the leg in flight is aborted
+   * (its model call and tool bodies get the abort signal) and its inbox ends. `result()` then
+   * rejects with `aborted`. Returns once DBOS has recorded the cancel.
+   */
+  cancel(workflowId: string): Promise<void>
+  /**
+   * The retention rule of the journal: deletes the journal rows (and inbox cursors) of runs that
+   * ended (succeeded, failed or cancelled) before `endedBefore` (epoch ms). A run still able to
+   * run again is never touched. Returns how many runs it cleared; call it from a daily job.
+   */
+  prune(options: { endedBefore: number; limit?: number }): Promise<number>
+  /** Ends the journal pool `durable()` made (not a `pool` you gave it). Call after `DBOS.shutdown()`. */
+  close(): Promise<void>
 }
 
 type Segment = { kind: 'start'; input: string } | { kind: 'resume'; state: RunState; decisions: ResumeDecisions }
@@ -69,26 +88,17 @@ const EXPIRY_MARGIN_MS = 60_000
  */
 export function durable(runtime: Runtime, options: DurableOptions): DurableExecs {
   const queueName = `nestor-${options.name}`
+  const workflowName = `nestor.${options.name}`
   const inboxQueueName = `nestor-${options.name}-inbox`
   const polling = options.pollingIntervalMs ?? 100
-  let pool = options.pool
-  let journal: Journal | undefined
+  let ownPool: pg.Pool | undefined
+  let journal: PostgresJournal | undefined
   const journalOf = () => {
     if (journal) return journal
-    if (!pool) {
-      const url = process.env['DBOS_SYSTEM_DATABASE_URL']
-      if (!url) throw new NestorError('invalid_options', '@nestor/dbos needs options.pool or DBOS_SYSTEM_DATABASE_URL')
-      pool = new pg.Pool({ connectionString: url, max: 4 })
-      // An idle client that loses its connection (a Postgres restart, a dropped socket) is emitted
-      // as 'error' on the pool, which crashes the process when nobody listens. The pool has already
-      // discarded that client and the next query opens a new one: nothing to do but not crash.
-      pool.on('error', () => {})
-    }
-    const tableOption = options.table === undefined ? {} : { table: options.table }
-    journal = postgresJournal(pool, tableOption)
+    const pool = options.pool ?? (ownPool = poolOnDbosDatabase())
+    journal = postgresJournal(pool, options.table === undefined ? {} : { table: options.table })
     return journal
   }
-
   // One leg of the exec (the start, or a resume after a decision) is one DBOS step. A step that a
   // crash interrupted runs again on recovery, and the journal makes that run replay every finished
   // model turn and tool call instead of paying for them again.
@@ -103,12 +113,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
           })
     handOver(run)
-    const inbox = deliverInbox(workflowId, run, journalNow)
-    const written = writeEvents(workflowId, run)
-    const result = await run.result
-    await written
-    inbox.stop()
-    return result
+    return driveLeg(workflowId, run, journalNow)
   }
 
   const workflow = DBOS.registerWorkflow(
@@ -133,12 +138,13 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         }
         return result
       } finally {
-        // Also when a step failed: the inbox workflow must not wait forever, nor readers.
+        // Also when a step failed: the inbox workflow must not wait, nor readers. (A cancelled
+        // workflow cannot do either: cancel() ends the inbox, and DBOS ends its readers.)
         await DBOS.send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
         await DBOS.closeStream(EVENTS_STREAM)
       }
     },
-    { name: `nestor.${options.name}` },
+    { name: workflowName },
   )
   const inboxName = `nestor.${options.name}.inbox`
   const inbox = DBOS.registerWorkflow(inboxWorkflow, { name: inboxName })
@@ -166,31 +172,42 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   new QueueConfiguration(queueName, ensureQueues)
 
   const handle = (workflowId: string): DurableHandle => ({
-    workflowId,
-    result: () => DBOS.retrieveWorkflow<ExecResult>(workflowId).getResult({ pollingIntervalMs: polling }),
+    workflowId: checkWorkflowId(workflowId),
+    result: () =>
+      DBOS.retrieveWorkflow<ExecResult>(workflowId)
+        .getResult({ pollingIntervalMs: polling })
+        .catch(async (error: unknown) => {
+          const status = await DBOS.getWorkflowStatus(workflowId).catch(() => null)
+          if (status?.status === 'CANCELLED') throw new NestorError('aborted', `run ${workflowId} was cancelled`)
+          throw error
+        }),
   })
   const send = async (workflowId: string, message: InboxMessage) => {
-    await DBOS.send(inboxIdOf(workflowId), message, INBOX_TOPIC)
+    await DBOS.send(inboxIdOf(checkWorkflowId(workflowId)), message, INBOX_TOPIC)
   }
 
   return {
     name: options.name,
     queueName,
     async start(input, startOptions) {
+      const workflowId = checkWorkflowId(startOptions.workflowId)
       await ensureQueues()
       // The inbox first, so that steering can be sent as soon as start() returns, even while the
-      // exec waits in the queue; any worker takes it, and DBOS recovers it like the exec.
-      await DBOS.startWorkflow(inbox, { workflowID: inboxIdOf(startOptions.workflowId), queueName: inboxQueueName })()
+      // exec waits in the queue; any worker takes it, and DBOS recovers it like the exec. An inbox
+      // whose exec never starts (a failure in between) ends on its own (inbox.ts).
+      await DBOS.startWorkflow(inbox, { workflowID: inboxIdOf(workflowId), queueName: inboxQueueName })()
       const workflowOptions: WorkflowOptions = {}
       if (startOptions.approvalTimeoutMs !== undefined)
         workflowOptions.approvalTimeoutMs = startOptions.approvalTimeoutMs
-      await DBOS.startWorkflow(workflow, { workflowID: startOptions.workflowId, queueName })(input, workflowOptions)
-      return handle(startOptions.workflowId)
+      await DBOS.startWorkflow(workflow, { workflowID: workflowId, queueName })(input, workflowOptions)
+      return handle(workflowId)
     },
     handle,
-    events: (workflowId, eventOptions = {}) => readEvents(workflowId, eventOptions.after ?? 0),
+    events: (workflowId, eventOptions = {}) => readEvents(checkWorkflowId(workflowId), eventOptions.after ?? 0),
     async decide(workflowId, decisions) {
-      await DBOS.send(workflowId, decisions, DECISION_TOPIC)
+      const problem = decisionProblem(decisions)
+      if (problem) throw new NestorError('invalid_options', `invalid decision for ${workflowId}: ${problem}`)
+      await DBOS.send(checkWorkflowId(workflowId), decisions, DECISION_TOPIC)
     },
     steer: (workflowId, text) => send(workflowId, { kind: 'steer', text }),
     followUp: (workflowId, text) => send(workflowId, { kind: 'followUp', text }),
@@ -199,13 +216,37 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       const pending = await DBOS.listWorkflows({
         executorId,
         status: 'PENDING',
-        workflowName: [`nestor.${options.name}`, inboxName],
+        workflowName: [workflowName, inboxName],
       })
       for (const found of pending)
         await DBOS.resumeWorkflow(found.workflowID, {
           queueName: found.workflowName === inboxName ? inboxQueueName : queueName,
         })
       return pending.map((found) => found.workflowID)
+    },
+    async cancel(workflowId) {
+      // The message first: the inbox relays it to the running leg (which aborts) and then ends.
+      await send(workflowId, { kind: 'cancel' })
+      await DBOS.cancelWorkflow(workflowId)
+    },
+    async prune({ endedBefore, limit = 1000 }) {
+      const ended = await DBOS.listWorkflows({
+        workflowName,
+        status: ['SUCCESS', 'ERROR', 'CANCELLED'],
+        completedBefore: new Date(endedBefore).toISOString(),
+        limit,
+        loadInput: false,
+        loadOutput: false,
+      })
+      const ids = ended.map((found) => found.workflowID)
+      if (ids.length > 0) await journalOf().forget([...ids, ...ids.map(inboxCursorRunOf)])
+      return ids.length
+    },
+    async close() {
+      const pool = ownPool
+      ownPool = undefined
+      journal = undefined
+      await pool?.end()
     },
   }
 }
@@ -242,18 +283,12 @@ async function waitForDecision(
       if (deadline === undefined) continue
       return null
     }
-    if (namesOnly(decisions, ids)) return decisions
-    DBOS.logger.warn(`@nestor/dbos: ignored a decision for ${DBOS.workflowID} that names calls not waiting`)
+    const problem =
+      decisionProblem(decisions) ??
+      (namedCalls(decisions).every((id) => ids.has(id)) ? undefined : 'it names calls not waiting')
+    if (problem === undefined) return decisions
+    DBOS.logger.warn(`@nestor/dbos: ignored a decision for ${DBOS.workflowID}: ${problem}`)
   }
-}
-
-function namesOnly(decisions: ResumeDecisions, ids: Set<string>): boolean {
-  const named = [
-    ...(decisions.approve ?? []),
-    ...(decisions.reject ?? []).map((r) => r.toolCallId),
-    ...(decisions.edit ?? []).map((e) => e.toolCallId),
-  ]
-  return named.length > 0 && named.every((id) => ids.has(id))
 }
 
 function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {

@@ -1,6 +1,7 @@
 import { DBOS } from '@dbos-inc/dbos-sdk'
 import type { ExecRun, Journal } from '@nestor/core'
-import { INBOX_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
+import { NestorError } from '@nestor/core'
+import { INBOX_STREAM, INBOX_TOPIC, execIdOfInbox, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
 
 /**
  * The body of an exec's inbox workflow. A running DBOS step cannot `recv`, and a workflow that
@@ -9,13 +10,29 @@ import { INBOX_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessa
  * durably and appends it to its stream, which the exec step reads while it runs.
  */
 export async function inboxWorkflow(): Promise<void> {
+  const execId = execIdOfInbox(DBOS.workflowID as string)
   for (;;) {
-    const message = await DBOS.recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: 3600 })
-    if (message === null) continue
+    const message = await DBOS.recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: IDLE_CHECK_SECONDS })
+    if (message === null) {
+      // Bounded by its exec: an inbox whose exec has ended, or never started (a failure between
+      // the two starts), ends instead of waiting for a close that will not come.
+      if (await execIsOver(execId)) break
+      continue
+    }
     if (message.kind === 'close') break
     await DBOS.writeStream(INBOX_STREAM, message)
+    if (message.kind === 'cancel') break
   }
   await DBOS.closeStream(INBOX_STREAM)
+}
+
+/** How long an idle inbox waits before it checks that its exec still runs. */
+const IDLE_CHECK_SECONDS = 60
+const OVER = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'])
+
+async function execIsOver(execId: string): Promise<boolean> {
+  const status = await DBOS.getWorkflowStatus(execId)
+  return status === null || OVER.has(status.status)
 }
 
 /**
@@ -33,10 +50,11 @@ export function deliverInbox(
     const cursorRun = inboxCursorRunOf(workflowId)
     let offset = (await journal.load(cursorRun)).length
     while (!stopped) {
-      const message = await readInbox(workflowId, offset, 0.5)
+      const message = await readInbox(workflowId, offset, 5)
       if (message === undefined) continue
       // Stopped while reading: the message stays in the inbox for the next leg of the exec.
       if (message.kind === 'close' || stopped) return
+      if (message.kind === 'cancel') return run.abort(new NestorError('aborted', `run ${workflowId} was cancelled`))
       await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
       offset++
       deliver(run, message)
@@ -62,13 +80,16 @@ export async function deliverWaiting(workflowId: string, journal: Journal): Prom
   const waiting: InboxMessage[] = []
   for (;;) {
     const message = await readInbox(workflowId, offset, 0.05)
-    if (message === undefined || message.kind === 'close') break
+    if (message === undefined || message.kind === 'close' || message.kind === 'cancel') break
     await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
     waiting.push(message)
     offset++
   }
   return (run) => waiting.forEach((message) => deliver(run, message))
 }
+
+/** How often a running leg looks for a new message: the bound on steering latency, and its query rate. */
+const INBOX_POLL_MS = 250
 
 function deliver(run: ExecRun, message: InboxMessage): void {
   if (message.kind === 'steer') run.steer(message.text)
@@ -79,7 +100,7 @@ async function readInbox(workflowId: string, offset: number, waitSeconds: number
   try {
     return await DBOS.readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
       timeoutSeconds: waitSeconds,
-      pollingIntervalMs: 50,
+      pollingIntervalMs: INBOX_POLL_MS,
     })
   } catch {
     // Nothing new within the wait (or the inbox does not exist yet).

@@ -9,4 +9,8 @@ export const inboxIdOf = (workflowId: string) => `${workflowId}.inbox`
 /** Where the inbox reader records how far it has delivered (a journal run of its own). */
 export const inboxCursorRunOf = (workflowId: string) => `${workflowId}#inbox`
 
-export type InboxMessage = { kind: 'steer' | 'followUp'; text: string } | { kind: 'close' }
+/** `close`: the run ended; `cancel`: `cancel()` asked the running leg to abort (and the inbox to end). */
+export type InboxMessage = { kind: 'steer' | 'followUp'; text: string } | { kind: 'close' } | { kind: 'cancel' }
+
+/** The exec workflow an inbox workflow serves. */
+export const execIdOfInbox = (inboxId: string) => inboxId.slice(0, -'.inbox'.length)

@@ -8,7 +8,15 @@ import { readEvents, type DurableEvent } from './events.js'
 import { deliverWaiting, inboxWorkflow } from './inbox.js'
 import { driveLeg } from './leg.js'
 import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
-import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
+import {
+  DECISION_TOPIC,
+  EVENTS_STREAM,
+  INBOX_TOPIC,
+  inboxCursorRunOf,
+  inboxIdOf,
+  legsRunOf,
+  type InboxMessage,
+} from './topics.js'
 import { checkWorkflowId } from './workflow-ids.js'
 
 export type DurableOptions = {
@@ -75,7 +83,8 @@ export type DurableExecs = {
   close(): Promise<void>
 }
 
-type Segment = { kind: 'start'; input: string } | { kind: 'resume'; state: RunState; decisions: ResumeDecisions }
+type Segment =
+  { kind: 'start'; input: string } | { kind: 'resume'; leg: number; state: RunState; decisions: ResumeDecisions }
 type WorkflowOptions = { approvalTimeoutMs?: number }
 
 const FOREVER_SECONDS = 24 * 3600
@@ -113,7 +122,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
           })
     handOver(run)
-    return driveLeg(workflowId, run, journalNow)
+    return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow)
   }
 
   const workflow = DBOS.registerWorkflow(
@@ -123,7 +132,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         let result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'start', input }), {
           name: 'nestor.exec',
         })
-        while (result.status === 'paused' && result.pending) {
+        for (let leg = 1; result.status === 'paused' && result.pending; leg++) {
           const waiting = result.pending.approvals
           const state = result.pending.state
           const decisions =
@@ -132,7 +141,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
               workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs,
               state.expiresAt,
             )) ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
-          result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'resume', state, decisions }), {
+          result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'resume', leg, state, decisions }), {
             name: 'nestor.resume',
           })
         }
@@ -239,7 +248,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         loadOutput: false,
       })
       const ids = ended.map((found) => found.workflowID)
-      if (ids.length > 0) await journalOf().forget([...ids, ...ids.map(inboxCursorRunOf)])
+      if (ids.length > 0) await journalOf().forget([...ids, ...ids.map(inboxCursorRunOf), ...ids.map(legsRunOf)])
       return ids.length
     },
     async close() {

@@ -1,6 +1,7 @@
 import type { ExecResult, ExecRun, Journal } from '@nestor/core'
 import { writeEvents } from './events.js'
 import { deliverInbox } from './inbox.js'
+import { legsRunOf } from './topics.js'
 
 /**
  * Drives one leg of a durable exec (its start or a resume) to its result: feeds it the inbox and
@@ -10,13 +11,15 @@ import { deliverInbox } from './inbox.js'
  * on; otherwise the workflow fails with it). Nothing is left without a handler: a worker process
  * never exits over one run.
  */
-export async function driveLeg(workflowId: string, run: ExecRun, journal: Journal): Promise<ExecResult> {
+export async function driveLeg(workflowId: string, leg: number, run: ExecRun, journal: Journal): Promise<ExecResult> {
   const inbox = deliverInbox(workflowId, run, journal)
   let failure: { error: unknown } | undefined
-  const written = writeEvents(workflowId, run).catch((error: unknown) => {
-    failure = { error }
-    run.abort(error)
-  })
+  const written = legStarted(workflowId, leg, journal)
+    .then((recovered) => writeEvents(workflowId, run, recovered))
+    .catch((error: unknown) => {
+      failure = { error }
+      run.abort(error)
+    })
   try {
     const result = await run.result
     await written
@@ -25,4 +28,16 @@ export async function driveLeg(workflowId: string, run: ExecRun, journal: Journa
   } finally {
     inbox.stop()
   }
+}
+
+/**
+ * Records that this leg started, and says whether it had started before: a process running it
+ * died, and the stream already holds part of its events.
+ */
+async function legStarted(workflowId: string, leg: number, journal: Journal): Promise<boolean> {
+  const run = legsRunOf(workflowId)
+  const key = `leg:${leg}`
+  if ((await journal.load(run)).some((entry) => entry.key === key)) return true
+  await journal.append(run, { key, kind: 'message', leg })
+  return false
 }

@@ -1,10 +1,11 @@
 import { Runtime, defineTool, type ToolContext } from '@nestor/core'
 import { scripted } from '@nestor/providers'
+import { median } from './stats.js'
 
 // What ctx.idempotencyKey costs a tool call: execs of one tool call whose body reads the key,
 // against the same execs whose body reads the call id, interleaved in rounds in one process.
 const CALLS = Number(process.env.KEY_CALLS ?? 2000)
-const ROUNDS = 5
+const ROUNDS = 10
 
 export async function idempotencyKeyCost(): Promise<{ calls: number; withKeyUs: number; withoutUs: number }> {
   const make = (read: (ctx: ToolContext) => string) =>
@@ -24,13 +25,14 @@ export async function idempotencyKeyCost(): Promise<{ calls: number; withKeyUs: 
     for (let i = 0; i < n; i++) await runtime.exec('go', { tools: [tool] })
     return performance.now() - started
   }
-  await time(withKey, 200)
-  await time(without, 200)
-  let a = 0
-  let b = 0
+  await time(withKey, 500)
+  await time(without, 500)
+  // Per round, then the median round: a loaded machine's slow moments land in some rounds only.
+  const a: number[] = []
+  const b: number[] = []
   for (let round = 0; round < ROUNDS; round++) {
-    a += await time(withKey, CALLS / ROUNDS)
-    b += await time(without, CALLS / ROUNDS)
+    a.push(((await time(withKey, CALLS / ROUNDS)) * 1000 * ROUNDS) / CALLS)
+    b.push(((await time(without, CALLS / ROUNDS)) * 1000 * ROUNDS) / CALLS)
   }
-  return { calls: CALLS, withKeyUs: (a * 1000) / CALLS, withoutUs: (b * 1000) / CALLS }
+  return { calls: CALLS, withKeyUs: median(a), withoutUs: median(b) }
 }

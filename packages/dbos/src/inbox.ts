@@ -79,7 +79,7 @@ export async function deliverWaiting(workflowId: string, journal: Journal): Prom
   let offset = (await journal.load(cursorRun)).length
   const waiting: InboxMessage[] = []
   for (;;) {
-    const message = await readInbox(workflowId, offset, 0.05)
+    const message = await readInbox(workflowId, offset, 0.05, 50)
     if (message === undefined || message.kind === 'close' || message.kind === 'cancel') break
     await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
     waiting.push(message)
@@ -96,11 +96,16 @@ function deliver(run: ExecRun, message: InboxMessage): void {
   else if (message.kind === 'followUp') run.followUp(message.text)
 }
 
-async function readInbox(workflowId: string, offset: number, waitSeconds: number): Promise<InboxMessage | undefined> {
+async function readInbox(
+  workflowId: string,
+  offset: number,
+  waitSeconds: number,
+  pollMs = INBOX_POLL_MS,
+): Promise<InboxMessage | undefined> {
   try {
     return await DBOS.readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
       timeoutSeconds: waitSeconds,
-      pollingIntervalMs: INBOX_POLL_MS,
+      pollingIntervalMs: pollMs,
     })
   } catch {
     // Nothing new within the wait (or the inbox does not exist yet).

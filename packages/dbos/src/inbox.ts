@@ -1,5 +1,5 @@
 import { DBOS } from '@dbos-inc/dbos-sdk'
-import type { ExecRun, Journal } from '@nestor/core'
+import type { ExecRun, Journal, Message } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import { INBOX_STREAM, INBOX_TOPIC, execIdOfInbox, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
 
@@ -71,13 +71,15 @@ export function deliverInbox(
 }
 
 /**
- * Hands the messages already waiting (sent while the exec was queued or paused) to a run that has
- * just been created, so they reach it before its first model call; returns them for the record.
+ * Hands a run that has just been created the messages it must get before its first model call:
+ * those an earlier leg was handed but whose loop never took them (a crash between the cursor's
+ * record and the loop's, or a leg that ended first), then those sent while the exec was queued or
+ * paused. Taken means in the run's journal; so each message enters the loop exactly once.
  */
 export async function deliverWaiting(workflowId: string, journal: Journal): Promise<(run: ExecRun) => void> {
   const cursorRun = inboxCursorRunOf(workflowId)
   let offset = (await journal.load(cursorRun)).length
-  const waiting: InboxMessage[] = []
+  const waiting: InboxMessage[] = offset > 0 ? await handedNotTaken(workflowId, offset, journal) : []
   for (;;) {
     const message = await readInbox(workflowId, offset, 0.05, 50)
     if (message === undefined || message.kind === 'close' || message.kind === 'cancel') break
@@ -86,6 +88,33 @@ export async function deliverWaiting(workflowId: string, journal: Journal): Prom
     offset++
   }
   return (run) => waiting.forEach((message) => deliver(run, message))
+}
+
+/** The messages at inbox offsets below `handed` that no root `message` entry of the run's journal holds. */
+async function handedNotTaken(workflowId: string, handed: number, journal: Journal): Promise<InboxMessage[]> {
+  const taken = new Map<string, number>()
+  for (const entry of await journal.load(workflowId)) {
+    if (entry.kind !== 'message' || !/^root#\d+:message:\d+$/.test(entry.key)) continue
+    for (const message of (entry['messages'] ?? []) as Message[]) {
+      const text = textOf(message)
+      if (text !== undefined) taken.set(text, (taken.get(text) ?? 0) + 1)
+    }
+  }
+  const missed: InboxMessage[] = []
+  for (let offset = 0; offset < handed; offset++) {
+    const message = await readInbox(workflowId, offset, 0.05, 50)
+    if (message?.kind !== 'steer' && message?.kind !== 'followUp') continue
+    const left = taken.get(message.text) ?? 0
+    if (left > 0) taken.set(message.text, left - 1)
+    else missed.push(message)
+  }
+  return missed
+}
+
+function textOf(message: Message): string | undefined {
+  if (message.role !== 'user') return undefined
+  if (typeof message.content === 'string') return message.content
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
 }
 
 /** How often a running leg looks for a new message: the bound on steering latency, and its query rate. */

@@ -82,14 +82,3 @@ export async function startPaymentsApi(): Promise<PaymentsApi> {
   api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return api
 }
-
-/** What a tool body does with the key: one POST, the charge's id back. */
-export async function charge(url: string, amount: number, idempotencyKey: string): Promise<Charge> {
-  const response = await fetch(`${url}/v1/charges`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-    body: JSON.stringify({ amount }),
-  })
-  if (!response.ok) throw new Error(`payments API ${response.status}: ${await response.text()}`)
-  return (await response.json()) as Charge
-}

@@ -93,6 +93,8 @@ const elapsed = async (env: Record<string, string>) => (await timed(env)).elapse
 const DELTAS = Number(process.env.DELTAS ?? 200)
 
 async function main() {
+  // First, with nothing else of this bench running (idle workers poll their queues).
+  const keys = await idempotencyKeyCost()
   const dir = mkdtempSync(join(tmpdir(), 'nestor-bench-dbos-'))
   chmodSync(dir, 0o755)
   const port = await freePort()
@@ -152,7 +154,6 @@ async function main() {
     // Per exec of the long kind: what its extra steps cost over the median short exec, per step.
     const shortMedian = quantile(sequential.latencies, 0.5)
     const steps = (t: Timing) => t.latencies.map((ms) => (ms - shortMedian) / extraSteps)
-    const keys = await idempotencyKeyCost()
     console.log(`| measure (${COUNT} execs of 2 model turns + 1 tool; ${LONG_COUNT} of ${LONG} tool turns) | value |`)
     console.log('| --- | --- |')
     console.log(`| without DBOS, one at a time | ${(plain / COUNT).toFixed(1)} ms/exec |`)

@@ -16,9 +16,7 @@ export type DurableEvent = AgentEvent & { position: number }
  * it replays from the journal; and the message that was streaming at the crash gets a
  * `message_end` with `abandoned: true` before the turn streams again, so readers drop its deltas.
  */
-export async function writeEvents(workflowId: string, run: ExecRun, recovered: boolean): Promise<void> {
-  const seen = recovered ? await earlierAttempt(workflowId) : undefined
-  if (seen) for (const end of seen.abandoned) await DBOS.writeStream(EVENTS_STREAM, end)
+export async function writeEvents(workflowId: string, run: ExecRun, recovered: Promise<boolean>): Promise<void> {
   const pending: AgentEvent[] = []
   let wake: (() => void) | undefined
   let ended = false
@@ -35,6 +33,9 @@ export async function writeEvents(workflowId: string, run: ExecRun, recovered: b
   })()
   // Awaited at the end; a write that fails first leaves it without a reader otherwise.
   reading.catch(() => undefined)
+  // Read from the first event on (above) while finding out what an earlier attempt wrote.
+  const seen = (await recovered) ? await earlierAttempt(workflowId) : undefined
+  if (seen) for (const end of seen.abandoned) await DBOS.writeStream(EVENTS_STREAM, end)
   for (;;) {
     if (pending.length === 0) {
       if (ended) break

@@ -14,12 +14,10 @@ import { legsRunOf } from './topics.js'
 export async function driveLeg(workflowId: string, leg: number, run: ExecRun, journal: Journal): Promise<ExecResult> {
   const inbox = deliverInbox(workflowId, run, journal)
   let failure: { error: unknown } | undefined
-  const written = legStarted(workflowId, leg, journal)
-    .then((recovered) => writeEvents(workflowId, run, recovered))
-    .catch((error: unknown) => {
-      failure = { error }
-      run.abort(error)
-    })
+  const written = writeEvents(workflowId, run, legStarted(workflowId, leg, journal)).catch((error: unknown) => {
+    failure = { error }
+    run.abort(error)
+  })
   try {
     const result = await run.result
     await written

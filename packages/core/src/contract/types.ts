@@ -96,6 +96,11 @@ export type ToolContext = {
   /** Aborted when the exec is aborted or the tool's timeout fires. */
   signal: AbortSignal
   toolCallId: string
+  /**
+   * The same for every run of this call (retries, a journal replay, a recovery in another process)
+   * and different for every other call: pass it to outside APIs (`Idempotency-Key`). docs/durability.md
+   */
+  idempotencyKey: string
   execId: string
   depth: number
   /** Emits a `tool_update` event with `partial`. */

@@ -20,6 +20,7 @@ import { OutputGate } from './output.js'
 import type { SchemaInput } from './schema.js'
 import { childSlot, joinJournal, treeJournal } from './durable.js'
 import type { Journal } from './journal.js'
+import { forkJournal, type ForkOptions, type ForkSource } from './fork.js'
 import type {
   AgentEvent,
   AgentEventType,
@@ -136,6 +137,11 @@ export class Runtime {
         ),
       ) as ExecRun<OutputOf<S>>
     return this.start(ctx, { input: messages }) as ExecRun<OutputOf<S>>
+  }
+
+  /** Replays a recorded run up to `source.at`, applies `source.edit` there, goes on live as `options.runId` (docs/evals.md). */
+  fork(source: ForkSource, options: ForkOptions): ExecRun {
+    return this.exec(source.input, { ...options, journal: forkJournal(source, options.runId, options.journal) })
   }
 
   /**

@@ -8,7 +8,7 @@ import type { EvalDefinition } from './define.js'
 import { evaluate } from './evaluate.js'
 import { progress, type Out } from './progress.js'
 import { writeHtmlReport } from './report-html.js'
-import { writeJsonReport } from './report-json.js'
+import { baselineOf, writeJsonReport } from './report-json.js'
 import { summaryTable } from './summary-table.js'
 import type { CassetteOptions, EvalReport } from './types.js'
 
@@ -118,7 +118,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
             'invalid_options',
             `${def.name}: --update-baseline needs the eval's baseline to be a file path`,
           )
-        await writeJsonReport(report, resolve(io.cwd, def.baseline))
+        await writeJsonReport(baselineOf(report), resolve(io.cwd, def.baseline))
         io.stdout.write(`baseline written: ${def.baseline}\n`)
       }
     }

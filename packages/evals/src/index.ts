@@ -4,7 +4,7 @@ export type { ExpectedCall, ToolCallsOptions, JudgeOptions } from './scorers/ind
 export { flattenCalls } from './scorers/tool-calls.js'
 export { loadCases, caseId } from './data.js'
 export { readBaseline } from './baseline.js'
-export { toJsonReport, writeJsonReport } from './report-json.js'
+export { baselineOf, toJsonReport, writeJsonReport } from './report-json.js'
 export { toHtmlReport, writeHtmlReport } from './report-html.js'
 export { defineEval } from './define.js'
 export type { EvalDefinition } from './define.js'

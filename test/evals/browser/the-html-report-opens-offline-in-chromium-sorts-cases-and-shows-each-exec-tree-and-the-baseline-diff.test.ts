@@ -8,6 +8,7 @@ import { Runtime, defineTool, exec, type Message } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { evaluate, scorers, writeHtmlReport } from '@nestor/evals'
 import { z } from 'zod'
+import trips from '../../../examples/evals/trips.eval.js'
 import { CHROMIUM, hasChromium, WAIT } from '../../support/browser-app.js'
 
 const OUTPUT = fileURLToPath(new URL('../../../test-results/evals/', import.meta.url))
@@ -112,6 +113,30 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
       mkdirSync(OUTPUT, { recursive: true })
       await page.click('tr.case[data-case-id="porto"]')
       await page.screenshot({ path: join(OUTPUT, 'evals-report.png'), fullPage: true })
+    } finally {
+      await browser.close()
+    }
+  }, 120_000)
+  it("draws the worked example's report (the screenshot in docs/evals.md)", async () => {
+    const { provider: _live, ...offline } = trips
+    const report = await evaluate({ ...offline, cassettes: { dir: trips.cassettes as string, mode: 'replay' } })
+    const file = join(mkdtempSync(join(tmpdir(), 'evals-html-')), 'trips.html')
+    await writeHtmlReport(report, file)
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    })
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+      await page.goto(pathToFileURL(file).href)
+      await page.click('th[data-sort="score:judge"]')
+      await page.click('tr.case[data-case-id="porto"]')
+      await page.locator('tr.case[data-case-id="porto"] + tr.detail details.exec[data-depth="1"]').first().waitFor(WAIT)
+      expect(await page.textContent('#verdict')).toBe('passed')
+      expect(await page.locator('#cases tr.case').count()).toBe(10)
+      mkdirSync(OUTPUT, { recursive: true })
+      await page.screenshot({ path: join(OUTPUT, 'trips-report.png'), fullPage: true })
     } finally {
       await browser.close()
     }

@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { Runtime, defineTool, exec, type Message } from '@nestor/core'
 import { scripted } from '@nestor/providers'
-import { evaluate, scorers, writeHtmlReport } from '@nestor/evals'
+import { evaluate, scorers, writeHtmlReport, type EvalReport } from '@nestor/evals'
 import { z } from 'zod'
 import trips from '../../../examples/evals/trips.eval.js'
 import { CHROMIUM, hasChromium, WAIT } from '../../support/browser-app.js'
@@ -56,22 +56,26 @@ const run = (city: (input: string) => string, baseline?: Awaited<ReturnType<type
   })
 }
 
+/** The report written as a page, and a headless Chromium page to open it in. */
+async function openable(report: EvalReport) {
+  const file = join(mkdtempSync(join(tmpdir(), 'evals-html-')), 'trips.html')
+  await writeHtmlReport(report, file)
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  })
+  return { file, browser, page: await browser.newPage({ viewport: { width: 1200, height: 900 } }) }
+}
+
 describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
   it('loads from a file with no request, shows the summary and the regression, sorts by a score and opens a case tree two deep', async () => {
     const before = await run((input) => input.slice(5))
     // Porto regresses: the planner now plans Lisbon for it.
     const after = await run((input) => (input === 'Plan Porto' ? 'Lisbon' : input.slice(5)), before)
     expect(after.passed).toBe(false)
-    const file = join(mkdtempSync(join(tmpdir(), 'evals-html-')), 'trips.html')
-    await writeHtmlReport(after, file)
-
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    })
+    const { file, browser, page } = await openable(after)
     try {
-      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
       const requests: string[] = []
       page.on('request', (r) => requests.push(r.url()))
       const errors: string[] = []
@@ -120,15 +124,8 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
   it("draws the worked example's report (the screenshot in docs/evals.md)", async () => {
     const { provider: _live, ...offline } = trips
     const report = await evaluate({ ...offline, cassettes: { dir: trips.cassettes as string, mode: 'replay' } })
-    const file = join(mkdtempSync(join(tmpdir(), 'evals-html-')), 'trips.html')
-    await writeHtmlReport(report, file)
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    })
+    const { file, browser, page } = await openable(report)
     try {
-      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
       await page.goto(pathToFileURL(file).href)
       await page.click('th[data-sort="score:judge"]')
       await page.click('tr.case[data-case-id="porto"]')

@@ -125,7 +125,8 @@ describe('evaluate', () => {
         { id: 'slow', input: 'slow' },
         { id: 'fast', input: 'Plan Lisbon' },
       ],
-      timeoutMs: 50,
+      // Room for the fast case on a loaded machine; the slow one only ends at the abort.
+      timeoutMs: 3_000,
       task: (input, ctx) =>
         input === 'slow'
           ? new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))))

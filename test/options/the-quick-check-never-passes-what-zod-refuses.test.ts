@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { option, parseOptions, strictOptions } from '../../packages/core/src/option-schema.js'
-import { zod } from '../../packages/core/src/zod-lazy.js'
+import { option, parseOptions, strictOptions } from '../../packages/core/src/options/option-schema.js'
+import { zod } from '../../packages/core/src/base/zod-lazy.js'
 
 // parseOptions first asks the quick check (only the given keys, the rules' own predicates, no
 // zod) and runs zod only when that check refuses, for the error's wording. So the quick check must

@@ -22,14 +22,20 @@ describe('every packed package', () => {
     expect(tarballs).toHaveLength(readdirSync(join(repoRoot, 'packages')).length)
   })
 
-  it('holds its README, LICENSE and CHANGELOG, and no build info', async () => {
+  it('holds its README, LICENSE and CHANGELOG, dist/ and src/, and nothing else: no build info, no tests', async () => {
     for (const tarball of tarballs) {
       const { stdout } = await sh('tar', ['-tzf', tarball], repoRoot)
       const entries = stdout.split('\n').filter(Boolean)
-      for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'])
+      for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts'])
         expect(entries, tarball).toContain(`package/${file}`)
       expect(
-        entries.filter((entry) => entry.includes('tsbuildinfo')),
+        entries.filter(
+          (entry) => !/^package\/((dist|src)\/|(README\.md|LICENSE|CHANGELOG\.md|package\.json)$)/.test(entry),
+        ),
+        tarball,
+      ).toEqual([])
+      expect(
+        entries.filter((entry) => /tsbuildinfo|\.test\.[jt]s$/.test(entry)),
         tarball,
       ).toEqual([])
     }

@@ -39,48 +39,96 @@ export async function sh(
 /**
  * Packs every package with pnpm (workspace:* becomes a version). `pnpm test` builds first (tsc -b);
  * run alone, this builds only when a dist/ is missing, so parallel test files never build at once.
+ * One recursive pack rather than one per package: pnpm's start-up is most of a pack's cost.
  */
 export async function packAll(): Promise<string[]> {
   if (packageDirs().some((dir) => !existsSync(join(dir, 'dist')))) await sh(process.execPath, [tscBin, '-b'], repoRoot)
   const out = mkdtempSync(join(tmpdir(), 'nestor-tarballs-'))
-  for (const dir of packageDirs()) {
-    await sh('npx', ['--yes', rootManifest.packageManager, 'pack', '--pack-destination', out], dir)
-  }
+  await sh(
+    'npx',
+    [
+      '--yes',
+      rootManifest.packageManager,
+      '--recursive',
+      '--filter',
+      './packages/*',
+      'pack',
+      '--pack-destination',
+      out,
+    ],
+    repoRoot,
+  )
   return readdirSync(out)
     .filter((file) => file.endsWith('.tgz'))
     .map((file) => join(out, file))
 }
 
+type Manifest = {
+  name: string
+  peerDependencies?: Record<string, string>
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>
+}
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest
+
 /**
- * A fresh npm app outside the workspace with every tarball, the given zod and the openai SDK
- * (the workspace's exact versions) and the `extra` packages: the other SDKs stay uninstalled.
+ * The required peers of every package, at the workspace's exact versions (the root package.json
+ * pins what the lockfile resolves). npm would install them anyway, at whatever version its cache
+ * offers: pinned, the app runs the versions the suite tested. Optional peers (the provider SDKs)
+ * stay out.
+ */
+export function requiredPeers(): Record<string, string> {
+  const peers: Record<string, string> = {}
+  for (const manifest of packageDirs().map(manifestOf))
+    for (const name of Object.keys(manifest.peerDependencies ?? {}))
+      if (!manifest.peerDependenciesMeta?.[name]?.optional) peers[name] = rootManifest.devDependencies[name]!
+  return peers
+}
+
+/** `/tmp/…/nestor-web-0.1.0.tgz` → `@nestor/web`. */
+export const packageOfTarball = (tarball: string): string =>
+  `@nestor/${tarball
+    .split('/')
+    .pop()!
+    .replace(/^nestor-/, '')
+    .replace(/-\d+\.\d+\.\d+.*\.tgz$/, '')}`
+
+/**
+ * A fresh npm app outside the workspace with every tarball, the given zod, the openai SDK and the
+ * required peers (the workspace's exact versions) and the `extra` packages: the other SDKs stay
+ * uninstalled.
  */
 export async function installApp(
   tarballs: string[],
   zodVersion: string,
   extra: Record<string, string> = {},
 ): Promise<string> {
-  const app = mkdtempSync(join(tmpdir(), 'nestor-app-'))
-  cpSync(fileURLToPath(new URL('./app', import.meta.url)), app, { recursive: true })
   const dependencies: Record<string, string> = {
+    ...requiredPeers(),
     zod: zodVersion,
     openai: rootManifest.devDependencies.openai!,
     ...extra,
   }
   dependencies['@types/node'] = rootManifest.devDependencies['@types/node']!
-  for (const tarball of tarballs) {
-    const name = `@nestor/${tarball
-      .split('/')
-      .pop()!
-      .replace(/^nestor-/, '')
-      .replace(/-\d+\.\d+\.\d+.*\.tgz$/, '')}`
-    dependencies[name] = `file:${tarball}`
-  }
+  for (const tarball of tarballs) dependencies[packageOfTarball(tarball)] = `file:${tarball}`
+  return npmApp(dependencies)
+}
+
+/**
+ * A fresh npm app with exactly `dependencies` and no peer installed for them, as npm's
+ * `--legacy-peer-deps` (and yarn) leave an app whose author did not add a peer.
+ */
+export async function installWithoutPeers(dependencies: Record<string, string>): Promise<string> {
+  return npmApp(dependencies, ['--legacy-peer-deps'])
+}
+
+async function npmApp(dependencies: Record<string, string>, flags: string[] = []): Promise<string> {
+  const app = mkdtempSync(join(tmpdir(), 'nestor-app-'))
+  cpSync(fileURLToPath(new URL('./app', import.meta.url)), app, { recursive: true })
   writeFileSync(
     join(app, 'package.json'),
     JSON.stringify({ name: 'nestor-packaging-app', private: true, type: 'module', dependencies }, null, 2),
   )
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], app)
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...flags], app)
   return app
 }
 

@@ -27,33 +27,32 @@ export type {
   ApprovalRequest,
   ApprovalDecision,
   ResumeDecisions,
-  RunState,
+  OutputSchema,
+  OutputOf,
+} from './contract/types.js'
+export type { RunState } from './contract/run-state-schema.js'
+export type {
   ExecInput,
   ExecStatus,
   ExecResult,
-  OutputSchema,
-  OutputOf,
   LoopHooks,
   RuntimeOptions,
   ExecOptions,
-  BatchCall,
-  BatchOptions,
-  BatchResult,
-  ParallelBatchResult,
-  AgentEvent,
-  EventOf,
-} from './types.js'
-export { NestorError } from './errors.js'
-export type { InferArgs, SchemaInput } from './schema.js'
-export { defineTool } from './tool.js'
-export type { DefineToolOptions } from './tool.js'
-export { ToolRegistry, registry } from './registry.js'
-export { Runtime, exec } from './runtime.js'
-export { ExecRun } from './run.js'
-export type { AttachedRun, RetentionOptions } from './run-registry.js'
-export { currentExec } from './frame.js'
-export { RUN_STATE_VERSION } from './run-state.js'
-export { memoryJournal } from './journal.js'
-export type { Journal, JournalEntry } from './journal.js'
-export { fileJournal } from './file-journal.js'
-export type { ForkEdit, ForkOptions, ForkSource } from './fork.js'
+  RetentionOptions,
+} from './contract/exec-types.js'
+export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
+export type { AgentEvent, EventOf } from './contract/event-types.js'
+export { NestorError } from './contract/errors.js'
+export type { InferArgs, SchemaInput } from './schema/schema.js'
+export { defineTool } from './tools/tool.js'
+export type { DefineToolOptions } from './tools/tool.js'
+export { ToolRegistry, registry } from './tools/registry.js'
+export { Runtime, exec } from './runtime/runtime.js'
+export { ExecRun } from './exec/run.js'
+export type { AttachedRun } from './runtime/run-registry.js'
+export { currentExec } from './exec/frame.js'
+export { RUN_STATE_VERSION } from './state/run-state.js'
+export { memoryJournal } from './state/memory-journal.js'
+export type { Journal, JournalEntry } from './contract/journal.js'
+export { fileJournal } from './state/file-journal.js'
+export type { ForkEdit, ForkOptions, ForkSource } from './contract/fork-types.js'

@@ -5,16 +5,6 @@ export type {
   ToolLike,
   CacheScopeInfo,
   ReceiptStatus,
-  PrepareTurnInfo,
-  PrepareTurnChanges,
-  ToolCallHookContext,
-  BeforeToolCallOutcome,
-  QueueMode,
-  SteeringMode,
-  BatchLane,
-  BatchCallResult,
-  MessageDelta,
-  AgentEventType,
   ModelRequest,
   OutputSpec,
   ModelEvent,
@@ -24,26 +14,34 @@ export type {
   Validation,
   ToolSource,
   MethodReference,
-  EventBase,
-  EventPayload,
-} from './types.js'
-export { toolSource, offlineProvider, isOfflineProvider } from './types.js'
-export { generateId } from './ids.js'
-export { invalidOption, messageOf } from './errors.js'
-export { emptyUsage, addUsage } from './usage.js'
-export { redactString, redactDeep } from './redact.js'
-export { canonicalJson, callSignature } from './canonical.js'
-export { compileSchema } from './schema.js'
-export type { CompiledSchema } from './schema.js'
-export { globMatch } from './registry.js'
-export { sleep } from './sleep.js'
-export { option, parseOptions, strictOptions } from './option-schema.js'
-export type { OptionRule, OptionShape, OptionsSchema, SameKeys } from './option-schema.js'
-export { DeltaGuard } from './delta-guard.js'
-export { liveToolList } from './live-tools.js'
-export { boundedEvents } from './event-log.js'
-export type { LiveToolList } from './live-tools.js'
-export { normalizeTools } from './tool.js'
-export type { ExecFrameInfo } from './frame.js'
-export { TOOL_CACHE_DEFAULTS } from './tool-cache.js'
-export { zod } from './zod-lazy.js'
+} from './contract/types.js'
+export type {
+  PrepareTurnInfo,
+  PrepareTurnChanges,
+  ToolCallHookContext,
+  BeforeToolCallOutcome,
+  QueueMode,
+  SteeringMode,
+} from './contract/exec-types.js'
+export type { BatchLane, BatchCallResult } from './contract/batch-types.js'
+export type { MessageDelta, AgentEventType, EventBase, EventPayload } from './contract/event-types.js'
+export { toolSource, offlineProvider, isOfflineProvider } from './contract/types.js'
+export { generateId } from './base/ids.js'
+export { invalidOption, messageOf } from './contract/errors.js'
+export { emptyUsage, addUsage } from './contract/usage.js'
+export { redactString, redactDeep } from './events/redact.js'
+export { canonicalJson, callSignature } from './base/canonical.js'
+export { compileSchema } from './schema/schema.js'
+export type { CompiledSchema } from './schema/schema.js'
+export { globMatch } from './tools/registry.js'
+export { sleep } from './base/sleep.js'
+export { option, parseOptions, strictOptions } from './options/option-schema.js'
+export type { OptionRule, OptionShape, OptionsSchema, SameKeys } from './options/option-schema.js'
+export { DeltaGuard } from './events/delta-guard.js'
+export { liveToolList } from './tools/live-tool-list.js'
+export { boundedEvents } from './events/event-log.js'
+export type { LiveToolList } from './tools/live-tool-list.js'
+export { normalizeTools } from './tools/tool.js'
+export type { ExecFrameInfo } from './exec/frame.js'
+export { TOOL_CACHE_DEFAULTS } from './tools/tool-cache.js'
+export { zod } from './base/zod-lazy.js'

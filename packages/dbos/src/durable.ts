@@ -1,9 +1,9 @@
-import { ConfiguredInstance, DBOS } from '@dbos-inc/dbos-sdk'
 import type { ExecOptions, Journal, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
-import pg from 'pg'
+import type { Pool } from 'pg'
 import { readEvents, writeEvents, type DurableEvent } from './events.js'
 import { deliverInbox, deliverWaiting, inboxWorkflow } from './inbox.js'
+import { dbosSdk, pgPool } from './peer.js'
 import { postgresJournal } from './postgres-journal.js'
 import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxIdOf, type InboxMessage } from './topics.js'
 
@@ -13,7 +13,7 @@ export type DurableOptions = {
   /** How many of these execs one worker process runs at once (the queue's per-worker limit). */
   concurrency?: number
   /** Where the journal lives. Default: a pool on `DBOS_SYSTEM_DATABASE_URL`. */
-  pool?: pg.Pool
+  pool?: Pool
   /** Journal table (default `nestor_journal`). */
   table?: string
   /** Options for every exec (tools, model…); a journal and run id are added. */
@@ -61,6 +61,7 @@ const EXPIRY_MARGIN_MS = 60_000
  * or starts them: DBOS finds the workflow by name when it recovers one. See docs/dbos.md.
  */
 export function durable(runtime: Runtime, options: DurableOptions): DurableExecs {
+  const { DBOS } = dbosSdk()
   const queueName = `nestor-${options.name}`
   const inboxQueueName = `nestor-${options.name}-inbox`
   const polling = options.pollingIntervalMs ?? 100
@@ -71,7 +72,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     if (!pool) {
       const url = process.env['DBOS_SYSTEM_DATABASE_URL']
       if (!url) throw new NestorError('invalid_options', '@nestor/dbos needs options.pool or DBOS_SYSTEM_DATABASE_URL')
-      pool = new pg.Pool({ connectionString: url, max: 4 })
+      pool = new (pgPool())({ connectionString: url, max: 4 })
       // An idle client that loses its connection (a Postgres restart, a dropped socket) is emitted
       // as 'error' on the pool, which crashes the process when nobody listens. The pool has already
       // discarded that client and the next query opens a new one: nothing to do but not crash.
@@ -155,7 +156,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     ])
     return queues
   }
-  new QueueConfiguration(queueName, ensureQueues)
+  configureQueues(queueName, ensureQueues)
 
   const handle = (workflowId: string): DurableHandle => ({
     workflowId,
@@ -198,6 +199,7 @@ async function waitForDecision(
   timeoutMs: number | undefined,
   stateExpiresAt: number | undefined,
 ): Promise<ResumeDecisions | null> {
+  const { DBOS } = dbosSdk()
   // The deadline is a recorded step: a recovered workflow waits until the same moment. A state
   // that expires ends the wait early enough for the rejections to resume it.
   const deadline =
@@ -243,17 +245,22 @@ function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeD
  * Writes a queue's configuration while DBOS launches: DBOS initializes configured instances before
  * it recovers workflows or starts dispatching, so even the first dequeue sees the limit. (A
  * lifecycle callback runs after the dispatcher's first read, and a dispatcher rereads only every
- * second: a worker would take a whole backlog in that second.)
+ * second: a worker would take a whole backlog in that second.) The class extends the SDK's, so it
+ * is made at the first durable(), when the SDK loads.
  */
-class QueueConfiguration extends ConfiguredInstance {
-  constructor(
-    name: string,
-    private readonly register: () => Promise<unknown>,
-  ) {
-    super(name)
-  }
+function configureQueues(name: string, register: () => Promise<unknown>): void {
+  QueueConfiguration ??= class QueueConfiguration extends dbosSdk().ConfiguredInstance {
+    constructor(
+      name: string,
+      private readonly register: () => Promise<unknown>,
+    ) {
+      super(name)
+    }
 
-  override async initialize(): Promise<void> {
-    await this.register()
+    override async initialize(): Promise<void> {
+      await this.register()
+    }
   }
+  new QueueConfiguration(name, register)
 }
+let QueueConfiguration: (new (name: string, register: () => Promise<unknown>) => object) | undefined

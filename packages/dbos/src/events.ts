@@ -1,5 +1,5 @@
-import { DBOS } from '@dbos-inc/dbos-sdk'
 import type { AgentEvent, ExecRun } from '@nestor/core'
+import { dbosSdk } from './peer.js'
 import { EVENTS_STREAM } from './topics.js'
 
 /** An event of a durable run with its position in the run's stream (1 = the first event). */
@@ -12,6 +12,7 @@ export type DurableEvent = AgentEvent & { position: number }
  * is written unless the stream already holds the same event from the run that recorded it.
  */
 export async function writeEvents(workflowId: string, run: ExecRun): Promise<void> {
+  const { DBOS } = dbosSdk()
   let written: Map<string, number> | undefined
   for await (const event of run) {
     if ((event as { replayed?: boolean }).replayed) {
@@ -39,7 +40,7 @@ function identity(event: AgentEvent): string {
 async function writtenEvents(workflowId: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>()
   try {
-    for await (const event of DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
+    for await (const event of dbosSdk().DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
       timeoutSeconds: 0.2,
       pollingIntervalMs: 50,
     })) {
@@ -54,6 +55,7 @@ async function writtenEvents(workflowId: string): Promise<Map<string, number>> {
 
 export async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {
   let position = Math.max(0, after)
+  const { DBOS } = dbosSdk()
   for await (const event of DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, { offset: position })) {
     position++
     yield { ...event, position }

@@ -1,5 +1,5 @@
-import { DBOS } from '@dbos-inc/dbos-sdk'
 import type { ExecRun, Journal } from '@nestor/core'
+import { dbosSdk } from './peer.js'
 import { INBOX_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
 
 /**
@@ -9,6 +9,7 @@ import { INBOX_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessa
  * durably and appends it to its stream, which the exec step reads while it runs.
  */
 export async function inboxWorkflow(): Promise<void> {
+  const { DBOS } = dbosSdk()
   for (;;) {
     const message = await DBOS.recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: 3600 })
     if (message === null) continue
@@ -77,7 +78,7 @@ function deliver(run: ExecRun, message: InboxMessage): void {
 
 async function readInbox(workflowId: string, offset: number, waitSeconds: number): Promise<InboxMessage | undefined> {
   try {
-    return await DBOS.readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
+    return await dbosSdk().DBOS.readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
       timeoutSeconds: waitSeconds,
       pollingIntervalMs: 50,
     })

@@ -1,0 +1,180 @@
+import { NestorError, invalidOption } from '../contract/errors.js'
+import type { ExecContext } from '../exec/context.js'
+import { generateId } from '../base/ids.js'
+import { asInternal } from '../exec/hooks.js'
+import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
+import { runToolCall } from './stages.js'
+import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
+import type { ToolCall } from '../contract/types.js'
+
+type PlannedCall = { tool: string; args: Record<string, unknown>; callKey?: string; itemKey?: string }
+
+/**
+ * Batches run tool calls with no model in the loop, through the same gates as the loop's calls.
+ * The whole plan is validated first: one bad call rejects the batch before anything runs.
+ */
+function validatePlan(ctx: ExecContext, calls: PlannedCall[]): void {
+  const problems: string[] = []
+  for (const [i, call] of calls.entries()) {
+    const where = call.itemKey !== undefined ? `lane ${call.itemKey} call ${call.callKey}` : `call ${call.callKey ?? i}`
+    const tool = ctx.tools.get(call.tool)
+    if (!tool) {
+      problems.push(`${where}: unknown tool ${JSON.stringify(call.tool)}`)
+      continue
+    }
+    const checked = tool.validate?.(call.args)
+    if (checked && !checked.ok)
+      problems.push(`${where}: invalid arguments for ${call.tool}: ${checked.issues.join('; ')}`)
+  }
+  if (problems.length)
+    throw new NestorError('invalid_options', `invalid batch plan, nothing was run:\n- ${problems.join('\n- ')}`)
+}
+
+function assertUniqueKeys(label: string, keys: (string | undefined)[]): void {
+  const seen = new Set<string>()
+  for (const key of keys) {
+    if (key === undefined) continue
+    if (typeof key !== 'string') throw invalidOption(label, 'string keys', key)
+    if (seen.has(key))
+      throw new NestorError(
+        'invalid_options',
+        `invalid batch plan, nothing was run: duplicate ${label} ${JSON.stringify(key)}`,
+      )
+    seen.add(key)
+  }
+}
+
+/** One planned call through the loop's pipeline; `thrown` when a hook (or a bug) threw on the way. */
+async function runOne(
+  ctx: ExecContext,
+  batchId: string,
+  call: PlannedCall,
+): Promise<{ done: BatchCallResult; thrown?: { error: unknown } }> {
+  const toolCall: ToolCall = { type: 'toolCall', id: generateId('call'), name: call.tool, arguments: call.args }
+  const outcome = await runToolCall(ctx, toolCall)
+  const keys = {
+    batchId,
+    ...(call.itemKey !== undefined && { itemKey: call.itemKey }),
+    ...(call.callKey !== undefined && { callKey: call.callKey }),
+  }
+  // A batch has no one to pause for: a call that needs approval without a handler is rejected.
+  const answer =
+    outcome.kind === 'pause'
+      ? notRunAnswer(ctx, toolCall, 'rejected', NOT_RUN.needsApproval, keys)
+      : { result: outcome.result, receipt: { ...outcome.receipt, ...keys } }
+  // Redacted like every receipt: the signature holds the call's arguments.
+  const receipt = ctx.env.redact(answer.receipt)
+  // Listeners saw this call's tool_start; they see its end too, receipt and keys included.
+  closeCall(ctx, toolCall, { result: answer.result, receipt })
+  const done = withKey(call, { result: answer.result, receipt })
+  return outcome.kind === 'result' && outcome.thrown ? { done, thrown: outcome.thrown } : { done }
+}
+
+const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchCallResult =>
+  call.callKey !== undefined ? { callKey: call.callKey, ...r } : r
+
+// The plan is checked synchronously (a bad plan throws `invalid_options` at the call, like any
+// configuration error); only running it is asynchronous.
+export function runBatch(
+  ctx: ExecContext,
+  calls: { tool: string; args: Record<string, unknown>; callKey?: string }[],
+  options: { stopOnError?: boolean },
+): Promise<BatchResult> {
+  if (!Array.isArray(calls)) throw invalidOption('calls', 'an array of { tool, args, callKey? }', calls)
+  assertUniqueKeys(
+    'callKey',
+    calls.map((c) => c.callKey),
+  )
+  validatePlan(ctx, calls)
+  return runPlan(ctx, calls, options)
+}
+
+async function runPlan(
+  ctx: ExecContext,
+  calls: PlannedCall[],
+  options: { stopOnError?: boolean },
+): Promise<BatchResult> {
+  const batchId = generateId('batch')
+  const results: BatchCallResult[] = []
+  for (const call of calls) {
+    const { done, thrown } = await runOne(ctx, batchId, call)
+    results.push(done)
+    // A hook or a bug: the batch stops, and says why beside what it did (never a rejection).
+    if (thrown)
+      return {
+        batchId,
+        results,
+        receipts: results.map((r) => r.receipt),
+        error: ctx.env.redact(asInternal(thrown.error)),
+      }
+    if (options.stopOnError && done.result.isError) break
+  }
+  return { batchId, results, receipts: results.map((r) => r.receipt) }
+}
+
+export function runParallelBatch(
+  ctx: ExecContext,
+  lanes: BatchLane[],
+  options: { maxConcurrency: number },
+): Promise<ParallelBatchResult> {
+  const width = options?.maxConcurrency
+  if (typeof width !== 'number' || !Number.isInteger(width) || width < 1)
+    throw invalidOption('maxConcurrency', 'a positive integer', width)
+  if (!Array.isArray(lanes)) throw invalidOption('lanes', 'an array of { itemKey, calls }', lanes)
+  for (const lane of lanes) {
+    if (typeof lane?.itemKey !== 'string' || !Array.isArray(lane.calls))
+      throw invalidOption('lanes', 'lanes of { itemKey: string, calls: [...] }', lane)
+    if (lane.calls.some((c) => typeof c?.callKey !== 'string'))
+      throw invalidOption(`lane ${lane.itemKey}`, 'calls each with a string callKey', lane.calls)
+  }
+  assertUniqueKeys(
+    'itemKey',
+    lanes.map((l) => l.itemKey),
+  )
+  for (const lane of lanes)
+    assertUniqueKeys(
+      `callKey in lane ${lane.itemKey}`,
+      lane.calls.map((c) => c.callKey),
+    )
+  validatePlan(
+    ctx,
+    lanes.flatMap((lane) => lane.calls.map((c) => ({ ...c, itemKey: lane.itemKey }))),
+  )
+  return runLanes(ctx, lanes, width)
+}
+
+async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Promise<ParallelBatchResult> {
+  const batchId = generateId('batch')
+  const out: ParallelBatchResult['lanes'] = lanes.map((lane) => ({ itemKey: lane.itemKey, results: [] }))
+  let next = 0
+  const worker = async () => {
+    while (next < lanes.length) {
+      const index = next++
+      const lane = lanes[index] as BatchLane
+      const slot = out[index] as ParallelBatchResult['lanes'][number]
+      for (const call of lane.calls) {
+        const { done, thrown } = await runOne(ctx, batchId, { ...call, itemKey: lane.itemKey })
+        slot.results.push(done)
+        if (thrown) throw thrown.error
+      }
+    }
+  }
+  let error: NestorError | undefined
+  const guarded = async () => {
+    try {
+      await worker()
+    } catch (thrown) {
+      // A hook or a bug stops the other lanes too (no new lane starts), reported beside the results.
+      error ??= asInternal(thrown)
+      next = lanes.length
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, lanes.length) }, guarded))
+  const result: ParallelBatchResult = {
+    batchId,
+    lanes: out,
+    receipts: out.flatMap((l) => l.results.map((r) => r.receipt)),
+  }
+  if (error) result.error = ctx.env.redact(error)
+  return result
+}

@@ -1,0 +1,325 @@
+import { untilAbort } from '../base/abort-watch.js'
+import { callSignature } from '../base/canonical.js'
+import type { ApprovalRequest, ReceiptStatus, Tool, ToolCall, ToolOutput } from '../contract/types.js'
+import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
+import { emit, type ExecContext } from '../exec/context.js'
+import { callHook } from '../exec/hooks.js'
+import type { PriorDecision } from '../state/exec-state.js'
+import { markPaused, priorDecision, recordDecision, replayedTool, throwIfContradicted } from '../state/tree-journal.js'
+import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
+import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
+import { runTool } from './body.js'
+
+/**
+ * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
+ * those a child exec opened by its body waits for (the whole tree pauses).
+ */
+export type CallOutcome =
+  | {
+      kind: 'result'
+      result: ToolResultMessage
+      receipt: ToolReceipt
+      tripped: boolean
+      /** A hook threw (or a bug): the call still has its result and receipt, the exec fails after. */
+      thrown?: { error: unknown }
+      /** The answer came from the journal: the body did not run (docs/durability.md). */
+      replayed?: true
+    }
+  | { kind: 'pause'; requests: ApprovalRequest[] }
+
+/** One call on its way through the stages; each stage may narrow what the next ones see. */
+type Passage = {
+  readonly ctx: ExecContext
+  readonly call: ToolCall
+  /** The model turn the call belongs to: it names the call's journal steps. */
+  readonly iteration: number
+  readonly startedAt: number
+  tool: Tool
+  /** The arguments the body gets (an approver's edit replaces the model's). */
+  args: Record<string, unknown>
+  signature: string
+  /** A decision taken before this call came by (runtime.resume or the journal). */
+  prior?: PriorDecision
+  /** The call's key in the runtime's result cache, for a `cacheable` tool. */
+  cacheKey?: string
+  /** A child exec of the body paused, in an exec that cannot pause (a batch): receipt `paused`. */
+  childPaused?: boolean
+}
+
+/** How a stage ends a call: a status and the result the model reads. */
+type Finish = { status: ReceiptStatus; result: ToolResultMessage; attempts?: number; cached?: boolean }
+type Pause = Extract<CallOutcome, { kind: 'pause' }>
+/** A stage passes the call on (undefined), finishes it, or pauses it. */
+type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause | undefined>
+
+/**
+ * The stages of a tool call, in order (docs/design.md). The first that answers ends the call; every
+ * finished call then goes through the afterToolCall hook, its receipt and the breaker (`finish`).
+ * A call the journal already answered skips them all (`runToolCall`).
+ */
+const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
+  ['beforeToolCall hook', beforeHook],
+  ['known tool and valid arguments', validCall],
+  ['duplicate call', notDuplicate],
+  ['approval', approval],
+  ['result cache', cached],
+  ['body', body],
+]
+
+/** One tool call: replayed from the journal, or through every stage. */
+export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<CallOutcome> {
+  const iteration = ctx.state.iterationsUsed
+  let recorded
+  try {
+    recorded = replayedTool(ctx.journal, iteration, call)
+  } catch (error) {
+    // A contradicted step: answered without running, and the exec fails with journal_mismatch.
+    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
+    return {
+      kind: 'result',
+      ...notRunAnswer(ctx, call, 'skipped', NOT_RUN.execFailed),
+      tripped: false,
+      thrown: { error },
+    }
+  }
+  if (recorded) {
+    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments, replayed: true })
+    const { result, receipt } = recorded
+    if (receipt.status === 'ok' && !ctx.state.succeeded.has(receipt.signature))
+      ctx.state.succeeded.set(receipt.signature, call.id)
+    return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
+  }
+  emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
+  const passage: Passage = {
+    ctx,
+    call,
+    iteration,
+    startedAt: Date.now(),
+    tool: ctx.tools.get(call.name) as Tool,
+    args: call.arguments,
+    signature: callSignature(call.name, call.arguments),
+  }
+  try {
+    for (const [, stage] of STAGES) {
+      const answered = stage(passage)
+      // Synchronous stages cost no tick: most calls pass most stages without waiting.
+      const outcome = answered instanceof Promise ? await answered : answered
+      if (outcome === undefined) continue
+      return 'kind' in outcome ? outcome : await finish(passage, outcome)
+    }
+    throw new Error('a tool call passed every stage without an answer')
+  } catch (error) {
+    // A hook (or a bug) threw before the call had a result: it is answered without running, and
+    // the throw goes with the answer, so the call has its receipt and tool_end like any other.
+    return {
+      kind: 'result',
+      ...notRunAnswer(ctx, call, 'skipped', NOT_RUN.execFailed),
+      tripped: false,
+      thrown: { error },
+    }
+  }
+}
+
+const fail = (p: Passage, status: ReceiptStatus, text: string, attempts = 0): Finish => ({
+  status,
+  result: errorResult(p.call.id, p.call.name, text),
+  attempts,
+})
+
+async function beforeHook(p: Passage): Promise<Finish | undefined> {
+  const { ctx, call } = p
+  const before = ctx.env.settings.hooks.beforeToolCall
+  const hook = before
+    ? await hookUntilAbort(ctx, () =>
+        callHook('beforeToolCall', () =>
+          before(call, { execId: ctx.execId, depth: ctx.depth, iteration: p.iteration }),
+        ),
+      )
+    : undefined
+  if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
+  if (hook && hook.block) return fail(p, 'rejected', `blocked: ${hook.reason}`)
+  return undefined
+}
+
+/** The tool exists, and the arguments (or those an approver already edited) pass its schema. */
+function validCall(p: Passage): Finish | undefined {
+  const { ctx, call } = p
+  if (!p.tool) {
+    const names = [...ctx.tools.keys()]
+    const available = names.length ? names.join(', ') : '(none)'
+    return fail(p, 'unknown_tool', `unknown tool "${call.name}". Available tools: ${available}`)
+  }
+  const raw = call.invalidArguments
+  if (raw !== undefined)
+    return fail(p, 'invalid_arguments', `invalid arguments for ${call.name}: not a JSON object: ${raw.slice(0, 200)}`)
+  const prior = ctx.state.decisions.get(call.id) ?? priorDecision(ctx.journal, p.iteration, call.id)
+  if (prior) {
+    p.prior = prior
+    if (prior.approved && prior.args) {
+      p.args = prior.args
+      p.signature = callSignature(call.name, prior.args)
+    }
+  }
+  return parse(p, p.args)
+}
+
+function notDuplicate(p: Passage): Finish | undefined {
+  const earlier = p.ctx.state.succeeded.get(p.signature)
+  if (earlier === undefined || p.ctx.env.settings.duplicateCalls !== 'reject') return undefined
+  return fail(
+    p,
+    'duplicate_call',
+    `duplicate call: ${p.call.name} already ran with these arguments (call ${earlier}); use its result above`,
+  )
+}
+
+async function approval(p: Passage): Promise<Finish | Pause | undefined> {
+  const { ctx, call, tool, prior } = p
+  const decision = prior ?? (await decideApproval(ctx, tool, call, p.args, approvalContext(ctx, call)))
+  if (decision === undefined) return undefined
+  if (decision === 'pause') {
+    const request = approvalRequest(ctx, call, p.args)
+    markPaused(ctx.journal, p.iteration, request)
+    return { kind: 'pause', requests: [request] }
+  }
+  // Journaled before the call runs: a replay takes the same decision without asking again.
+  const saved = recordDecision(ctx.journal, p.iteration, call.id, decision)
+  if (saved) await saved
+  // An abort while a decision was awaited: the call is not run.
+  if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
+  if (!decision.approved) return fail(p, 'rejected', `rejected: ${decision.reason}`)
+  // An approver's edit (given now, not by a resume, whose edit was checked above) is checked too.
+  if (decision.args && decision !== prior) {
+    const invalid = parse(p, decision.args)
+    if (invalid) return invalid
+    p.signature = callSignature(call.name, p.args)
+  }
+  return undefined
+}
+
+function cached(p: Passage): Promise<Finish> | undefined {
+  if (!p.tool.cacheable) return undefined
+  const key = cacheKeyOf(p)
+  p.cacheKey = key
+  const hit = p.ctx.env.cache.get(key)
+  return hit ? succeed(p, hit, 0, true) : undefined
+}
+
+async function body(p: Passage): Promise<Finish | Pause> {
+  const { ctx, call, tool } = p
+  const outcome = await runTool(ctx, tool, p.args, call)
+  throwIfContradicted(ctx.journal)
+  // A child exec of this body paused for approval: this call waits with it (the whole tree pauses).
+  const below = ctx.control.pausedBelow.get(call.id)
+  if (below) {
+    ctx.control.pausedBelow.delete(call.id)
+    if (ctx.journal) return { kind: 'pause', requests: below }
+    p.childPaused = true
+  }
+  if (outcome.status !== 'ok')
+    return fail(p, outcome.status, outcome.status === 'aborted' ? 'aborted' : outcome.message, outcome.attempts)
+  if (tool.validateOutput) {
+    const gate = tool.validateOutput(outcome.value)
+    if (!gate.ok)
+      return fail(
+        p,
+        'tool_error',
+        `result of ${call.name} failed its output schema:\n- ${gate.issues.join('\n- ')}`,
+        outcome.attempts,
+      )
+  }
+  const key = p.cacheKey
+  if (key !== undefined)
+    ctx.env.cache.set(key, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
+  return succeed(p, outcome.output, outcome.attempts, false)
+}
+
+function parse(p: Passage, args: Record<string, unknown>): Finish | undefined {
+  const checked = p.tool.validate ? p.tool.validate(args) : { ok: true as const, value: args }
+  if (!checked.ok)
+    return fail(p, 'invalid_arguments', `invalid arguments for ${p.call.name}:\n- ${checked.issues.join('\n- ')}`)
+  p.args = checked.value as Record<string, unknown>
+  return undefined
+}
+
+/** The signature, within the tool's scope when it has one (a NUL cannot occur in canonical JSON). */
+function cacheKeyOf({ ctx, tool, signature, args }: Passage): string {
+  const cacheable = tool.cacheable
+  if (cacheable === true || !cacheable || !cacheable.scope) return signature
+  const scope = cacheable.scope(args, { execId: ctx.execId, rootExecId: ctx.path[0] ?? ctx.execId, depth: ctx.depth })
+  return `${String(scope)}\u0000${signature}`
+}
+
+async function succeed(p: Passage, output: ToolOutput, attempts: number, fromCache: boolean): Promise<Finish> {
+  const { ctx, call } = p
+  if (!ctx.state.succeeded.has(p.signature)) ctx.state.succeeded.set(p.signature, call.id)
+  const result: ToolResultMessage = {
+    role: 'toolResult',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: output.content,
+    isError: false,
+  }
+  if (output.details !== undefined) result.details = output.details
+  // A body that returned while a nested exec of its own waits for approval did not finish its work.
+  return { status: p.childPaused ? 'paused' : 'ok', result, attempts, cached: fromCache }
+}
+
+/** Every finished call: the afterToolCall hook may replace its result; then its receipt and the breaker. */
+async function finish(p: Passage, { status, result, attempts = 0, cached = false }: Finish): Promise<CallOutcome> {
+  const { ctx, call } = p
+  // An abort does not wait for a hook: the result as it stands is the call's result.
+  const after = ctx.env.settings.hooks.afterToolCall
+  let replaced: ToolResultMessage | void | undefined
+  let thrown: { error: unknown } | undefined
+  try {
+    if (after) replaced = await hookUntilAbort(ctx, () => callHook('afterToolCall', () => after(call, result)))
+  } catch (error) {
+    // The call ran: it keeps its result and receipt; the exec fails with the hook's error after.
+    thrown = { error }
+  }
+  const receipt = makeReceipt({
+    toolCallId: call.id,
+    toolName: call.name,
+    execId: ctx.execId,
+    depth: ctx.depth,
+    signature: p.signature,
+    status,
+    attempts,
+    cached,
+    startedAt: p.startedAt,
+  })
+  const outcome: CallOutcome = {
+    kind: 'result',
+    result: replaced ?? result,
+    receipt,
+    tripped: track(ctx, p.signature, status),
+  }
+  if (thrown) outcome.thrown = thrown
+  return outcome
+}
+
+/** Updates the breaker streak of a signature; true when it reached the threshold. */
+function track(ctx: ExecContext, signature: string, status: ReceiptStatus): boolean {
+  if (status === 'ok') {
+    ctx.state.streaks.delete(signature)
+    return false
+  }
+  if (!countsAsFailure(status)) return false
+  const streak = (ctx.state.streaks.get(signature) ?? 0) + 1
+  ctx.state.streaks.set(signature, streak)
+  return streak >= ctx.env.settings.breakerThreshold
+}
+
+const ABORTED = Symbol('aborted')
+
+/** A hook's answer, or undefined as soon as the exec aborts (a hook may never settle). */
+async function hookUntilAbort<T>(ctx: ExecContext, hook: () => T | Promise<T> | undefined): Promise<T | undefined> {
+  try {
+    // Called at once (an async wrapper turns a synchronous throw into a rejection).
+    return await untilAbort((async () => hook())(), ctx.control.controller.signal, () => ABORTED)
+  } catch (thrown) {
+    if (thrown === ABORTED) return undefined
+    throw thrown
+  }
+}

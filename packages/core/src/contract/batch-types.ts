@@ -1,0 +1,31 @@
+// The public types of batches: tool calls run through the loop's gates with no model.
+
+import type { AgentEvent } from './event-types.js'
+import type { ToolInput, ToolReceipt, ToolResultMessage, NestorErrorLike } from './types.js'
+
+export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
+/** What `runBatch` and `runParallelBatch` take besides their own options. */
+export type BatchOptions = {
+  tools?: ToolInput[]
+  signal?: AbortSignal
+  /**
+   * Sees every event of this batch and of the execs its calls open, synchronously as each is
+   * emitted: a subscription to this batch only, where `runtime.on` sees every exec.
+   */
+  onEvent?: (event: AgentEvent) => void
+}
+export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
+export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }
+/** `error` is set when a hook or a bug stopped the batch; `results` holds what ran before. */
+export type BatchResult = {
+  batchId: string
+  results: BatchCallResult[]
+  receipts: ToolReceipt[]
+  error?: NestorErrorLike
+}
+export type ParallelBatchResult = {
+  batchId: string
+  lanes: { itemKey: string; results: BatchCallResult[] }[]
+  receipts: ToolReceipt[]
+  error?: NestorErrorLike
+}

@@ -1,0 +1,60 @@
+// The public types of the event stream: what an exec emits, in order.
+
+import type {
+  ApprovalRequest,
+  AssistantMessage,
+  Message,
+  NestorErrorLike,
+  ToolReceipt,
+  ToolResultMessage,
+} from './types.js'
+import type { ExecResult } from './exec-types.js'
+
+export type MessageDelta =
+  { kind: 'text' | 'thinking'; text: string } | { kind: 'toolCall'; id: string; name: string; argumentsDelta: string }
+
+/**
+ * Fields on every event. `seq` is total within one exec; `depth` 0 is the root. A nested exec's
+ * events carry `parentExecId` and `parentToolCallId`: the exec and the tool call whose body opened it.
+ */
+export type EventBase = {
+  execId: string
+  parentExecId?: string
+  parentToolCallId?: string
+  depth: number
+  seq: number
+  timestamp: number
+}
+
+type EventBody =
+  | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }
+  /** `model`: the model this turn's request names (after `prepareTurn`), known before the call. */
+  | { type: 'turn_start'; iteration: number; iterationBudget: number; model: string }
+  /** `replayed: true` when the message comes from a journal (no model call, no deltas): see docs/durability.md. */
+  | { type: 'message_start'; message: Message; replayed?: true }
+  | { type: 'message_delta'; delta: MessageDelta }
+  | { type: 'message_end'; message: Message; replayed?: true }
+  | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown>; replayed?: true }
+  | { type: 'tool_update'; toolCallId: string; update: unknown }
+  | {
+      type: 'tool_end'
+      toolCallId: string
+      toolName: string
+      result: ToolResultMessage
+      isError: boolean
+      durationMs: number
+      receipt: ToolReceipt
+      /** The result comes from a journal: the tool body did not run again. */
+      replayed?: true
+    }
+  | { type: 'approval_required'; approvals: ApprovalRequest[] }
+  | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }
+  | { type: 'turn_end'; iteration: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  | { type: 'partial_output'; partial: unknown }
+  | { type: 'agent_end'; result: ExecResult }
+
+export type AgentEvent = EventBase & EventBody
+export type AgentEventType = AgentEvent['type']
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>
+/** An event as the loop builds it, before the emitter stamps the common fields. */
+export type EventPayload = EventBody

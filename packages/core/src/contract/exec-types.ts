@@ -1,0 +1,169 @@
+// The public types of an exec: its input, options, result and hooks.
+
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  Message,
+  NestorErrorLike,
+  OutputSchema,
+  Provider,
+  ToolCall,
+  ToolChoice,
+  ToolInput,
+  ToolResultMessage,
+  ToolSpec,
+  Tool,
+} from './types.js'
+import type { RunState } from './run-state-schema.js'
+import type { Journal } from './journal.js'
+
+export type ExecInput = string | Message | Message[]
+
+export type ExecStatus = 'completed' | 'paused' | 'failed' | 'aborted'
+
+/**
+ * The fields a result shares with the stored RunState (one definition, so they cannot drift):
+ * `history` is the whole context after this exec, `totalUsage` this exec plus its nested children.
+ */
+type StateFields = Pick<RunState, 'execId' | 'history' | 'iterationsUsed' | 'usage' | 'totalUsage' | 'receipts'>
+
+export type ExecResult<O = unknown> = StateFields & {
+  status: ExecStatus
+  /** Final assistant text ('' if none). */
+  text: string
+  /** Messages this exec added. */
+  messages: RunState['history']
+  /** Infinity when unbounded (a stored RunState writes it as null). */
+  iterationBudget: number
+  error?: NestorErrorLike
+  pending?: { state: RunState; approvals: RunState['pending'] }
+  /** The validated final answer of an exec with `output`; set only when `status` is 'completed'. */
+  output?: O
+}
+
+export type PrepareTurnInfo = {
+  iteration: number
+  messages: Message[]
+  tools: ToolSpec[]
+  toolChoice: ToolChoice | undefined
+}
+export type PrepareTurnChanges = {
+  model?: string
+  /** Names of the tools visible this round (a subset of the exec's tools). */
+  tools?: string[]
+  toolChoice?: ToolChoice
+  messages?: Message[]
+}
+export type ToolCallHookContext = { execId: string; depth: number; iteration: number }
+export type BeforeToolCallOutcome = void | undefined | { block: true; reason: string }
+export type LoopHooks = {
+  prepareTurn?(info: PrepareTurnInfo): PrepareTurnChanges | void | Promise<PrepareTurnChanges | void>
+  beforeToolCall?(call: ToolCall, ctx: ToolCallHookContext): BeforeToolCallOutcome | Promise<BeforeToolCallOutcome>
+  afterToolCall?(
+    call: ToolCall,
+    result: ToolResultMessage,
+  ): ToolResultMessage | void | Promise<ToolResultMessage | void>
+}
+
+export type QueueMode = 'all' | 'one'
+export type SteeringMode = 'interrupt' | 'after-turn'
+
+export type RuntimeOptions = {
+  provider: Provider
+  model: string
+  system?: string
+  registry?: ToolList
+  /** Default 20; an integer in 1..10000, or Infinity. */
+  maxIterations?: number
+  /** Default 8. */
+  maxDepth?: number
+  maxTotalIterations?: number
+  toolExecution?: 'sequential' | 'parallel'
+  duplicateCalls?: 'reject' | 'allow'
+  /** Default 2. */
+  breakerThreshold?: number
+  toolTimeoutMs?: number
+  maxRetries?: number
+  secrets?: string[]
+  queueMode?: QueueMode
+  steering?: SteeringMode
+  maxToolConcurrency?: number
+  maxTotalTokens?: number
+  deadlineMs?: number
+  streamIdleTimeoutMs?: number
+  /** Default true. */
+  resetToolChoice?: boolean
+  stopAtTools?: string[]
+  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision
+  hooks?: LoopHooks
+  /** HMAC-SHA256 key for RunState signatures (a non-empty string). */
+  stateSecret?: string
+  /**
+   * Claims a paused state for one resume: return true if this caller is the first, false if the
+   * state was already resumed (then `resume` fails `invalid_state`). Default: an in-memory set,
+   * which holds within one process; pass a shared store (a unique insert) to make it hold across
+   * processes. `expiresAt` (ms since the epoch, or Infinity) is when the state stops being
+   * resumable, so a store may drop the claim then. See docs/governance.md.
+   */
+  claimState?: (stateId: string, claim: { expiresAt: number }) => boolean | Promise<boolean>
+  /**
+   * How long a state this runtime pauses with can be resumed (it carries `expiresAt`); later, a
+   * resume fails `invalid_state`. Default 7 days; Infinity: never (and the default claim store
+   * then keeps its claim forever).
+   */
+  stateMaxAgeMs?: number
+  /** Provider-specific request knobs for every call (maxTokens…). */
+  providerOptions?: Record<string, unknown>
+  /** What `runtime.attach` can still read: see docs/web.md "Retention". */
+  retention?: RetentionOptions
+}
+
+export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined> = {
+  tools?: ToolInput[]
+  toolset?: 'all' | 'none'
+  toolsAllow?: string[]
+  toolsDeny?: string[]
+  toolChoice?: ToolChoice
+  parallelToolCalls?: boolean
+  maxIterations?: number
+  model?: string
+  provider?: Provider
+  system?: string
+  history?: Message[]
+  signal?: AbortSignal
+  providerOptions?: Record<string, unknown>
+  /** A zod (v4 or v3) or JSON Schema for the final answer: `result.output` is the parsed, validated value. */
+  output?: S
+  /** How often an answer that fails `output` goes back to the model with the issues. Default 2. */
+  outputRetries?: number
+  /**
+   * Records every finished step of this exec tree and replays recorded ones instead of running
+   * them again (see docs/durability.md). Read by root execs; a nested exec uses its tree's.
+   */
+  journal?: Journal
+  /** The run's id in the journal (default: the root's execId). The same id again replays the run. */
+  runId?: string
+}
+
+/** Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists tools. */
+export type ToolList = { list(): Tool[] }
+
+/**
+ * How long a runtime keeps root runs readable by `runtime.attach`, and how much of each. Memory is
+ * bounded whatever the readers do: at most `replayWindow` events per run, at most `maxLiveRuns`
+ * runs at once, and finished runs are dropped after `keepFinishedMs` or when more than
+ * `maxFinishedRuns` have finished since.
+ */
+export type RetentionOptions = {
+  /** The latest events of each run kept for replay. Default 5000; 0 turns retention off. */
+  replayWindow?: number
+  /** How long a finished run stays attachable. Default 5 minutes. */
+  keepFinishedMs?: number
+  /** How many finished runs stay attachable (the ones that finished first go first). Default 50. */
+  maxFinishedRuns?: number
+  /**
+   * How many root runs may be live at once; one more ends at once, failed with `budget_exceeded`
+   * (and is not kept), so a flood of requests cannot grow memory without bound. Default 1000.
+   */
+  maxLiveRuns?: number
+}

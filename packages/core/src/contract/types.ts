@@ -1,0 +1,309 @@
+// Every public type of @nestor/core, each with the contract a caller may rely on.
+// Names follow docs/design.md: they are public API.
+
+// ─── Messages ────────────────────────────────────────────────────────────────
+
+export type TextContent = { type: 'text'; text: string }
+/** Model reasoning. `signature` is opaque provider data that must be replayed unmodified. */
+export type ThinkingContent = { type: 'thinking'; thinking: string; signature?: string; redacted?: boolean }
+/**
+ * An image by value (`data`: base64 without a data: prefix) or by reference (`url`: https, or a
+ * provider's own scheme such as gs:// or s3://). Adapters that cannot take a kind fail
+ * `invalid_options` before the request, naming the part.
+ */
+export type ImageContent =
+  | { type: 'image'; data: string; mimeType: string; url?: never }
+  | { type: 'image'; url: string; mimeType?: string; data?: never }
+/** A document (PDF, plain text…) by value or by reference; `name` is shown to models that take one. */
+export type FileContent =
+  | { type: 'file'; data: string; mimeType: string; name?: string; url?: never }
+  | { type: 'file'; url: string; mimeType: string; name?: string; data?: never }
+/**
+ * A call the model asked for. `id` is unique and non-empty (generated if the provider sent none).
+ * `providerData` carries opaque per-call data a provider must get back on replay
+ * (Gemini thought signatures, OpenAI Responses item ids).
+ */
+export type ToolCall = {
+  type: 'toolCall'
+  id: string
+  name: string
+  arguments: Record<string, unknown>
+  providerData?: Record<string, unknown>
+  /** Set when the streamed arguments were not a JSON object: the raw text. The call is never run. */
+  invalidArguments?: string
+}
+
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
+
+export type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
+
+export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent | FileContent)[] }
+export type AssistantMessage = {
+  role: 'assistant'
+  content: (TextContent | ThinkingContent | ToolCall)[]
+  stopReason: StopReason
+  usage: Usage
+  provider: string
+  model: string
+  errorMessage?: string
+  /** The provider's id for this response, when it sent one (for tracing and support requests). */
+  responseId?: string
+  /** Set when the model refused to answer (OpenAI `refusal`, Anthropic's `refusal` stop reason): its explanation. */
+  refusal?: string
+  /** Opaque provider data for the whole message (e.g. OpenAI Responses reasoning items), replayed as is. */
+  providerData?: Record<string, unknown>
+}
+export type ToolResultMessage = {
+  role: 'toolResult'
+  toolCallId: string
+  toolName: string
+  content: (TextContent | ImageContent | FileContent)[]
+  isError: boolean
+  /** For events and UIs only; never sent to the model. */
+  details?: unknown
+}
+export type Message = UserMessage | AssistantMessage | ToolResultMessage
+
+// ─── JSON Schema and tools ───────────────────────────────────────────────────
+
+/** A JSON Schema object (draft 2020-12 or 07). Kept loose on purpose: schemas are data. */
+export type JSONSchema = { [key: string]: unknown }
+
+/** What the model sees of a tool. */
+export type ToolSpec = { name: string; description: string; parameters: JSONSchema }
+
+export type ToolContext = {
+  /** Aborted when the exec is aborted or the tool's timeout fires. */
+  signal: AbortSignal
+  toolCallId: string
+  execId: string
+  depth: number
+  /** Emits a `tool_update` event with `partial`. */
+  update(partial: unknown): void
+}
+
+/** `{ content, details? }`: content goes to the model, details only to events and UIs. */
+export type ToolOutput = { content: (TextContent | ImageContent)[]; details?: unknown }
+
+export type ApprovalPredicate<A> = (args: A, ctx: ToolContext) => boolean | Promise<boolean>
+
+/** A validation outcome: parsed arguments, or human-readable issues. */
+export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string[] }
+
+/**
+ * A tool in its normalised form: what the registry holds and the loop runs.
+ * `validate` checks arguments against `spec.parameters` (zod or a JSON Schema validator).
+ */
+export type Tool<A = Record<string, unknown>, R = unknown> = {
+  spec: ToolSpec
+  execute(args: A, ctx: ToolContext): R | Promise<R>
+  validate?(args: unknown): Validation<A>
+  /** Gate on results: a result failing it becomes an error result. */
+  validateOutput?(result: unknown): Validation<unknown>
+  needsApproval?: boolean | ApprovalPredicate<A>
+  timeoutMs?: number
+  retries?: number
+  /** Reuse results for identical calls: `true`, or bounds and a scope (see CacheOptions). */
+  cacheable?: boolean | CacheOptions<A>
+}
+
+/**
+ * How a `cacheable` tool's results are reused. Entries are keyed by the call's signature (tool
+ * name + canonical arguments) within the tool's `scope`, and live `ttlMs`.
+ */
+export type CacheOptions<A = Record<string, unknown>> = {
+  /** How long a result stays fresh. Default: the runtime cache's `ttlMs` (10 minutes). */
+  ttlMs?: number
+  /**
+   * Partitions the cache: only calls with the same scope share results (a user id, a tenant, the
+   * root exec id for "within one run"). The runtime cache is shared by every caller otherwise.
+   */
+  scope?(args: A, info: CacheScopeInfo): string
+}
+export type CacheScopeInfo = { execId: string; rootExecId: string; depth: number }
+
+/** Anything with `.spec` and `.execute`: what `exec({ tools })` accepts besides agents and methods. */
+export type ToolLike = { spec: ToolSpec; execute(args: never, ctx: ToolContext): unknown }
+
+/**
+ * Something that expands into tools: an Agent instance or a decorated method reference.
+ * Packages outside core (agents) mark such values with this symbol, keeping core free of them.
+ */
+export const toolSource: unique symbol = Symbol.for('nestor.toolSource')
+export type ToolSource = { [toolSource](): Tool[] }
+
+/**
+ * A decorated method reference (`this.search`, `agent.search`): typed as the plain method it is,
+ * since a decorator cannot change a method's type. At run time it must carry `toolSource`;
+ * any other function is rejected by `normalizeTools` with `invalid_options`.
+ */
+export type MethodReference = (...args: never[]) => unknown
+
+export type ToolInput = ToolLike | ToolSource | Tool | MethodReference
+
+export type ToolChoice = 'auto' | 'required' | 'none' | { type: 'function'; name: string }
+
+// ─── Providers ───────────────────────────────────────────────────────────────
+
+/** One model call, provider-neutral. Providers map it onto their own protocol. */
+export type ModelRequest = {
+  model: string
+  system?: string
+  messages: Message[]
+  tools: ToolSpec[]
+  toolChoice?: ToolChoice
+  parallelToolCalls?: boolean
+  /** Provider-specific knobs (maxTokens, temperature, thinking budget…), passed through. */
+  options?: Record<string, unknown>
+  /** The runtime's retry budget for this call (retryable failures before any content). Default 2. */
+  maxRetries?: number
+  /** A stream silent this long fails as retryable. */
+  streamIdleTimeoutMs?: number
+  /**
+   * The final answer must be JSON matching this schema (typed output). Adapters use their API's
+   * native structured output where they can, else they state the schema in the instructions.
+   */
+  output?: OutputSpec
+}
+
+/** What `exec({ output })` accepts: a zod v4 or v3 schema, or a JSON Schema object. */
+export type OutputSchema = object
+/** The type of `result.output` for a schema: zod's output type; `unknown` for JSON Schema. */
+export type OutputOf<S> = [S] extends [undefined]
+  ? undefined
+  : S extends { _zod: { output: infer O } }
+    ? O
+    : S extends { _output: infer O }
+      ? O
+      : unknown
+
+/** The schema a typed-output exec asks for, in JSON Schema, with a name for APIs that want one. */
+export type OutputSpec = { name: string; schema: JSONSchema }
+
+/**
+ * Stream events of one model call. A stream ends with exactly one `done` or `error` carrying the
+ * final AssistantMessage (partial content kept on error/abort). A provider never throws mid-stream.
+ */
+export type ModelEvent =
+  | { type: 'start'; message: AssistantMessage }
+  | { type: 'text_delta'; delta: string }
+  | { type: 'thinking_delta'; delta: string }
+  | { type: 'toolcall_start'; id: string; name: string }
+  | { type: 'toolcall_delta'; id: string; delta: string }
+  | { type: 'toolcall_end'; toolCall: ToolCall }
+  /** A retryable failure before any content: the provider waits `delayMs` and tries again. */
+  | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }
+  | { type: 'done'; message: AssistantMessage }
+  | { type: 'error'; message: AssistantMessage; error: NestorErrorLike }
+
+/** The shape of a NestorError as plain data (what crosses the provider boundary). */
+export type NestorErrorLike = Error & {
+  code: ErrorCode
+  status?: number
+  provider?: string
+  retryable?: boolean
+  issues?: readonly string[]
+  text?: string
+}
+
+export type Capabilities = { tools: boolean; thinking: boolean; contextWindow?: number }
+
+/**
+ * Marks a provider that makes no network call (`scripted()`, a strict `replay()`). The
+ * conformance harness treats every unmarked provider as live and refuses it unless
+ * NESTOR_LIVE_TESTS=1.
+ */
+export const offlineProvider: unique symbol = Symbol.for('nestor.offlineProvider')
+
+/** True for providers marked offline. */
+export const isOfflineProvider = (provider: Provider): boolean =>
+  (provider as { [offlineProvider]?: unknown })[offlineProvider] === true
+
+export interface Provider {
+  name: string
+  stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ModelEvent>
+  /**
+   * Optional fast path with the same events as `stream`, delivered by calling `sink` (no promise
+   * per event). The loop prefers it. Resolves after the terminal event; never rejects.
+   */
+  streamTo?(request: ModelRequest, signal: AbortSignal | undefined, sink: (event: ModelEvent) => void): Promise<void>
+  capabilities?(model: string): Promise<Capabilities>
+  /** Strings the redactor must hide (the API key). Never logged or emitted. */
+  secrets?(): string[]
+}
+
+// ─── Errors ──────────────────────────────────────────────────────────────────
+
+export type ErrorCode =
+  | 'invalid_options'
+  | 'no_runtime'
+  | 'iteration_limit'
+  | 'circuit_breaker'
+  | 'max_depth'
+  | 'budget_exceeded'
+  | 'provider_error'
+  | 'aborted'
+  | 'invalid_state'
+  | 'replay_miss'
+  /** A hook (prepareTurn, beforeToolCall, afterToolCall, approve, claimState) threw. */
+  | 'hook_error'
+  /** A bug in Nestor itself: please report it. */
+  | 'internal'
+  /** `runtime.attach(execId, { after })` asked for events the runtime no longer keeps (see `retention`). */
+  | 'events_expired'
+  /** An exec with `output` got no answer its schema accepts within `outputRetries` corrections. */
+  | 'invalid_output'
+  /** The model refused to give the typed answer (`AssistantMessage.refusal` holds its explanation). */
+  | 'refusal'
+  /** A journal does not fit this run: a recorded step the code contradicts, another run's journal (docs/durability.md). */
+  | 'journal_mismatch'
+
+export type ReceiptStatus =
+  | 'ok'
+  | 'tool_error'
+  | 'timeout'
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'duplicate_call'
+  | 'rejected'
+  | 'skipped'
+  | 'aborted'
+  /** The body returned, but a nested exec it opened paused waiting for an approval. */
+  | 'paused'
+
+export type ToolReceipt = {
+  toolCallId: string
+  toolName: string
+  execId: string
+  depth: number
+  /** Canonical signature: name + JSON of the arguments with sorted keys. */
+  signature: string
+  status: ReceiptStatus
+  attempts: number
+  cached: boolean
+  startedAt: number
+  durationMs: number
+  batchId?: string
+  itemKey?: string
+  callKey?: string
+}
+
+// ─── Approvals and resumable state ───────────────────────────────────────────
+
+export type ApprovalRequest = {
+  toolCallId: string
+  toolName: string
+  args: Record<string, unknown>
+  execId: string
+  depth: number
+  /** execIds from the root exec down to the one asking. */
+  path: string[]
+}
+export type ApprovalDecision =
+  { approved: true; args?: Record<string, unknown> } | { approved: false; reason?: string } | boolean
+
+export type ResumeDecisions = {
+  approve?: string[]
+  reject?: { toolCallId: string; reason?: string }[]
+  edit?: { toolCallId: string; args: Record<string, unknown> }[]
+}

@@ -1,0 +1,132 @@
+import type { AgentEvent, EventPayload } from '../contract/event-types.js'
+import type { ExecInput, ExecOptions, ExecResult, LoopHooks, RuntimeOptions } from '../contract/exec-types.js'
+import type { ApprovalDecision, ApprovalRequest, Provider } from '../contract/types.js'
+import type { EventLog } from '../events/event-log.js'
+import type { OutputGate } from '../schema/output.js'
+import type { ExecState } from '../state/exec-state.js'
+import type { ExecJournal } from '../state/tree-journal.js'
+import type { ToolCache } from '../tools/tool-cache.js'
+import type { MessageQueue } from './message-queue.js'
+import type { ToolSet } from './tool-set.js'
+
+/**
+ * What an exec needs of the runtime that opened it: its options, and `exec` for the module-level
+ * exec() of a tool body. Narrow on purpose: the context never depends on the Runtime class.
+ */
+export type ExecHost = {
+  readonly options: Readonly<RuntimeOptions>
+  exec(input: ExecInput, options?: ExecOptions): AsyncIterable<AgentEvent> & PromiseLike<ExecResult>
+}
+
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision
+
+/** What an exec tree shares: its budgets and what they have used, owned by the root exec. */
+export type TreeState = {
+  iterations: number
+  tokens: number
+  startedAt: number
+  maxTotalIterations?: number
+  maxTotalTokens?: number
+  deadlineMs?: number
+  maxDepth: number
+}
+
+/** Runtime settings the loop reads, resolved once per exec. */
+export type LoopSettings = {
+  toolExecution: 'sequential' | 'parallel'
+  maxToolConcurrency: number
+  duplicateCalls: 'reject' | 'allow'
+  breakerThreshold: number
+  toolTimeoutMs?: number
+  maxRetries?: number
+  streamIdleTimeoutMs?: number
+  steering: 'interrupt' | 'after-turn'
+  resetToolChoice: boolean
+  stopAtTools: ReadonlySet<string>
+  hooks: LoopHooks
+  providerOptions?: Record<string, unknown>
+}
+
+/** What an exec runs with, fixed when it opens: the provider, model and rules. */
+export type ExecEnv = {
+  /** The runtime that owns this exec (for nested exec()). */
+  readonly host: ExecHost
+  readonly provider: Provider
+  readonly model: string
+  readonly system?: string
+  readonly parallelToolCalls?: boolean
+  readonly settings: LoopSettings
+  /** Sends a finished event to this exec's listeners and up through its ancestors' streams. */
+  publish(event: AgentEvent): void
+  redact<T>(value: T): T
+  /** Strings the redactor hides (runtime secrets, the provider's key, ancestors' secrets). */
+  readonly secrets: readonly string[]
+  /** The runtime's result cache for `cacheable` tools, keyed by signature. */
+  readonly cache: ToolCache
+  /** Typed output: the schema the final answer must match (exec `output`). */
+  readonly output?: OutputGate
+  /** Decides calls that need approval: the nearest handler up the tree; without one the exec pauses. */
+  readonly approve?: Approver
+}
+
+/** How an exec is steered and observed while it runs; never stored. */
+export type ExecControl = {
+  controller: AbortController
+  steering: MessageQueue
+  followUp: MessageQueue
+  log: EventLog<AgentEvent>
+  seq: number
+  /** Approvals child execs wait for, per the tool call whose body opened them (that call waits too). */
+  pausedBelow: Map<string, ApprovalRequest[]>
+  /** Removes the links to the signals that abort this exec (called when it ends). */
+  unlink: () => void
+  /** Set when agent_end is out: nothing more is emitted for this exec, nothing joins its stream. */
+  ended: boolean
+}
+
+/**
+ * One running exec: where it sits in the tree, what it runs with (env), the tools it offers, what
+ * it has done (state), how it is steered (control) and where it records its steps (journal). The
+ * loop, the call stages and the nesting code all work on this object; nothing else holds
+ * per-exec state.
+ */
+export type ExecContext = {
+  readonly execId: string
+  readonly parentExecId?: string
+  /** The tool call whose body opened this exec (nested execs only). */
+  readonly parentToolCallId?: string
+  readonly depth: number
+  /** execIds from the root down to this exec. */
+  readonly path: string[]
+  readonly parent?: ExecContext
+  /** Budgets shared by the whole exec tree. */
+  readonly tree: TreeState
+  readonly env: ExecEnv
+  /** The tools the model is offered: fixed, unless some come from a live list (docs/mcp.md). */
+  readonly tools: ToolSet
+  readonly state: ExecState
+  readonly control: ExecControl
+  /** Where the exec records its steps and finds them again; none in a batch. */
+  readonly journal?: ExecJournal
+}
+
+/**
+ * Stamps the common fields on a payload and publishes it. The payload object is reused.
+ * `guarded`: the payload's strings already went through the exec's DeltaGuard, so the redactor
+ * has nothing left to find (the hot path: one per streamed delta).
+ */
+export function emit(ctx: ExecContext, payload: EventPayload, guarded = false): AgentEvent {
+  const event = payload as AgentEvent
+  // agent_end is the last event: anything later (a body that ignored its abort) is dropped.
+  if (ctx.control.ended) return event
+  event.execId = ctx.execId
+  if (ctx.parentExecId !== undefined) event.parentExecId = ctx.parentExecId
+  if (ctx.parentToolCallId !== undefined) event.parentToolCallId = ctx.parentToolCallId
+  event.depth = ctx.depth
+  event.seq = ctx.control.seq++
+  event.timestamp = Date.now()
+  const safe = guarded ? event : ctx.env.redact(event)
+  if (event.type === 'agent_end') ctx.control.ended = true
+  ctx.env.publish(safe)
+  return safe
+}

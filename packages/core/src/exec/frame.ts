@@ -1,0 +1,59 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { ExecContext } from './context.js'
+
+/**
+ * The nesting rules live here. A tool body runs inside a Frame: the exec that called it and the
+ * tool that is running. A nested exec() reads the frame to find its parent; parallel siblings each
+ * get their own frame object, so they never see each other.
+ */
+export type Frame = { ctx: ExecContext; runningTool: string; toolCallId: string; signal: AbortSignal }
+
+const frames = new AsyncLocalStorage<Frame>()
+
+export const currentFrame = (): Frame | undefined => frames.getStore()
+
+/** What a tool body may know about the exec it runs in. */
+export type ExecFrameInfo = { execId: string; depth: number; path: readonly string[]; toolName: string }
+
+/** The exec whose tool body is running here, or undefined outside any tool body. */
+export function currentExec(): ExecFrameInfo | undefined {
+  const frame = frames.getStore()
+  return (
+    frame && { execId: frame.ctx.execId, depth: frame.ctx.depth, path: frame.ctx.path, toolName: frame.runningTool }
+  )
+}
+
+// Before Node 24 an enabled AsyncLocalStorage slows every promise of the process (promise hooks),
+// so frames are on only while a tool body is in flight. Node 24's AsyncContextFrame needs no hooks:
+// the frame stays on. docs/architecture.md, "Performance notes", has the measure.
+const hooked = !usesContextFrames()
+let bodiesInFlight = 0
+
+/** Runs a tool body inside `frame`; resolves or rejects with the body. */
+export function runInFrame<T>(frame: Frame, body: () => T | Promise<T>): Promise<T> {
+  // An async wrapper: a body that throws synchronously still becomes a rejected promise.
+  if (!hooked) return frames.run(frame, async () => body())
+  bodiesInFlight++
+  const settled = () => {
+    if (--bodiesInFlight === 0) frames.disable()
+  }
+  const result = frames.run(frame, async () => body())
+  result.then(settled, settled)
+  return result
+}
+
+/** AsyncLocalStorage on AsyncContextFrame: Node 24's default, opt-in on 22, off with a flag. */
+function usesContextFrames(): boolean {
+  const flags = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)]
+  if (flags.includes('--no-async-context-frame')) return false
+  if (flags.includes('--experimental-async-context-frame')) return true
+  return Number(process.versions.node.split('.')[0]) >= 24
+}
+
+/**
+ * Runs `fn` outside any frame. Listeners run here: an exec() a listener starts is an independent
+ * root even when the event it reacts to was emitted from inside a tool body.
+ */
+export function outsideFrames<T>(fn: () => T): T {
+  return frames.getStore() === undefined ? fn() : frames.exit(fn)
+}

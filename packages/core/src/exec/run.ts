@@ -1,0 +1,59 @@
+import { boundedEvents, type EventLog } from '../events/event-log.js'
+import type { ExecContext } from './context.js'
+import { toUserMessage } from './message-queue.js'
+import type { AgentEvent } from '../contract/event-types.js'
+import type { ExecResult } from '../contract/exec-types.js'
+import type { UserMessage } from '../contract/types.js'
+
+/**
+ * A running exec: iterate it for events (this exec's and its nested children's, from the first
+ * one), await it for the ExecResult. It is a Promise of that result (`then`, `catch`, `finally`,
+ * `instanceof Promise`), which never rejects: a failure is a result with `status: 'failed'`.
+ * Steering, follow-up and abort act on the running loop.
+ */
+export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements AsyncIterable<AgentEvent> {
+  // then/catch/finally return plain promises: a derived promise is no run (and the constructor
+  // below is not an executor constructor).
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise
+  }
+
+  /** Resolves (never rejects) with the result: the same value as awaiting the run. */
+  readonly result: Promise<ExecResult<O>>
+  readonly execId: string
+  readonly #ctx: ExecContext
+  readonly #log: EventLog<AgentEvent>
+
+  /** @internal */
+  constructor(ctx: ExecContext, result: Promise<ExecResult<O>>) {
+    super((resolve, reject) => result.then(resolve, reject))
+    this.result = result
+    this.execId = ctx.execId
+    this.#ctx = ctx
+    this.#log = ctx.control.log
+  }
+
+  /** Every event from the first, each kept until this iterator has read it. */
+  [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    return this.#log[Symbol.asyncIterator]()
+  }
+
+  /** @internal A reader that fails with `events_expired` once it falls out of the replay window. */
+  [boundedEvents](): AsyncIterator<AgentEvent> {
+    return this.#log.bounded()
+  }
+
+  /** Queues a message for the running loop: injected before the next model call. */
+  steer(message: string | UserMessage): void {
+    this.#ctx.control.steering.push(toUserMessage(message))
+  }
+
+  /** Queues a message read only when the loop would otherwise end; the loop then continues. */
+  followUp(message: string | UserMessage): void {
+    this.#ctx.control.followUp.push(toUserMessage(message))
+  }
+
+  abort(reason?: unknown): void {
+    this.#ctx.control.controller.abort(reason)
+  }
+}

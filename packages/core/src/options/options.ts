@@ -1,0 +1,194 @@
+import { invalidOption } from '../contract/errors.js'
+import { option, parseOptions, strictOptions, type SameKeys } from './option-schema.js'
+import { stateSchemas } from '../contract/run-state-schema.js'
+import { lazy, zod } from '../base/zod-lazy.js'
+import type { ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
+
+const MAX_ITERATIONS = 10_000
+
+const iterations = () =>
+  option.custom<number>(
+    `an integer in 1..${MAX_ITERATIONS}, or Infinity`,
+    (v) => v === Infinity || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ITERATIONS),
+  )
+
+const provider = () =>
+  option.custom<RuntimeOptions['provider']>(
+    'a Provider with a stream() method',
+    (v) => typeof v === 'object' && v !== null && typeof (v as { stream?: unknown }).stream === 'function',
+  )
+const toolNames = () => option.stringList('an array of tool names or globs')
+const toolChoice = () =>
+  option.custom<ExecOptions['toolChoice']>(
+    "'auto', 'required', 'none' or { type: 'function', name }",
+    (c) =>
+      c === 'auto' ||
+      c === 'required' ||
+      c === 'none' ||
+      (typeof c === 'object' &&
+        c !== null &&
+        (c as { type?: unknown }).type === 'function' &&
+        typeof (c as { name?: unknown }).name === 'string'),
+  )
+const modelName = () => option.nonEmptyString('a non-empty model name')
+
+// Shapes are functions and schemas lazy: nothing is built (and zod is not loaded) at import.
+const hooksShape = () => ({
+  prepareTurn: option.function().optional(),
+  beforeToolCall: option.function().optional(),
+  afterToolCall: option.function().optional(),
+})
+
+const runtimeShape = () => ({
+  provider: provider(),
+  model: modelName(),
+  system: option.string().optional(),
+  registry: option
+    .custom<RuntimeOptions['registry']>(
+      'a ToolRegistry',
+      (v) => typeof v === 'object' && v !== null && typeof (v as { list?: unknown }).list === 'function',
+    )
+    .optional(),
+  maxIterations: iterations().optional(),
+  maxDepth: option.positiveInt().optional(),
+  maxTotalIterations: option.positiveInt().optional(),
+  toolExecution: option.oneOf(['sequential', 'parallel']).optional(),
+  duplicateCalls: option.oneOf(['reject', 'allow']).optional(),
+  breakerThreshold: option.positiveInt().optional(),
+  toolTimeoutMs: option.nonNegative().optional(),
+  maxRetries: option.nonNegativeInt().optional(),
+  secrets: option.stringList().optional(),
+  queueMode: option.oneOf(['all', 'one']).optional(),
+  steering: option.oneOf(['interrupt', 'after-turn']).optional(),
+  maxToolConcurrency: option.positiveIntOrInfinity().optional(),
+  maxTotalTokens: option.positiveInt().optional(),
+  deadlineMs: option.nonNegative().optional(),
+  streamIdleTimeoutMs: option.nonNegative().optional(),
+  resetToolChoice: option.boolean().optional(),
+  stopAtTools: toolNames().optional(),
+  approve: option.function().optional(),
+  hooks: option.object(hooksShape()).optional(),
+  stateSecret: option.nonEmptyString().optional(),
+  claimState: option.function().optional(),
+  stateMaxAgeMs: option.nonNegative().optional(),
+  providerOptions: option.plainObject().optional(),
+  retention: option
+    .object({
+      replayWindow: option.nonNegativeInt().optional(),
+      keepFinishedMs: option.nonNegative().optional(),
+      maxFinishedRuns: option.nonNegativeInt().optional(),
+      maxLiveRuns: option.nonNegativeInt().optional(),
+    })
+    .optional(),
+})
+const runtimeSchema = strictOptions(runtimeShape)
+
+const execShape = () => ({
+  tools: option.custom<unknown[]>('an array of tools', Array.isArray).optional(),
+  toolset: option.oneOf(['all', 'none']).optional(),
+  toolsAllow: toolNames().optional(),
+  toolsDeny: toolNames().optional(),
+  toolChoice: toolChoice().optional(),
+  parallelToolCalls: option.boolean().optional(),
+  maxIterations: iterations().optional(),
+  model: modelName().optional(),
+  provider: provider().optional(),
+  system: option.string().optional(),
+  // Checked per message in validateExecOptions (a message object is checked once, not every exec).
+  history: option.custom<ExecOptions['history']>('an array of messages', Array.isArray).optional(),
+  signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
+  providerOptions: option.plainObject().optional(),
+  output: option
+    .custom<ExecOptions['output']>('a zod schema or a JSON Schema object', (v) => typeof v === 'object' && v !== null)
+    .optional(),
+  outputRetries: option
+    .custom<number>('an integer in 0..10', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10)
+    .optional(),
+  journal: option
+    .custom<NonNullable<ExecOptions['journal']>>(
+      'a Journal (an object with load(runId) and append(runId, entry))',
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as { load?: unknown }).load === 'function' &&
+        typeof (v as { append?: unknown }).append === 'function',
+    )
+    .optional(),
+  runId: option.nonEmptyString('a non-empty run id').optional(),
+})
+const execSchema = strictOptions(execShape)
+
+// An option added to the types without a rule here (or the other way round) fails to compile.
+const runtimeKeysMatch: SameKeys<ReturnType<typeof runtimeShape>, RuntimeOptions> = true
+const execKeysMatch: SameKeys<ReturnType<typeof execShape>, ExecOptions> = true
+void runtimeKeysMatch
+void execKeysMatch
+
+/** Every RuntimeOptions rule, checked in the constructor: a bad runtime never makes a request. */
+export function validateRuntimeOptions(o: RuntimeOptions): void {
+  parseOptions(runtimeSchema, o)
+}
+
+/** Every ExecOptions rule, checked once per exec() call. */
+export function validateExecOptions(o: ExecOptions): void {
+  parseOptions(execSchema, o)
+  if (o.history) validateHistory(o.history)
+  if (o.outputRetries !== undefined && o.output === undefined)
+    throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
+}
+
+/**
+ * Messages already found well formed: a conversation passes the same message objects to exec after
+ * exec, so each is checked once. Histories are append-only; the set is weak and keeps nothing alive.
+ */
+const wellFormed = new WeakSet<object>()
+const historySchema = lazy(() => zod().strictObject({ history: zod().array(stateSchemas().messageSchema) }))
+
+function validateHistory(history: readonly unknown[]): void {
+  const first = firstUnchecked(history, 0)
+  if (first < history.length) checkFrom(history, first)
+}
+
+/**
+ * The index of the first message not yet found well formed (the length when there is none). Kept
+ * apart from the schema check, so the hot scan is optimized without the parser (docs/architecture.md).
+ */
+function firstUnchecked(history: readonly unknown[], from: number): number {
+  for (let i = from; i < history.length; i++) {
+    const message = history[i]
+    if (typeof message !== 'object' || message === null || !wellFormed.has(message)) return i
+  }
+  return history.length
+}
+
+function checkFrom(history: readonly unknown[], first: number): void {
+  const { messageSchema } = stateSchemas()
+  for (let i = first; i < history.length; i = firstUnchecked(history, i + 1)) {
+    const message = history[i]
+    // The first bad message is reported by the full schema, with its index in the history.
+    if (!messageSchema.safeParse(message).success) parseOptions(historySchema, { history })
+    wellFormed.add(message as object)
+  }
+}
+
+/** `exec()`'s input: a string, a Message or a Message[], each message well formed. */
+export function validateInput(input: unknown): void {
+  if (typeof input === 'string') return
+  const { messageSchema } = stateSchemas()
+  const z = zod()
+  const parsed = z.union([messageSchema, z.array(messageSchema)]).safeParse(input)
+  if (parsed.success) return
+  // Report against the most specific reading of the input: one message, or a list of them.
+  const issues = Array.isArray(input)
+    ? (z.array(messageSchema).safeParse(input).error?.issues ?? [])
+    : typeof input === 'object' && input !== null
+      ? (messageSchema.safeParse(input).error?.issues ?? [])
+      : []
+  const issue = issues[0]
+  if (!issue) throw invalidOption('input', 'a string, a Message or a Message[]', input)
+  let value: unknown = input
+  for (const key of issue.path)
+    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined
+  const path = issue.path.map(String).join('.')
+  throw invalidOption(path ? `input.${path}` : 'input', `a well-formed Message (${issue.message})`, value)
+}

@@ -1,0 +1,311 @@
+import { generateId } from '../base/ids.js'
+import { runBatch, runParallelBatch } from '../calls/batch.js'
+import type { BatchCall, BatchLane, BatchOptions, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
+import { NestorError, invalidOption } from '../contract/errors.js'
+import type { AgentEvent, AgentEventType, EventOf } from '../contract/event-types.js'
+import type { ExecInput, ExecOptions, ExecResult, RuntimeOptions } from '../contract/exec-types.js'
+import type { RunState } from '../contract/run-state-schema.js'
+import type { Message, OutputOf, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
+import { addUsage } from '../contract/usage.js'
+import type { ExecContext, LoopSettings } from '../exec/context.js'
+import { currentFrame, type Frame } from '../exec/frame.js'
+import { asInternal } from '../exec/hooks.js'
+import { Listeners } from '../exec/listeners.js'
+import { openContext, type NewExec } from '../exec/open.js'
+import { ExecRun } from '../exec/run.js'
+import { ToolSet } from '../exec/tool-set.js'
+import { announce, end, resultOf, type LoopStart } from '../loop/ending.js'
+import { runLoop } from '../loop/loop.js'
+import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
+import { OutputGate } from '../schema/output.js'
+import type { SchemaInput } from '../schema/schema.js'
+import { freshState } from '../state/exec-state.js'
+import { claimState, type PendingClaim } from '../state/state-claims.js'
+import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
+import type { ForkOptions, ForkSource } from '../contract/fork-types.js'
+import { forkJournal } from '../state/fork.js'
+import { filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
+import { normalizeTools } from '../tools/tool.js'
+import { ToolCache } from '../tools/tool-cache.js'
+import { prepareResume, restoreTree } from './resume.js'
+import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
+
+type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType ? EventOf<T> : AgentEvent) => void
+
+/**
+ * Holds a provider, a model and the rules; opens execs. Inside a tool body, `exec` opens a child
+ * of the running exec (found through AsyncLocalStorage), whichever runtime it is called on.
+ */
+export class Runtime {
+  readonly options: Readonly<RuntimeOptions>
+  /** Results of `cacheable` tools, keyed by call signature (and scope), shared by every exec of this runtime; bounded by entries and TTL. */
+  readonly cache = new ToolCache()
+  private readonly listeners = new Listeners()
+  private readonly settings: LoopSettings
+  private readonly runs: RunRegistry
+
+  constructor(options: RuntimeOptions) {
+    validateRuntimeOptions(options)
+    this.options = options
+    this.runs = new RunRegistry(options.retention)
+    this.settings = {
+      toolExecution: options.toolExecution ?? 'sequential',
+      maxToolConcurrency: options.maxToolConcurrency ?? Infinity,
+      duplicateCalls: options.duplicateCalls ?? 'reject',
+      breakerThreshold: options.breakerThreshold ?? 2,
+      steering: options.steering ?? 'interrupt',
+      resetToolChoice: options.resetToolChoice ?? true,
+      stopAtTools: new Set(options.stopAtTools ?? []),
+      hooks: options.hooks ?? {},
+    }
+    if (options.toolTimeoutMs !== undefined) this.settings.toolTimeoutMs = options.toolTimeoutMs
+    if (options.maxRetries !== undefined) this.settings.maxRetries = options.maxRetries
+    if (options.streamIdleTimeoutMs !== undefined) this.settings.streamIdleTimeoutMs = options.streamIdleTimeoutMs
+    if (options.providerOptions !== undefined) this.settings.providerOptions = options.providerOptions
+  }
+
+  /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */
+  on<T extends AgentEventType | '*'>(type: T, listener: Listener<T>): () => void {
+    return this.listeners.add(type, listener as (event: AgentEvent) => void)
+  }
+
+  off<T extends AgentEventType | '*'>(type: T, listener: Listener<T>): void {
+    this.listeners.remove(type, listener as (event: AgentEvent) => void)
+  }
+
+  /**
+   * Opens a streaming tool loop. Invalid options throw `invalid_options` here, synchronously,
+   * before any request. Everything after that is reported through the run, never thrown.
+   */
+  exec<S extends OutputSchema | undefined = undefined>(
+    input: ExecInput,
+    options: ExecOptions<S> = {},
+  ): ExecRun<OutputOf<S>> {
+    validateExecOptions(options)
+    // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
+    const output =
+      options.output === undefined
+        ? undefined
+        : new OutputGate(options.output as SchemaInput, options.outputRetries ?? 2)
+    const frame = currentFrame()
+    const tools = this.resolveTools(options, frame)
+    const choice = options.toolChoice
+    if (typeof choice === 'object' && !tools.has(choice.name)) {
+      throw invalidOption(
+        'toolChoice',
+        `the name of one of this exec's tools (${[...tools.keys()].join(', ') || 'none'})`,
+        choice.name,
+      )
+    }
+    const messages = toMessages(input)
+    if (messages.length === 0 && (options.history ?? []).length === 0) {
+      // A model call needs at least one message: refuse here rather than send `messages: []`.
+      throw invalidOption('input', 'at least one message (in input or options.history)', input)
+    }
+    const history = [...(options.history ?? [])]
+    const budget = options.maxIterations ?? this.options.maxIterations ?? 20
+    // A root opens the tree's journal (in memory at least: a pause at any depth resumes from the
+    // root); a nested exec takes its place in its tree's, and a replayed child its old execId,
+    // so approval paths stay the same.
+    const child = frame ? childJournal(frame.ctx.journal, frame.toolCallId) : undefined
+    const execId = child?.execId ?? generateId('exec')
+    const journal = frame ? child?.journal : rootJournal(treeJournal(options.runId ?? execId, options.journal))
+    const ctx = this.open({
+      frame,
+      tools: new ToolSet(tools, (list) => filterTools(list, options.toolsAllow, options.toolsDeny)),
+      options,
+      state: freshState(history, history.length, budget),
+      execId,
+      ...(journal && { journal }),
+      ...(output && { output }),
+    })
+    if (ctx.depth > ctx.tree.maxDepth)
+      return this.start(
+        ctx,
+        { input: messages },
+        new NestorError(
+          'max_depth',
+          `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
+        ),
+      ) as ExecRun<OutputOf<S>>
+    return this.start(ctx, { input: messages }) as ExecRun<OutputOf<S>>
+  }
+
+  /** Replays a recorded run up to `source.at`, applies `source.edit` there, goes on live as `options.runId` (docs/evals.md). */
+  fork(source: ForkSource, options: ForkOptions): ExecRun {
+    return this.exec(source.input, { ...options, journal: forkJournal(source, options.runId, options.journal) })
+  }
+
+  /**
+   * Continues a paused exec from its RunState (also in another process, on a new Runtime): runs
+   * the approved calls (edited ones validated again), answers rejected ones, and goes on with the
+   * same counters. Tools are matched by name from `options.tools` or this runtime's registry.
+   */
+  resume(
+    state: RunState,
+    decisions: ResumeDecisions = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
+  ): ExecRun {
+    const resumed = prepareResume(state, decisions, options, {
+      stateSecret: this.options.stateSecret,
+      tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
+    })
+    const ctx = this.open({
+      frame: currentFrame(),
+      tools: new ToolSet(resumed.tools),
+      options: resumed.options,
+      state: resumed.state,
+      execId: resumed.execId,
+      journal: rootJournal(resumed.journal),
+    })
+    if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
+    // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
+    const claim = claimState(this.options.claimState, resumed.stateId, resumed.expiresAt)
+    const start = { resume: { message: resumed.message, remaining: resumed.remaining } }
+    return this.start(ctx, start, undefined, claim)
+  }
+
+  /**
+   * Reads a root exec's stream after a position (1 = its first event; nested execs' events count
+   * too), live or finished, while this runtime keeps it (`retention`). Undefined for an unknown or
+   * dropped exec id; `events_expired` when the events after `after` left the replay window.
+   * `after: 'latest'` reads only what comes next (and gives the controls of a live run).
+   */
+  attach(execId: string, options: { after?: number | 'latest' } = {}): AttachedRun | undefined {
+    return attachTo(this.runs, execId, options.after ?? 0)
+  }
+
+  /**
+   * Runs tool calls in order with every gate (schema, timeout, retry, cache, receipts); no model.
+   * `onEvent` sees this batch's events and those of the execs its calls open, as they happen.
+   */
+  runBatch(calls: BatchCall[], options: BatchOptions & { stopOnError?: boolean } = {}): Promise<BatchResult> {
+    const ctx = this.batchContext(options)
+    return settleBatch(ctx, () => runBatch(ctx, calls, options))
+  }
+
+  /** Lanes run concurrently up to `maxConcurrency`, calls inside a lane one after the other. */
+  runParallelBatch(
+    lanes: BatchLane[],
+    options: BatchOptions & { maxConcurrency: number },
+  ): Promise<ParallelBatchResult> {
+    const ctx = this.batchContext(options ?? {})
+    return settleBatch(ctx, () => runParallelBatch(ctx, lanes, options))
+  }
+
+  /** Batches share the loop's call pipeline through an exec context of their own (no model). */
+  private batchContext({ tools, signal, onEvent }: BatchOptions): ExecContext {
+    const ctx = this.open({
+      frame: undefined,
+      tools: new ToolSet(indexTools(tools ? normalizeTools(tools) : this.registryTools())),
+      options: signal ? { signal } : {},
+      state: freshState([], 0, this.options.maxIterations ?? 20),
+      execId: generateId('batch'),
+      // A batch runs what its plan names: repeats are meant, and there is no loop to stop.
+      settings: { duplicateCalls: 'allow', stopAtTools: new Set() },
+    })
+    if (onEvent) ctx.control.log.onPush = onEvent
+    return ctx
+  }
+
+  private registryTools(): Tool[] {
+    return (this.options.registry ?? globalRegistry).list()
+  }
+
+  private resolveTools(options: ExecOptions, frame: Frame | undefined): Map<string, Tool> {
+    let tools: Tool[]
+    if (options.tools !== undefined) tools = normalizeTools(options.tools)
+    else if (options.toolset === 'none') tools = []
+    else if (frame && options.toolset === undefined) {
+      // A child inherits what its parent resolved, minus the tool whose body is running.
+      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
+    } else tools = this.registryTools()
+    return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
+  }
+
+  private open(what: NewExec): ExecContext {
+    return openContext(
+      {
+        host: this,
+        listeners: this.listeners,
+        settings: this.settings,
+        cache: this.cache,
+        replayWindow: this.runs.replayWindow,
+      },
+      what,
+    )
+  }
+
+  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
+    // Opened before the loop publishes agent_start; only root execs (children are in their stream).
+    // A root exec past retention.maxLiveRuns ends at once, refused, and is not kept.
+    const full = ctx.parent ? undefined : this.runs.refusal()
+    refuse ??= full
+    const retained = ctx.parent || full ? undefined : this.runs.open(ctx.execId, ctx.control.log)
+    // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
+    // exec without a model or tool call.
+    const body = claim
+      ? claim.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
+      : refuse
+        ? refused(ctx, start, refuse)
+        : runLoop(ctx, start)
+    const result = body
+      .catch((error: unknown) => fallbackResult(ctx, error))
+      .then((result) => {
+        if (ctx.parent) addUsage(ctx.parent.state.totalUsage, result.totalUsage)
+        return result
+      })
+      .finally(() => {
+        ctx.control.log.close()
+        ctx.control.unlink()
+      })
+    const run = new ExecRun(ctx, result)
+    if (retained) this.runs.track(retained, run, result)
+    return run
+  }
+}
+
+/** A bad plan throws here, synchronously; a plan that runs settles as a promise. */
+function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
+  let running: Promise<T>
+  try {
+    running = run()
+  } catch (error) {
+    ctx.control.unlink()
+    throw error
+  }
+  return running.finally(() => ctx.control.unlink())
+}
+
+function toMessages(input: ExecInput): Message[] {
+  validateInput(input)
+  if (typeof input === 'string') return [{ role: 'user', content: input }]
+  if (Array.isArray(input)) return input
+  if (input && typeof input === 'object' && 'role' in input) return [input]
+  throw invalidOption('input', 'a string, a Message or a Message[]', input)
+}
+
+/** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
+async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
+  announce(ctx, start)
+  return end(ctx, { status: 'failed', error })
+}
+
+/** Only reached if the loop itself broke: the result as it stands, without further events. */
+const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
+  resultOf(ctx, { status: 'failed', error: asInternal(error) })
+
+/** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
+export function exec<S extends OutputSchema | undefined = undefined>(
+  input: ExecInput,
+  options: ExecOptions<S> = {},
+): ExecRun<OutputOf<S>> {
+  const frame = currentFrame()
+  if (!frame)
+    throw new NestorError(
+      'no_runtime',
+      'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body',
+    )
+  // The host of every exec is a Runtime: its exec returns an ExecRun.
+  return frame.ctx.env.host.exec(input, options) as ExecRun<OutputOf<S>>
+}

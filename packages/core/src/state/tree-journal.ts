@@ -1,0 +1,272 @@
+import { createHash } from 'node:crypto'
+import { callSignature } from '../base/canonical.js'
+import { NestorError, messageOf } from '../contract/errors.js'
+import type { Journal, JournalEntry } from '../contract/journal.js'
+import type {
+  ApprovalRequest,
+  AssistantMessage,
+  Message,
+  ToolCall,
+  ToolReceipt,
+  ToolResultMessage,
+} from '../contract/types.js'
+import type { PriorDecision } from './exec-state.js'
+
+/**
+ * The journal of one exec tree. Every tree records its finished steps (in memory at least, so a
+ * pause at any depth can be resumed from the root); with a `journal` option they are also appended
+ * there, durably, before the tree goes on. Entries loaded at the start are replayed by key.
+ */
+export type TreeJournal = {
+  runId: string
+  journal?: Journal
+  /** Every entry of this run in order: the loaded ones, then the new ones (what a paused state carries). */
+  recorded: JournalEntry[]
+  /** The entries to replay, by key. */
+  replay: Map<string, JournalEntry>
+  /** Settles once `replay` is filled (an external journal loads asynchronously). */
+  ready?: Promise<void>
+  /** Decisions a resume gave for calls paused below the root, by decision key. */
+  decisions: Map<string, PriorDecision>
+  /** The decision key of each request that paused, so a resume finds the call again by key. */
+  waiting: Map<ApprovalRequest, string>
+  /** In-memory model entries whose input digest is computed only if a paused state carries them. */
+  unhashed: Map<JournalEntry, Message[]>
+  /** A contradicted step anywhere in the tree fails every exec of it. */
+  failure?: NestorError
+}
+
+/** One exec's place in its tree's journal (a field of its context). */
+export type ExecJournal = {
+  key: string
+  tree: TreeJournal
+  /** Steering and follow-up entries taken so far (they number the next one). */
+  messages: number
+  /** Children opened per tool call id (the next child's index). */
+  children: Map<string, number>
+}
+
+// A key names where a step happened: the exec's path, the model turn (iteration) and the call.
+const modelKey = (exec: string, iteration: number) => `${exec}#${iteration}:model`
+const toolKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:tool:${id}`
+const decisionKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:decision:${id}`
+const messageKey = (exec: string, iteration: number, n: number) => `${exec}#${iteration}:message:${n}`
+
+/** A fresh tree journal: what is given is replayed, what happens is recorded. */
+export function treeJournal(runId: string, journal: Journal | undefined, given: JournalEntry[] = []): TreeJournal {
+  const tree: TreeJournal = {
+    runId,
+    recorded: [],
+    replay: new Map(),
+    decisions: new Map(),
+    waiting: new Map(),
+    unhashed: new Map(),
+  }
+  if (journal) tree.journal = journal
+  const fill = (entries: JournalEntry[]) => {
+    for (const entry of entries) {
+      tree.recorded.push(entry)
+      tree.replay.set(entry.key, entry)
+    }
+  }
+  fill(given)
+  if (journal && given.length === 0) {
+    // Called on a later tick: a load that throws synchronously fails the exec like one that rejects.
+    tree.ready = Promise.resolve()
+      .then(() => journal.load(runId))
+      .then(fill, (error: unknown) => {
+        throw journalError('load', error)
+      })
+    // An exec refused before its loop runs (a lost claim) never awaits it: no unhandled rejection.
+    tree.ready.catch(() => undefined)
+  }
+  return tree
+}
+
+/** The root exec's place in a tree journal. */
+export const rootJournal = (tree: TreeJournal): ExecJournal => ({ key: 'root', tree, messages: 0, children: new Map() })
+
+/**
+ * The place of an exec opened inside a tool body: its parent's key, the tool call id whose body
+ * opened it and its index among that body's children; `execId` is the one a replayed child had.
+ * Undefined outside a journaled tree.
+ */
+export function childJournal(
+  parent: ExecJournal | undefined,
+  toolCallId: string,
+): { journal: ExecJournal; execId?: string } | undefined {
+  if (!parent) return undefined
+  const index = parent.children.get(toolCallId) ?? 0
+  parent.children.set(toolCallId, index + 1)
+  const key = `${parent.key}/${toolCallId}:${index}`
+  const journal: ExecJournal = { key, tree: parent.tree, messages: 0, children: new Map() }
+  const first = parent.tree.replay.get(modelKey(key, 1))
+  return typeof first?.execId === 'string' ? { journal, execId: first.execId } : { journal }
+}
+
+/** Records a step: in memory always, in the journal durably. A promise only when there is something to wait for. */
+function record(exec: ExecJournal, entry: JournalEntry): Promise<void> | undefined {
+  if (exec.tree.replay.has(entry.key)) return undefined
+  exec.tree.recorded.push(entry)
+  const journal = exec.tree.journal
+  if (!journal) return undefined
+  return journal.append(exec.tree.runId, entry).catch((error: unknown) => {
+    throw journalError('append', error)
+  })
+}
+
+function journalError(what: 'load' | 'append', error: unknown): NestorError {
+  if (NestorError.isInstance(error)) return error
+  return new NestorError('hook_error', `the journal's ${what} failed: ${messageOf(error)}`, { cause: error })
+}
+
+function mismatch(exec: ExecJournal, key: string, why: string): NestorError {
+  const error = new NestorError(
+    'journal_mismatch',
+    `journal step ${key} contradicts this run: ${why} (see docs/durability.md, "The determinism rule")`,
+  )
+  exec.tree.failure ??= error
+  return error
+}
+
+/** Throws the tree's journal failure, if any: a contradicted step ends every exec of the tree. */
+export function throwIfContradicted(exec: ExecJournal | undefined): void {
+  if (exec?.tree.failure) throw exec.tree.failure
+}
+
+const digest = (messages: Message[]) => createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 32)
+
+/**
+ * The recorded model turn for this iteration, or undefined (the turn runs live). The first turn
+ * also checks that the exec starts from the input it was recorded with (its history from `startIndex`).
+ */
+export function replayedTurn(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  history: Message[],
+  startIndex: number,
+): AssistantMessage | undefined {
+  if (!exec || exec.tree.replay.size === 0) return undefined
+  const key = modelKey(exec.key, iteration)
+  const entry = exec.tree.replay.get(key)
+  if (!entry) return undefined
+  if (entry.input !== undefined && entry.input !== digest(history.slice(startIndex)))
+    throw mismatch(exec, key, 'the exec was opened with other input than the recorded one')
+  return structuredClone(entry.message as AssistantMessage)
+}
+
+/**
+ * Records a finished model turn, the last message of `history` (ids already made unique, so a
+ * replay finds the same calls). The first turn keeps a digest of the exec's input with it.
+ */
+export function recordTurn(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  execId: string,
+  history: Message[],
+  startIndex: number,
+): Promise<void> | undefined {
+  if (!exec) return undefined
+  const message = history[history.length - 1] as AssistantMessage
+  const entry: JournalEntry = { key: modelKey(exec.key, iteration), kind: 'model', execId, message }
+  if (iteration === 1) {
+    // Hashed now when the entry goes to a journal; an in-memory entry only if a paused state
+    // ever carries it (entriesToStore), which most runs never do.
+    const input = history.slice(startIndex, -1)
+    if (exec.tree.journal) entry.input = digest(input)
+    else exec.tree.unhashed.set(entry, input)
+  }
+  return record(exec, entry)
+}
+
+/** A tree's recorded entries, complete for storing in a RunState (every input digest computed). */
+export function entriesToStore(tree: TreeJournal): JournalEntry[] {
+  for (const [entry, input] of tree.unhashed) entry.input = digest(input)
+  tree.unhashed.clear()
+  return tree.recorded
+}
+
+/** What closes a call: the result the model reads and the receipt that records it. */
+export type CallAnswer = { result: ToolResultMessage; receipt: ToolReceipt }
+
+/**
+ * The recorded answer of a call, or undefined when it runs live. A call whose body opened child
+ * execs runs again (its children replay), so only leaf calls come back here.
+ */
+export function replayedTool(exec: ExecJournal | undefined, iteration: number, call: ToolCall): CallAnswer | undefined {
+  if (!exec || exec.tree.replay.size === 0) return undefined
+  const key = toolKey(exec.key, iteration, call.id)
+  const entry = exec.tree.replay.get(key)
+  if (!entry) return undefined
+  if (entry.signature !== callSignature(call.name, call.arguments))
+    throw mismatch(exec, key, `it recorded ${String(entry.signature)}, the code called ${call.name}`)
+  if (typeof entry.children === 'number' && entry.children > 0) return undefined
+  return structuredClone({ result: entry.result as ToolResultMessage, receipt: entry.receipt as ToolReceipt })
+}
+
+export function recordTool(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  call: ToolCall,
+  { result, receipt }: CallAnswer,
+): Promise<void> | undefined {
+  if (!exec) return undefined
+  const entry: JournalEntry = {
+    key: toolKey(exec.key, iteration, call.id),
+    kind: 'tool',
+    signature: callSignature(call.name, call.arguments),
+    result,
+    receipt,
+  }
+  const children = exec.children.get(call.id)
+  if (children) entry.children = children
+  return record(exec, entry)
+}
+
+/** A decision taken earlier for this call: recorded in the journal, or given to a resume. */
+export function priorDecision(exec: ExecJournal | undefined, iteration: number, id: string): PriorDecision | undefined {
+  if (!exec) return undefined
+  const key = decisionKey(exec.key, iteration, id)
+  const entry = exec.tree.replay.get(key)
+  if (entry) return entry.decision as PriorDecision
+  return exec.tree.decisions.get(key)
+}
+
+export function recordDecision(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  id: string,
+  decision: PriorDecision,
+): Promise<void> | undefined {
+  if (!exec) return undefined
+  return record(exec, { key: decisionKey(exec.key, iteration, id), kind: 'decision', decision })
+}
+
+/** Remembers where a paused call sits, so a resume's decision for it finds it again. */
+export function markPaused(exec: ExecJournal | undefined, iteration: number, request: ApprovalRequest): void {
+  if (exec) exec.tree.waiting.set(request, decisionKey(exec.key, iteration, request.toolCallId))
+}
+
+/**
+ * Steering or follow-up messages taken before model turn `next`: the recorded ones when this point
+ * was recorded, nothing when a recorded turn follows (what waits stays queued), else what `take`
+ * drains (recorded).
+ */
+export function takeMessages(
+  exec: ExecJournal | undefined,
+  next: number,
+  take: () => Message[],
+): { messages: Message[]; replayed: boolean; saved?: Promise<void> } {
+  if (!exec) return { messages: take(), replayed: false }
+  if (exec.tree.replay.size > 0) {
+    const recorded: Message[] = []
+    for (let entry; (entry = exec.tree.replay.get(messageKey(exec.key, next, exec.messages))); exec.messages++)
+      recorded.push(...structuredClone(entry.messages as Message[]))
+    if (recorded.length > 0) return { messages: recorded, replayed: true }
+    if (exec.tree.replay.has(modelKey(exec.key, next))) return { messages: [], replayed: false }
+  }
+  const messages = take()
+  if (messages.length === 0) return { messages, replayed: false }
+  const saved = record(exec, { key: messageKey(exec.key, next, exec.messages++), kind: 'message', messages })
+  return saved ? { messages, replayed: false, saved } : { messages, replayed: false }
+}

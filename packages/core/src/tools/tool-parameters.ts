@@ -1,0 +1,87 @@
+import { NestorError } from '../contract/errors.js'
+import { compileSchema, isZodV3, type CompiledSchema, type SchemaInput } from '../schema/schema.js'
+
+/**
+ * Compiles a tool's parameters and refuses, at definition, what no model could fill in: a root
+ * that is not an object (providers take an object of named arguments) and any field whose type
+ * JSON Schema cannot express (z.date(), z.bigint(), z.map(), functions, symbols…), which would
+ * reach the model as `{}` and fail every call. The error names the tool and each field's path.
+ */
+export function compileParameters(toolName: string, input: SchemaInput): CompiledSchema {
+  const compiled = compileSchema(input)
+  const fields = compiled.unrepresentable ?? (isZodV3(input) ? v3Unrepresentable(input._def as V3Def, '') : [])
+  if (fields.length > 0) {
+    throw new NestorError(
+      'invalid_options',
+      `invalid parameters of tool ${toolName}: JSON Schema cannot express ${fields.join(', ')}; use JSON types (e.g. an ISO string for a date, a string or number for a bigint, an object or array for a map)`,
+    )
+  }
+  const type = compiled.json.type
+  if (type !== undefined && type !== 'object') {
+    throw new NestorError(
+      'invalid_options',
+      `invalid parameters of tool ${toolName}: the root must be an object schema (z.object({...})), got type ${JSON.stringify(type)}`,
+    )
+  }
+  if (
+    type === undefined &&
+    (compiled.json.anyOf || compiled.json.oneOf || compiled.json.allOf) &&
+    !compiled.json.properties
+  ) {
+    throw new NestorError(
+      'invalid_options',
+      `invalid parameters of tool ${toolName}: the root must be an object schema (z.object({...})), got a union`,
+    )
+  }
+  return compiled
+}
+
+type V3Def = { typeName?: string; [key: string]: unknown }
+const V3_NOT_JSON: Record<string, string> = {
+  ZodDate: 'date',
+  ZodBigInt: 'bigint',
+  ZodMap: 'map',
+  ZodSet: 'set',
+  ZodFunction: 'function',
+  ZodSymbol: 'symbol',
+  ZodPromise: 'promise',
+  ZodNaN: 'nan',
+  ZodUndefined: 'undefined',
+  ZodVoid: 'void',
+}
+
+/** The same check for zod v3 schemas, by walking their definitions (lazy schemas are not entered). */
+function v3Unrepresentable(def: V3Def | undefined, path: string, seen = new Set<unknown>()): string[] {
+  if (!def || seen.has(def)) return []
+  seen.add(def)
+  const bad = def.typeName ? V3_NOT_JSON[def.typeName] : undefined
+  if (bad) return [`${path || '(root)'}: ${bad}`]
+  const child = (schema: unknown, at: string) =>
+    v3Unrepresentable((schema as { _def?: V3Def } | undefined)?._def, at, seen)
+  const field = (key: string) => (path ? `${path}.${key}` : key)
+  switch (def.typeName) {
+    case 'ZodObject': {
+      const shape = typeof def.shape === 'function' ? (def.shape as () => Record<string, unknown>)() : {}
+      return Object.entries(shape).flatMap(([key, schema]) => child(schema, field(key)))
+    }
+    case 'ZodArray':
+      return child(def.type, `${path}[]`)
+    case 'ZodRecord':
+      return child(def.valueType, field('*'))
+    case 'ZodTuple':
+      return ((def.items as unknown[]) ?? []).flatMap((schema, i) => child(schema, `${path}[${i}]`))
+    case 'ZodUnion':
+    case 'ZodDiscriminatedUnion':
+      return [...((def.options as Iterable<unknown>) ?? [])].flatMap((schema) => child(schema, path))
+    case 'ZodIntersection':
+      return [...child(def.left, path), ...child(def.right, path)]
+    case 'ZodEffects':
+      return child(def.schema, path)
+    case 'ZodPipeline':
+      return child(def.in, path)
+    case 'ZodBranded':
+      return child(def.type, path)
+    default:
+      return def.innerType ? child(def.innerType, path) : []
+  }
+}

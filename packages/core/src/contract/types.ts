@@ -288,18 +288,22 @@ export type ErrorCode =
   /** A journal does not fit this run: a recorded step the code contradicts, another run's journal (docs/durability.md). */
   | 'journal_mismatch'
 
-export type ReceiptStatus =
-  | 'ok'
-  | 'tool_error'
-  | 'timeout'
-  | 'unknown_tool'
-  | 'invalid_arguments'
-  | 'duplicate_call'
-  | 'rejected'
-  | 'skipped'
-  | 'aborted'
-  /** The body returned, but a nested exec it opened paused waiting for an approval. */
-  | 'paused'
+/** Every status a receipt can have: one list, which the RunState schema checks against too. */
+export const RECEIPT_STATUSES = [
+  'ok',
+  'tool_error',
+  'timeout',
+  'unknown_tool',
+  'invalid_arguments',
+  'duplicate_call',
+  'rejected',
+  'skipped',
+  'aborted',
+  // The body returned, but a nested exec it opened paused waiting for an approval.
+  'paused',
+] as const
+
+export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number]
 
 export type ToolReceipt = {
   toolCallId: string

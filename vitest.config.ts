@@ -29,6 +29,7 @@ export default defineConfig({
       '@nestor/mcp': src('mcp'),
       '@nestor/web': src('web'),
       '@nestor/dbos': src('dbos'),
+      '@nestor/evals': src('evals'),
     },
   },
   test: {

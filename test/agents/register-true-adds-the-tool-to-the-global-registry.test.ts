@@ -4,6 +4,7 @@ import { scripted } from '@nestor/providers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { call } from '../support/agent-runs.js'
+import { directToolContext } from '../support/tool-context.js'
 
 afterEach(() => {
   registry.remove('agents_test_clock')
@@ -42,7 +43,7 @@ describe('@tool({ register: true })', () => {
       }
     }
     const registered = registry.get('agents_test_version')!
-    const ctx = { signal: new AbortController().signal, toolCallId: 't', execId: 'e', depth: 0, update() {}, log() {} }
+    const ctx = directToolContext('t')
     expect(registered.execute({}, ctx)).toBe('1.2.3')
     expect(Info.version_()).toBe('1.2.3')
   })

@@ -1,3 +1,4 @@
+import { DBOS } from '@dbos-inc/dbos-sdk'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startCluster, type Cluster } from './support/cluster.js'
 import { waitForEvent } from './support/wait.js'
@@ -41,4 +42,23 @@ test('a decision naming a call that is not waiting is dropped and the run waits 
   const result = await handle.result()
   expect(result.status).toBe('completed')
   expect(booked('trip-typo')).toEqual(['book trip-typo Lisbon'])
+}, 60_000)
+
+test('a malformed decision is refused by decide(), and one sent past it is dropped while the run waits on', async () => {
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-malformed' })
+  const request = await waitForEvent(cluster.trips, 'trip-malformed', 'approval_required')
+  if (request.type !== 'approval_required') throw new Error('unreachable')
+  const id = request.approvals[0]!.toolCallId
+  for (const bad of [{ reject: [null] }, { approve: [id], reject: [{ toolCallId: id }] }, { approve: 'all' }, {}])
+    await expect(cluster.trips.decide('trip-malformed', bad as never)).rejects.toMatchObject({
+      code: 'invalid_options',
+      message: expect.stringMatching(/^invalid decision for trip-malformed: /),
+    })
+  // Straight to the workflow, as an old client or another language would send it.
+  await DBOS.send('trip-malformed', { reject: [null] }, 'nestor.decision')
+  await DBOS.send('trip-malformed', { approve: [id], reject: [{ toolCallId: id }] }, 'nestor.decision')
+  await cluster.trips.decide('trip-malformed', { approve: [id] })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  expect(booked('trip-malformed')).toEqual(['book trip-malformed Lisbon'])
 }, 60_000)

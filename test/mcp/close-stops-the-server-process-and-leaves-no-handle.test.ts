@@ -1,6 +1,7 @@
 import { mcpTools } from '@nestor/mcp'
 import { describe, expect, it } from 'vitest'
 import { alive, edgeServer, everythingServer } from '../support/mcp-servers.js'
+import { directToolContext } from '../support/tool-context.js'
 
 const pidOf = async (mcp: Awaited<ReturnType<typeof mcpTools>>) => {
   const r = await mcp.client!.callTool({ name: 'pid', arguments: {} })
@@ -29,7 +30,7 @@ describe('close()', () => {
     const mcp = await mcpTools(edgeServer())
     const [tool] = mcp.tools
     await mcp.close()
-    const ctx = { signal: new AbortController().signal, toolCallId: 'c', execId: 'e', depth: 0, update() {}, log() {} }
+    const ctx = directToolContext('c')
     await expect(Promise.resolve(tool!.execute({}, ctx))).rejects.toMatchObject({
       code: 'invalid_state',
       message: expect.stringMatching(/were closed/),

@@ -31,9 +31,9 @@ describe('the code blocks of README.md, docs/ and the package READMEs', () => {
   })
 })
 
-// The repository's own apps (`pnpm demo`, `pnpm web`, `pnpm conformance`) share the demo's model
+// The repository's own apps (`pnpm demo`, `pnpm web`, `pnpm conformance`, `pnpm eval`) share the demo's model
 // and agents; every other example is a directory that can be copied out as is.
-const repoApps = new Set(['demo', 'web', 'conformance'])
+const repoApps = new Set(['demo', 'web', 'conformance', 'evals'])
 const exampleFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)

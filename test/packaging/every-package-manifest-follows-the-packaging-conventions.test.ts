@@ -87,6 +87,9 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
     if (dir === 'core')
       for (const [name, version] of Object.entries(manifest.dependencies ?? {}))
         expect(version, name).toMatch(/^\d+\.\d+\.\d+$/)
+    // evals records and replays its cassettes with @nestor/providers/testing (no SDK).
+    else if (dir === 'evals')
+      expect(manifest.dependencies).toEqual({ '@nestor/core': 'workspace:*', '@nestor/providers': 'workspace:*' })
     else expect(manifest.dependencies).toEqual({ '@nestor/core': 'workspace:*' })
     for (const peer of Object.keys(manifest.peerDependencies ?? {}))
       expect(rootManifest.devDependencies[peer], `${peer} pinned in the root package.json`).toMatch(/^\d+\.\d+\.\d+$/)

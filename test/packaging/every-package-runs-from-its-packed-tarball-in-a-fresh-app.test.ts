@@ -31,6 +31,7 @@ const smokeOf: Record<string, string> = {
   '@nestor/mcp': 'smoke-mcp-server.mjs',
   '@nestor/otel': 'smoke-otel.mjs',
   '@nestor/dbos': 'smoke-dbos.mjs',
+  '@nestor/evals': 'smoke-evals.mjs',
 }
 
 let tarballs: string[] = []
@@ -141,5 +142,15 @@ describe('every package, from its packed tarball in a fresh npm app', () => {
     const out = (await runIn(bare, 'smoke-dbos.mjs')) as { error?: { code?: string; message?: string } }
     expect(out.error).toMatchObject({ code: 'invalid_options' })
     expect(out.error?.message).toContain('npm install @dbos-inc/dbos-sdk')
+  }, 60_000)
+
+  it('evals: two cases recorded to cassettes from a scripted model replay offline and score; the bin answers --help', async () => {
+    expect(await runIn(app, 'smoke-evals.mjs')).toEqual({
+      statuses: ['completed', 'completed'],
+      mean: 1,
+      liveCalls: 2,
+      html: true,
+      help: true,
+    })
   }, 60_000)
 })

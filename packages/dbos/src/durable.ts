@@ -1,18 +1,30 @@
-import type { ExecOptions, Journal, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
+import { dbos, dbosSdk } from './peer.js'
+import type { ExecOptions, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
-import { readEvents, writeEvents, type DurableEvent } from './events.js'
-import { deliverInbox, deliverWaiting, inboxWorkflow } from './inbox.js'
-import { dbosSdk, pgPool } from './peer.js'
-import { postgresJournal } from './postgres-journal.js'
-import { DECISION_TOPIC, EVENTS_STREAM, INBOX_TOPIC, inboxIdOf, type InboxMessage } from './topics.js'
+import { poolOnDbosDatabase } from './database.js'
+import { decisionProblem, namedCalls } from './decisions.js'
+import { readEvents, type DurableEvent } from './events.js'
+import { deliverWaiting, inboxWorkflow } from './inbox.js'
+import { driveLeg } from './leg.js'
+import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
+import {
+  DECISION_TOPIC,
+  EVENTS_STREAM,
+  INBOX_TOPIC,
+  inboxCursorRunOf,
+  inboxIdOf,
+  legsRunOf,
+  type InboxMessage,
+} from './topics.js'
+import { checkWorkflowId } from './workflow-ids.js'
 
 export type DurableOptions = {
   /** Names the DBOS workflow (`nestor.{name}`) and queue (`nestor-{name}`): the same in every process. */
   name: string
   /** How many of these execs one worker process runs at once (the queue's per-worker limit). */
   concurrency?: number
-  /** Where the journal lives. Default: a pool on `DBOS_SYSTEM_DATABASE_URL`. */
+  /** Where the journal lives. Default: a pool on the database DBOS launched with (closed by `close()`). */
   pool?: Pool
   /** Journal table (default `nestor_journal`). */
   table?: string
@@ -44,12 +56,35 @@ export type DurableExecs = {
   handle(workflowId: string): DurableHandle
   /** The run's events after `after` (a position; 0 or -1 = from the start), live, until the run ends. */
   events(workflowId: string, options?: { after?: number }): AsyncIterable<DurableEvent>
+  /** Sends a decision; one that is not `{ approve?, reject?, edit? }` naming each call once is `invalid_options`. */
   decide(workflowId: string, decisions: ResumeDecisions): Promise<void>
   steer(workflowId: string, text: string): Promise<void>
   followUp(workflowId: string, text: string): Promise<void>
+  /**
+   * Takes over the execs of a worker that is gone (its `executorID`): they go back on their queues
+   * and any live worker resumes them from their recorded steps. Call it only once that worker is
+   * known to be dead (your supervisor's word: DBOS does not detect it); a worker that was only
+   * slow loses ownership and its next DBOS write fails. Returns the workflow ids re-enqueued.
+   */
+  recover(executorId: string): Promise<string[]>
+  /**
+   * Stops a run: DBOS marks it cancelled (no recovery restarts it), the leg in flight is aborted
+   * (its model call and tool bodies get the abort signal) and its inbox ends. `result()` then
+   * rejects with `aborted`. Returns once DBOS has recorded the cancel.
+   */
+  cancel(workflowId: string): Promise<void>
+  /**
+   * The retention rule of the journal: deletes the journal rows (and inbox cursors) of runs that
+   * ended (succeeded, failed or cancelled) before `endedBefore` (epoch ms). A run still able to
+   * run again is never touched. Returns how many runs it cleared; call it from a daily job.
+   */
+  prune(options: { endedBefore: number; limit?: number }): Promise<number>
+  /** Ends the journal pool `durable()` made (not a `pool` you gave it). Call after `DBOS.shutdown()`. */
+  close(): Promise<void>
 }
 
-type Segment = { kind: 'start'; input: string } | { kind: 'resume'; state: RunState; decisions: ResumeDecisions }
+type Segment =
+  { kind: 'start'; input: string } | { kind: 'resume'; leg: number; state: RunState; decisions: ResumeDecisions }
 type WorkflowOptions = { approvalTimeoutMs?: number }
 
 const FOREVER_SECONDS = 24 * 3600
@@ -61,28 +96,18 @@ const EXPIRY_MARGIN_MS = 60_000
  * or starts them: DBOS finds the workflow by name when it recovers one. See docs/dbos.md.
  */
 export function durable(runtime: Runtime, options: DurableOptions): DurableExecs {
-  const { DBOS } = dbosSdk()
   const queueName = `nestor-${options.name}`
+  const workflowName = `nestor.${options.name}`
   const inboxQueueName = `nestor-${options.name}-inbox`
   const polling = options.pollingIntervalMs ?? 100
-  let pool = options.pool
-  let journal: Journal | undefined
+  let ownPool: Pool | undefined
+  let journal: PostgresJournal | undefined
   const journalOf = () => {
     if (journal) return journal
-    if (!pool) {
-      const url = process.env['DBOS_SYSTEM_DATABASE_URL']
-      if (!url) throw new NestorError('invalid_options', '@nestor/dbos needs options.pool or DBOS_SYSTEM_DATABASE_URL')
-      pool = new (pgPool())({ connectionString: url, max: 4 })
-      // An idle client that loses its connection (a Postgres restart, a dropped socket) is emitted
-      // as 'error' on the pool, which crashes the process when nobody listens. The pool has already
-      // discarded that client and the next query opens a new one: nothing to do but not crash.
-      pool.on('error', () => {})
-    }
-    const tableOption = options.table === undefined ? {} : { table: options.table }
-    journal = postgresJournal(pool, tableOption)
+    const pool = options.pool ?? (ownPool = poolOnDbosDatabase())
+    journal = postgresJournal(pool, options.table === undefined ? {} : { table: options.table })
     return journal
   }
-
   // One leg of the exec (the start, or a resume after a decision) is one DBOS step. A step that a
   // crash interrupted runs again on recovery, and the journal makes that run replay every finished
   // model turn and tool call instead of paying for them again.
@@ -97,22 +122,17 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
           })
     handOver(run)
-    const inbox = deliverInbox(workflowId, run, journalNow)
-    const written = writeEvents(workflowId, run)
-    const result = await run.result
-    await written
-    inbox.stop()
-    return result
+    return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow)
   }
 
-  const workflow = DBOS.registerWorkflow(
+  const workflow = dbos().registerWorkflow(
     async (input: string, workflowOptions: WorkflowOptions): Promise<ExecResult> => {
-      const workflowId = DBOS.workflowID as string
+      const workflowId = dbos().workflowID as string
       try {
-        let result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'start', input }), {
+        let result = await dbos().runStep(() => runSegment(workflowId, { kind: 'start', input }), {
           name: 'nestor.exec',
         })
-        while (result.status === 'paused' && result.pending) {
+        for (let leg = 1; result.status === 'paused' && result.pending; leg++) {
           const waiting = result.pending.approvals
           const state = result.pending.state
           const decisions =
@@ -121,20 +141,22 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
               workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs,
               state.expiresAt,
             )) ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
-          result = await DBOS.runStep(() => runSegment(workflowId, { kind: 'resume', state, decisions }), {
+          result = await dbos().runStep(() => runSegment(workflowId, { kind: 'resume', leg, state, decisions }), {
             name: 'nestor.resume',
           })
         }
         return result
       } finally {
-        // Also when a step failed: the inbox workflow must not wait forever, nor readers.
-        await DBOS.send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
-        await DBOS.closeStream(EVENTS_STREAM)
+        // Also when a step failed: the inbox workflow must not wait, nor readers. (A cancelled
+        // workflow cannot do either: cancel() ends the inbox, and DBOS ends its readers.)
+        await dbos().send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
+        await dbos().closeStream(EVENTS_STREAM)
       }
     },
-    { name: `nestor.${options.name}` },
+    { name: workflowName },
   )
-  const inbox = DBOS.registerWorkflow(inboxWorkflow, { name: `nestor.${options.name}.inbox` })
+  const inboxName = `nestor.${options.name}.inbox`
+  const inbox = dbos().registerWorkflow(inboxWorkflow, { name: inboxName })
 
   // DBOS keeps a queue's configuration in its system database, and workers' dispatchers read it
   // from there: a limit only counts once some process wrote it. So every process writes it as it
@@ -145,48 +167,99 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   let queues: Promise<unknown> | undefined
   const ensureQueues = () => {
     queues ??= Promise.all([
-      DBOS.registerQueue(queueName, {
+      dbos().registerQueue(queueName, {
         minPollingIntervalMs: polling,
         ...(options.concurrency === undefined
           ? { onConflict: 'never_update' as const }
           : { workerConcurrency: options.concurrency, onConflict: 'always_update' as const }),
       }),
       // Inboxes only wait for messages: no limit, so they never take an exec's slot.
-      DBOS.registerQueue(inboxQueueName, { minPollingIntervalMs: polling, onConflict: 'always_update' }),
+      dbos().registerQueue(inboxQueueName, { minPollingIntervalMs: polling, onConflict: 'always_update' }),
     ])
     return queues
   }
   configureQueues(queueName, ensureQueues)
 
   const handle = (workflowId: string): DurableHandle => ({
-    workflowId,
-    result: () => DBOS.retrieveWorkflow<ExecResult>(workflowId).getResult({ pollingIntervalMs: polling }),
+    workflowId: checkWorkflowId(workflowId),
+    result: () =>
+      dbos()
+        .retrieveWorkflow<ExecResult>(workflowId)
+        .getResult({ pollingIntervalMs: polling })
+        .catch(async (error: unknown) => {
+          const status = await dbos()
+            .getWorkflowStatus(workflowId)
+            .catch(() => null)
+          if (status?.status === 'CANCELLED') throw new NestorError('aborted', `run ${workflowId} was cancelled`)
+          throw error
+        }),
   })
   const send = async (workflowId: string, message: InboxMessage) => {
-    await DBOS.send(inboxIdOf(workflowId), message, INBOX_TOPIC)
+    await dbos().send(inboxIdOf(checkWorkflowId(workflowId)), message, INBOX_TOPIC)
   }
 
   return {
     name: options.name,
     queueName,
     async start(input, startOptions) {
+      const workflowId = checkWorkflowId(startOptions.workflowId)
       await ensureQueues()
       // The inbox first, so that steering can be sent as soon as start() returns, even while the
-      // exec waits in the queue; any worker takes it, and DBOS recovers it like the exec.
-      await DBOS.startWorkflow(inbox, { workflowID: inboxIdOf(startOptions.workflowId), queueName: inboxQueueName })()
+      // exec waits in the queue; any worker takes it, and DBOS recovers it like the exec. An inbox
+      // whose exec never starts (a failure in between) ends on its own (inbox.ts).
+      await dbos().startWorkflow(inbox, { workflowID: inboxIdOf(workflowId), queueName: inboxQueueName })()
       const workflowOptions: WorkflowOptions = {}
       if (startOptions.approvalTimeoutMs !== undefined)
         workflowOptions.approvalTimeoutMs = startOptions.approvalTimeoutMs
-      await DBOS.startWorkflow(workflow, { workflowID: startOptions.workflowId, queueName })(input, workflowOptions)
-      return handle(startOptions.workflowId)
+      await dbos().startWorkflow(workflow, { workflowID: workflowId, queueName })(input, workflowOptions)
+      return handle(workflowId)
     },
     handle,
-    events: (workflowId, eventOptions = {}) => readEvents(workflowId, eventOptions.after ?? 0),
+    events: (workflowId, eventOptions = {}) => readEvents(checkWorkflowId(workflowId), eventOptions.after ?? 0),
     async decide(workflowId, decisions) {
-      await DBOS.send(workflowId, decisions, DECISION_TOPIC)
+      const problem = decisionProblem(decisions)
+      if (problem) throw new NestorError('invalid_options', `invalid decision for ${workflowId}: ${problem}`)
+      await dbos().send(checkWorkflowId(workflowId), decisions, DECISION_TOPIC)
     },
     steer: (workflowId, text) => send(workflowId, { kind: 'steer', text }),
     followUp: (workflowId, text) => send(workflowId, { kind: 'followUp', text }),
+    async recover(executorId) {
+      await ensureQueues()
+      const pending = await dbos().listWorkflows({
+        executorId,
+        status: 'PENDING',
+        workflowName: [workflowName, inboxName],
+      })
+      for (const found of pending)
+        await dbos().resumeWorkflow(found.workflowID, {
+          queueName: found.workflowName === inboxName ? inboxQueueName : queueName,
+        })
+      return pending.map((found) => found.workflowID)
+    },
+    async cancel(workflowId) {
+      // The message first: the inbox relays it to the running leg (which aborts) and then ends.
+      await send(workflowId, { kind: 'cancel' })
+      await dbos().cancelWorkflow(workflowId)
+    },
+    async prune({ endedBefore, limit = 1000 }) {
+      const ended = await dbos().listWorkflows({
+        workflowName,
+        status: ['SUCCESS', 'ERROR', 'CANCELLED'],
+        completedBefore: new Date(endedBefore).toISOString(),
+        limit,
+        loadInput: false,
+        loadOutput: false,
+      })
+      const ids = ended.map((found) => found.workflowID)
+      if (ids.length > 0) await journalOf().forget([...ids, ...ids.map(inboxCursorRunOf), ...ids.map(legsRunOf)])
+      return ids.length
+    },
+    async close() {
+      const pool = ownPool
+      ownPool = undefined
+      journal = undefined
+      await pool?.end()
+    },
   }
 }
 
@@ -199,13 +272,12 @@ async function waitForDecision(
   timeoutMs: number | undefined,
   stateExpiresAt: number | undefined,
 ): Promise<ResumeDecisions | null> {
-  const { DBOS } = dbosSdk()
   // The deadline is a recorded step: a recovered workflow waits until the same moment. A state
   // that expires ends the wait early enough for the rejections to resume it.
   const deadline =
     timeoutMs === undefined && stateExpiresAt === undefined
       ? undefined
-      : await DBOS.runStep(
+      : await dbos().runStep(
           async () =>
             Math.min(
               timeoutMs === undefined ? Infinity : Date.now() + timeoutMs,
@@ -215,7 +287,7 @@ async function waitForDecision(
         )
   const ids = new Set(waiting.map((approval) => approval.toolCallId))
   for (;;) {
-    const decisions = await DBOS.recv<ResumeDecisions>(
+    const decisions = await dbos().recv<ResumeDecisions>(
       DECISION_TOPIC,
       deadline === undefined ? { timeoutSeconds: FOREVER_SECONDS } : { deadlineEpochMS: deadline },
     )
@@ -223,18 +295,12 @@ async function waitForDecision(
       if (deadline === undefined) continue
       return null
     }
-    if (namesOnly(decisions, ids)) return decisions
-    DBOS.logger.warn(`@nestor/dbos: ignored a decision for ${DBOS.workflowID} that names calls not waiting`)
+    const problem =
+      decisionProblem(decisions) ??
+      (namedCalls(decisions).every((id) => ids.has(id)) ? undefined : 'it names calls not waiting')
+    if (problem === undefined) return decisions
+    dbos().logger.warn(`@nestor/dbos: ignored a decision for ${dbos().workflowID}: ${problem}`)
   }
-}
-
-function namesOnly(decisions: ResumeDecisions, ids: Set<string>): boolean {
-  const named = [
-    ...(decisions.approve ?? []),
-    ...(decisions.reject ?? []).map((r) => r.toolCallId),
-    ...(decisions.edit ?? []).map((e) => e.toolCallId),
-  ]
-  return named.length > 0 && named.every((id) => ids.has(id))
 }
 
 function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {
@@ -245,8 +311,7 @@ function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeD
  * Writes a queue's configuration while DBOS launches: DBOS initializes configured instances before
  * it recovers workflows or starts dispatching, so even the first dequeue sees the limit. (A
  * lifecycle callback runs after the dispatcher's first read, and a dispatcher rereads only every
- * second: a worker would take a whole backlog in that second.) The class extends the SDK's, so it
- * is made at the first durable(), when the SDK loads.
+ * second: a worker would take a whole backlog in that second.)
  */
 function configureQueues(name: string, register: () => Promise<unknown>): void {
   QueueConfiguration ??= class QueueConfiguration extends dbosSdk().ConfiguredInstance {

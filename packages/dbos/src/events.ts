@@ -1,62 +1,163 @@
-import type { AgentEvent, ExecRun } from '@nestor/core'
-import { dbosSdk } from './peer.js'
+import { dbos } from './peer.js'
+import type { AgentEvent, AssistantMessage, ExecRun } from '@nestor/core'
 import { EVENTS_STREAM } from './topics.js'
 
 /** An event of a durable run with its position in the run's stream (1 = the first event). */
 export type DurableEvent = AgentEvent & { position: number }
 
 /**
- * Copies a run's events, nested ones included, into the workflow's DBOS stream in order. The
- * stream lags the loop a little, so a killed process may have recorded steps whose events never
- * reached the stream. A recovered run replays those steps (`replayed: true`): each replayed event
- * is written unless the stream already holds the same event from the run that recorded it.
+ * Copies a run's events, nested ones included, into the workflow's DBOS stream in order. One
+ * insert per event was the cost of a stream (a transaction each, per delta): events that queue
+ * while a write is in flight go out together, consecutive deltas of one message merged into one
+ * (a delta is a chunk of any size), so inserts follow the database's pace, not the model's.
+ *
+ * `recovered`: this leg already ran in a process that died. Its events so far are in the stream,
+ * so the re-run writes only what is new: not a second `agent_start` or `turn_start`, not the steps
+ * it replays from the journal; and the message that was streaming at the crash gets a
+ * `message_end` with `abandoned: true` before the turn streams again, so readers drop its deltas.
  */
-export async function writeEvents(workflowId: string, run: ExecRun): Promise<void> {
-  const { DBOS } = dbosSdk()
-  let written: Map<string, number> | undefined
-  for await (const event of run) {
-    if ((event as { replayed?: boolean }).replayed) {
-      written ??= await writtenEvents(workflowId)
-      const key = identity(event)
-      const left = written.get(key) ?? 0
-      if (left > 0) {
-        written.set(key, left - 1)
+export async function writeEvents(workflowId: string, run: ExecRun, recovered: Promise<boolean>): Promise<void> {
+  const pending: AgentEvent[] = []
+  let wake: (() => void) | undefined
+  let ended = false
+  const reading = (async () => {
+    try {
+      for await (const event of run) {
+        pending.push(event)
+        wake?.()
+      }
+    } finally {
+      ended = true
+      wake?.()
+    }
+  })()
+  // Awaited at the end; a write that fails first leaves it without a reader otherwise.
+  reading.catch(() => undefined)
+  // Read from the first event on (above) while finding out what an earlier attempt wrote.
+  const seen = (await recovered) ? await earlierAttempt(workflowId) : undefined
+  if (seen) for (const end of seen.abandoned) await dbos().writeStream(EVENTS_STREAM, end)
+  for (;;) {
+    if (pending.length === 0) {
+      if (ended) break
+      await new Promise<void>((resolve) => (wake = resolve))
+      wake = undefined
+      continue
+    }
+    for (const event of coalesce(pending.splice(0))) {
+      if (seen && seen.skip(event)) continue
+      await dbos().writeStream(EVENTS_STREAM, event)
+    }
+  }
+  await reading
+}
+
+/** Merges runs of text (or thinking, or one call's argument) deltas of the same exec into one delta each. */
+export function coalesce(events: AgentEvent[]): AgentEvent[] {
+  const out: AgentEvent[] = []
+  for (const event of events) {
+    const last = out.at(-1)
+    if (event.type === 'message_delta' && last?.type === 'message_delta' && last.execId === event.execId) {
+      const a = last.delta
+      const b = event.delta
+      if (a.kind !== 'toolCall' && b.kind === a.kind) {
+        out[out.length - 1] = { ...last, delta: { kind: a.kind, text: a.text + b.text } }
+        continue
+      }
+      if (a.kind === 'toolCall' && b.kind === 'toolCall' && a.id === b.id) {
+        out[out.length - 1] = { ...last, delta: { ...a, argumentsDelta: a.argumentsDelta + b.argumentsDelta } }
         continue
       }
     }
-    await DBOS.writeStream(EVENTS_STREAM, event)
+    out.push(event)
+  }
+  return out
+}
+
+/** What identifies an event across attempts of one leg: execIds of a root are new in a re-run, depths, call ids and messages are not. */
+function identity(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'tool_start':
+    case 'tool_end':
+      return `${event.type} ${event.toolCallId}`
+    case 'message_start':
+    case 'message_end':
+      // By order within a depth: a re-run replays the same messages in the same order.
+      return `${event.type} ${event.depth} ${event.message.role}`
+    case 'turn_start':
+    case 'turn_end':
+      return `${event.type} ${event.depth} ${event.iteration}`
+    case 'agent_start':
+      // A child keeps its execId only when the journal gives it back: match it by that id.
+      return event.depth === 0 ? 'agent_start 0' : `agent_start ${event.execId}`
+    case 'approval_required':
+      return `${event.type} ${event.depth}`
+    default:
+      // Deltas, updates, retries: a re-run's are new (the abandoned ones are marked, not matched).
+      return undefined
   }
 }
 
-/** What identifies a replayable event across runs: execIds are new in a recovered run, call ids and messages are not. */
-function identity(event: AgentEvent): string {
-  if (event.type === 'tool_start' || event.type === 'tool_end') return `${event.type} ${event.toolCallId}`
-  if (event.type === 'message_start' || event.type === 'message_end')
-    return `${event.type} ${event.depth} ${JSON.stringify(event.message.content)}`
-  return `${event.type} ${event.depth}`
-}
-
-/** How many times each identity is in the stream already (read without waiting for more). */
-async function writtenEvents(workflowId: string): Promise<Map<string, number>> {
-  const counts = new Map<string, number>()
+/**
+ * The events an earlier attempt of this leg wrote (after the previous leg's root `agent_end`), as
+ * counts per identity, and an `abandoned` end for each message it left streaming.
+ */
+async function earlierAttempt(
+  workflowId: string,
+): Promise<{ skip(event: AgentEvent): boolean; abandoned: AgentEvent[] }> {
+  let events: AgentEvent[] = []
   try {
-    for await (const event of dbosSdk().DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
+    for await (const event of dbos().readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
       timeoutSeconds: 0.2,
       pollingIntervalMs: 50,
     })) {
-      const key = identity(event)
-      counts.set(key, (counts.get(key) ?? 0) + 1)
+      events.push(event)
+      if (event.type === 'agent_end' && event.depth === 0) events = []
     }
   } catch {
     // The timeout after the last event written so far: that is the end of what exists.
   }
-  return counts
+  const open = new Map<string, { start: AgentEvent; text: string }>()
+  for (const event of events) {
+    if (event.type === 'message_start') open.set(event.execId, { start: event, text: '' })
+    else if (event.type === 'message_end') open.delete(event.execId)
+    else if (event.type === 'message_delta' && event.delta.kind === 'text') {
+      const streaming = open.get(event.execId)
+      if (streaming) streaming.text += event.delta.text
+    }
+  }
+  const counts = new Map<string, number>()
+  const abandonedStarts = new Set([...open.values()].map((o) => o.start))
+  for (const event of events) {
+    const key = abandonedStarts.has(event) ? undefined : identity(event)
+    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  const abandoned = [...open.values()].reverse().map(({ start, text }): AgentEvent => {
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content: text ? [{ type: 'text', text }] : [],
+      stopReason: 'aborted',
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      provider: 'nestor-dbos',
+      model: '',
+      errorMessage: 'the process running this turn was lost; the turn runs again',
+    }
+    return { ...start, type: 'message_end', message, abandoned: true, timestamp: Date.now() } as AgentEvent
+  })
+  return {
+    abandoned,
+    skip(event) {
+      const key = identity(event)
+      const left = key === undefined ? 0 : (counts.get(key) ?? 0)
+      if (left === 0 || key === undefined) return false
+      counts.set(key, left - 1)
+      return true
+    },
+  }
 }
 
 export async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {
   let position = Math.max(0, after)
-  const { DBOS } = dbosSdk()
-  for await (const event of DBOS.readStream<AgentEvent>(workflowId, EVENTS_STREAM, { offset: position })) {
+  for await (const event of dbos().readStream<AgentEvent>(workflowId, EVENTS_STREAM, { offset: position })) {
     position++
     yield { ...event, position }
   }

@@ -1,6 +1,7 @@
-import type { ExecRun, Journal } from '@nestor/core'
-import { dbosSdk } from './peer.js'
-import { INBOX_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
+import { dbos } from './peer.js'
+import type { ExecRun, Journal, Message } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import { INBOX_STREAM, INBOX_TOPIC, execIdOfInbox, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
 
 /**
  * The body of an exec's inbox workflow. A running DBOS step cannot `recv`, and a workflow that
@@ -9,14 +10,29 @@ import { INBOX_STREAM, INBOX_TOPIC, inboxCursorRunOf, inboxIdOf, type InboxMessa
  * durably and appends it to its stream, which the exec step reads while it runs.
  */
 export async function inboxWorkflow(): Promise<void> {
-  const { DBOS } = dbosSdk()
+  const execId = execIdOfInbox(dbos().workflowID as string)
   for (;;) {
-    const message = await DBOS.recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: 3600 })
-    if (message === null) continue
+    const message = await dbos().recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: IDLE_CHECK_SECONDS })
+    if (message === null) {
+      // Bounded by its exec: an inbox whose exec has ended, or never started (a failure between
+      // the two starts), ends instead of waiting for a close that will not come.
+      if (await execIsOver(execId)) break
+      continue
+    }
     if (message.kind === 'close') break
-    await DBOS.writeStream(INBOX_STREAM, message)
+    await dbos().writeStream(INBOX_STREAM, message)
+    if (message.kind === 'cancel') break
   }
-  await DBOS.closeStream(INBOX_STREAM)
+  await dbos().closeStream(INBOX_STREAM)
+}
+
+/** How long an idle inbox waits before it checks that its exec still runs. */
+const IDLE_CHECK_SECONDS = 60
+const OVER = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'])
+
+async function execIsOver(execId: string): Promise<boolean> {
+  const status = await dbos().getWorkflowStatus(execId)
+  return status === null || OVER.has(status.status)
 }
 
 /**
@@ -34,10 +50,11 @@ export function deliverInbox(
     const cursorRun = inboxCursorRunOf(workflowId)
     let offset = (await journal.load(cursorRun)).length
     while (!stopped) {
-      const message = await readInbox(workflowId, offset, 0.5)
+      const message = await readInbox(workflowId, offset, 5)
       if (message === undefined) continue
       // Stopped while reading: the message stays in the inbox for the next leg of the exec.
       if (message.kind === 'close' || stopped) return
+      if (message.kind === 'cancel') return run.abort(new NestorError('aborted', `run ${workflowId} was cancelled`))
       await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
       offset++
       deliver(run, message)
@@ -54,16 +71,18 @@ export function deliverInbox(
 }
 
 /**
- * Hands the messages already waiting (sent while the exec was queued or paused) to a run that has
- * just been created, so they reach it before its first model call; returns them for the record.
+ * Hands a run that has just been created the messages it must get before its first model call:
+ * those an earlier leg was handed but whose loop never took them (a crash between the cursor's
+ * record and the loop's, or a leg that ended first), then those sent while the exec was queued or
+ * paused. Taken means in the run's journal; so each message enters the loop exactly once.
  */
 export async function deliverWaiting(workflowId: string, journal: Journal): Promise<(run: ExecRun) => void> {
   const cursorRun = inboxCursorRunOf(workflowId)
   let offset = (await journal.load(cursorRun)).length
-  const waiting: InboxMessage[] = []
+  const waiting: InboxMessage[] = offset > 0 ? await handedNotTaken(workflowId, offset, journal) : []
   for (;;) {
-    const message = await readInbox(workflowId, offset, 0.05)
-    if (message === undefined || message.kind === 'close') break
+    const message = await readInbox(workflowId, offset, 0.05, 50)
+    if (message === undefined || message.kind === 'close' || message.kind === 'cancel') break
     await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
     waiting.push(message)
     offset++
@@ -71,16 +90,51 @@ export async function deliverWaiting(workflowId: string, journal: Journal): Prom
   return (run) => waiting.forEach((message) => deliver(run, message))
 }
 
+/** The messages at inbox offsets below `handed` that no root `message` entry of the run's journal holds. */
+async function handedNotTaken(workflowId: string, handed: number, journal: Journal): Promise<InboxMessage[]> {
+  const taken = new Map<string, number>()
+  for (const entry of await journal.load(workflowId)) {
+    if (entry.kind !== 'message' || !/^root#\d+:message:\d+$/.test(entry.key)) continue
+    for (const message of (entry['messages'] ?? []) as Message[]) {
+      const text = textOf(message)
+      if (text !== undefined) taken.set(text, (taken.get(text) ?? 0) + 1)
+    }
+  }
+  const missed: InboxMessage[] = []
+  for (let offset = 0; offset < handed; offset++) {
+    const message = await readInbox(workflowId, offset, 0.05, 50)
+    if (message?.kind !== 'steer' && message?.kind !== 'followUp') continue
+    const left = taken.get(message.text) ?? 0
+    if (left > 0) taken.set(message.text, left - 1)
+    else missed.push(message)
+  }
+  return missed
+}
+
+function textOf(message: Message): string | undefined {
+  if (message.role !== 'user') return undefined
+  if (typeof message.content === 'string') return message.content
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+}
+
+/** How often a running leg looks for a new message: the bound on steering latency, and its query rate. */
+const INBOX_POLL_MS = 250
+
 function deliver(run: ExecRun, message: InboxMessage): void {
   if (message.kind === 'steer') run.steer(message.text)
   else if (message.kind === 'followUp') run.followUp(message.text)
 }
 
-async function readInbox(workflowId: string, offset: number, waitSeconds: number): Promise<InboxMessage | undefined> {
+async function readInbox(
+  workflowId: string,
+  offset: number,
+  waitSeconds: number,
+  pollMs = INBOX_POLL_MS,
+): Promise<InboxMessage | undefined> {
   try {
-    return await dbosSdk().DBOS.readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
+    return await dbos().readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
       timeoutSeconds: waitSeconds,
-      pollingIntervalMs: 50,
+      pollingIntervalMs: pollMs,
     })
   } catch {
     // Nothing new within the wait (or the inbox does not exist yet).

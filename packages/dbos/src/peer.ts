@@ -16,6 +16,9 @@ export function dbosSdk(): typeof DbosSdk {
   return sdk
 }
 
+/** The SDK's `DBOS`, loaded at first use. */
+export const dbos = (): typeof DbosSdk.DBOS => dbosSdk().DBOS
+
 /** node-postgres's `Pool`, for the pool on `DBOS_SYSTEM_DATABASE_URL`. */
 export function pgPool(): typeof Pool {
   return peer<{ Pool: typeof Pool }>('pg').Pool

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg'
 import type { Journal, JournalEntry } from '@nestor/core'
 import { tableOnce } from './tables.js'
+import { throughOutages } from './outages.js'
 
 export type PostgresJournalOptions = {
   /** Table for the entries, created on first use. Default `nestor_journal`. */
@@ -10,6 +11,8 @@ export type PostgresJournalOptions = {
 export type PostgresJournal = Journal & {
   /** Creates the table if it is missing; `load` and `append` call it once by themselves. */
   ensureTable(): Promise<void>
+  /** Deletes every entry of these runs (the retention rule of `durable().prune`). */
+  forget(runIds: string[]): Promise<void>
 }
 
 /**
@@ -36,19 +39,25 @@ export function postgresJournal(pool: Pool, options: PostgresJournalOptions = {}
     ensureTable,
     async load(runId) {
       await ensureTable()
-      const { rows } = await pool.query<{ entry: JournalEntry }>(
-        `SELECT entry FROM ${table} WHERE run_id = $1 ORDER BY id`,
-        [runId],
+      const { rows } = await throughOutages(() =>
+        pool.query<{ entry: JournalEntry }>(`SELECT entry FROM ${table} WHERE run_id = $1 ORDER BY id`, [runId]),
       )
       return rows.map((row) => row.entry)
     },
     async append(runId, entry) {
       await ensureTable()
       // JSON text, not the object: pg would send arrays as Postgres arrays.
-      await pool.query(
-        `INSERT INTO ${table} (run_id, key, entry) VALUES ($1, $2, $3::jsonb) ON CONFLICT (run_id, key) DO NOTHING`,
-        [runId, entry.key, JSON.stringify(entry)],
+      // Retried through a lost connection: the insert is idempotent on (run, key).
+      await throughOutages(() =>
+        pool.query(
+          `INSERT INTO ${table} (run_id, key, entry) VALUES ($1, $2, $3::jsonb) ON CONFLICT (run_id, key) DO NOTHING`,
+          [runId, entry.key, JSON.stringify(entry)],
+        ),
       )
+    },
+    async forget(runIds) {
+      await ensureTable()
+      await pool.query(`DELETE FROM ${table} WHERE run_id = ANY($1::text[])`, [runIds])
     },
   }
 }

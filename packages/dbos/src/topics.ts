@@ -9,4 +9,11 @@ export const inboxIdOf = (workflowId: string) => `${workflowId}.inbox`
 /** Where the inbox reader records how far it has delivered (a journal run of its own). */
 export const inboxCursorRunOf = (workflowId: string) => `${workflowId}#inbox`
 
-export type InboxMessage = { kind: 'steer' | 'followUp'; text: string } | { kind: 'close' }
+/** `close`: the run ended; `cancel`: `cancel()` asked the running leg to abort (and the inbox to end). */
+/** Where each leg of an exec records that it started (a journal run of its own): a re-run knows it is one. */
+export const legsRunOf = (workflowId: string) => `${workflowId}#legs`
+
+export type InboxMessage = { kind: 'steer' | 'followUp'; text: string } | { kind: 'close' } | { kind: 'cancel' }
+
+/** The exec workflow an inbox workflow serves. */
+export const execIdOfInbox = (inboxId: string) => inboxId.slice(0, -'.inbox'.length)

@@ -46,3 +46,5 @@ export const ATTR_NESTOR_ITERATION = 'nestor.turn.iteration'
 export const ATTR_NESTOR_RECEIPT_STATUS = 'nestor.receipt.status'
 export const ATTR_NESTOR_TOOL_ATTEMPTS = 'nestor.tool.attempts'
 export const ATTR_NESTOR_TOOL_CACHED = 'nestor.tool.cached'
+/** The step came from a journal (docs/durability.md): no model call, or no tool body, behind this span. */
+export const ATTR_NESTOR_REPLAYED = 'nestor.replayed'

@@ -6,7 +6,8 @@ export type ExecPartData = {
   parentExecId?: string
   depth: number
   status: 'running' | string
-  tools: { toolCallId: string; toolName: string; durationMs: number; isError: boolean }[]
+  /** `replayed`: the result came from a journal, the tool did not run again (docs/durability.md). */
+  tools: { toolCallId: string; toolName: string; durationMs: number; isError: boolean; replayed?: true }[]
   text: string
   tokens: number
 }
@@ -70,6 +71,7 @@ export class UIChunkMapper {
       case 'message_delta':
         return this.delta(event.delta)
       case 'message_end':
+        if (event.abandoned) return this.abandon()
         return event.message.role === 'assistant' ? this.endMessage(event.message as AssistantMessage) : []
       case 'tool_end':
         return [
@@ -116,6 +118,19 @@ export class UIChunkMapper {
     if (which === 'text') this.open.streamedText = true
     else this.open.streamedReasoning = true
     chunks.push({ type: `${which}-delta`, id, delta: delta.text })
+    return chunks
+  }
+
+  /**
+   * A durable run's turn that a lost process left half-streamed (docs/dbos.md): its parts end
+   * where they are and its deltas are not joined to the turn that runs again, which streams anew.
+   */
+  private abandon(): UIChunk[] {
+    const chunks: UIChunk[] = []
+    if (this.open.reasoning) chunks.push({ type: 'reasoning-end', id: this.open.reasoning })
+    if (this.open.text) chunks.push({ type: 'text-end', id: this.open.text })
+    this.open = { streamedText: false, streamedReasoning: false }
+    this.startedInputs.clear()
     return chunks
   }
 
@@ -191,6 +206,7 @@ export class UIChunkMapper {
             toolName: event.toolName,
             durationMs: event.durationMs,
             isError: event.isError,
+            ...(event.replayed && { replayed: true as const }),
           },
         ],
       }

@@ -41,7 +41,7 @@ export type Cluster = {
  * processes running the built packages, so a test can SIGKILL them mid-run.
  */
 export async function startCluster(
-  scenario: 'planner' | 'quick',
+  scenario: 'planner' | 'quick' | 'pay',
   onModelRequest?: (count: number) => void | Promise<void>,
 ): Promise<Cluster> {
   const postgres = await startPostgres()

@@ -56,6 +56,16 @@ export function answer(request: CapturedRequest): string {
         .at(-1) ?? ''
     return text(`Plan for Lisbon done (${last.slice(0, 60)}) users=${users.length} ${users.slice(1).join('|')}`)
   }
+  // 'pay': one charge through the payments API, then an answer quoting its result.
+  if (system.includes('payer'))
+    return tools === 0
+      ? call('call_pay', 'pay', { amount: 120 })
+      : text(
+          `paid: ${messages
+            .filter((m) => m.role === 'tool')
+            .map(textOf)
+            .join('')}`,
+        )
   // 'quick': one leaf call, then an answer naming the input.
   return tools === 0 ? call('call_lookup', 'lookup', { city: users[0] ?? '' }) : text(`ok ${users[0] ?? ''}`)
 }

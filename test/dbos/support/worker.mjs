@@ -4,7 +4,7 @@
 // or runs the execs without DBOS (MODE=plain, the baseline of bench/dbos.ts).
 //
 // Environment: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, TOOL_LOG (a file: one line per leaf tool body run),
-// EXECUTOR_ID, SCENARIO (planner | quick), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY.
+// EXECUTOR_ID, SCENARIO (planner | quick | pay), PAYMENTS_URL, RECOVER (a dead executor's id), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY.
 import { appendFileSync } from 'node:fs'
 import { DBOS } from '@dbos-inc/dbos-sdk'
 import { Runtime, defineTool, exec } from '@nestor/core'
@@ -36,6 +36,22 @@ const book = defineTool({
     return `booked ${city}`
   },
 })
+// A charge through the payments API at PAYMENTS_URL, keyed by the call (test/support/payments-api.ts).
+const pay = defineTool({
+  name: 'pay',
+  description: 'Charge the card',
+  parameters: z.object({ amount: z.number() }),
+  execute: async ({ amount }, ctx) => {
+    logTool(`pay ${workflowOf()} ${ctx.idempotencyKey}`)
+    const response = await fetch(`${env.PAYMENTS_URL}/v1/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': ctx.idempotencyKey },
+      body: JSON.stringify({ amount }),
+    })
+    if (!response.ok) throw new Error(`payments API ${response.status}`)
+    return `charge ${(await response.json()).id}`
+  },
+})
 // A tool whose body opens a nested exec: the researcher has its own model turns and leaf tool.
 const research = defineTool({
   name: 'research',
@@ -45,17 +61,19 @@ const research = defineTool({
     (await exec(`Research ${city}`, { system: 'You are the researcher.', tools: [lookup] })).text,
 })
 
-const planner = env.SCENARIO === 'planner'
+const scenarios = {
+  planner: { system: 'You are the planner.', tools: [research, book] },
+  quick: { system: 'quick', tools: [lookup], maxIterations: 100 },
+  pay: { system: 'You are the payer.', tools: [pay] },
+}
 const runtime = new Runtime({
   provider: openai({ baseURL: `${env.MODEL_URL}/v1`, apiKey: 'sk-test-dbos', maxRetries: 0 }),
   model: 'mock-model',
 })
 const trips = durable(runtime, {
-  name: planner ? 'planner' : 'quick',
+  name: env.SCENARIO,
   concurrency: Number(env.CONCURRENCY ?? 4),
-  exec: planner
-    ? { system: 'You are the planner.', tools: [research, book] }
-    : { system: 'quick', tools: [lookup], maxIterations: 100 },
+  exec: scenarios[env.SCENARIO],
 })
 
 const mode = env.MODE ?? 'worker'
@@ -84,6 +102,8 @@ await DBOS.launch()
 
 if (mode === 'worker') {
   print({ ready: true })
+  // RECOVER=<executor id>: this worker takes over the execs of that dead executor (docs/dbos.md).
+  if (env.RECOVER) print({ recovered: await trips.recover(env.RECOVER) })
 } else if (mode === 'start') {
   const handle = await trips.start(env.INPUT ?? 'Plan Lisbon', { workflowId: env.WORKFLOW_ID })
   print({ started: handle.workflowId })
@@ -96,8 +116,16 @@ if (mode === 'worker') {
   if (mode === 'batch') {
     const handles = await Promise.all(ids.map((id) => trips.start(`${env.INPUT ?? ''}${id}`, { workflowId: id })))
     await Promise.all(handles.map((handle) => handle.result()))
-  } else for (const id of ids) await (await trips.start(`${env.INPUT ?? ''}${id}`, { workflowId: id })).result()
-  print({ elapsedMs: performance.now() - started })
+  }
+  // One after another, each timed from start() to its result (bench/dbos.ts reads the latencies).
+  const latencies = []
+  if (mode === 'sequential')
+    for (const id of ids) {
+      const begun = performance.now()
+      await (await trips.start(`${env.INPUT ?? ''}${id}`, { workflowId: id })).result()
+      latencies.push(performance.now() - begun)
+    }
+  print({ elapsedMs: performance.now() - started, latencies })
   await DBOS.shutdown()
   process.exit(0)
 } else if (mode === 'events') {

@@ -9,10 +9,13 @@ export function approvalRequest(ctx: ExecContext, call: ToolCall, args: Record<s
 }
 
 /** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates or log lines. */
-export function approvalContext(ctx: ExecContext, call: ToolCall): ToolContext {
+export function approvalContext(ctx: ExecContext, call: ToolCall, idempotencyKey: () => string): ToolContext {
   return {
     signal: ctx.control.controller.signal,
     toolCallId: call.id,
+    get idempotencyKey() {
+      return idempotencyKey()
+    },
     execId: ctx.execId,
     depth: ctx.depth,
     update: () => {},

@@ -26,13 +26,14 @@ export async function runTool(
   tool: Tool,
   args: Record<string, unknown>,
   call: ToolCall,
+  idempotencyKey: () => string,
 ): Promise<RunOutcome> {
   const attemptsAllowed = 1 + Math.max(0, tool.retries ?? 0)
   const timeoutMs = tool.timeoutMs ?? ctx.env.settings.toolTimeoutMs
   let last: RunOutcome = { status: 'tool_error', message: 'not run', attempts: 0 }
   for (let attempt = 1; attempt <= attemptsAllowed; attempt++) {
     if (ctx.control.controller.signal.aborted) return { status: 'aborted', message: 'aborted', attempts: attempt - 1 }
-    last = await attemptOnce(ctx, tool, args, call, timeoutMs, attempt)
+    last = await attemptOnce(ctx, tool, args, call, timeoutMs, attempt, idempotencyKey)
     if (last.status === 'ok' || last.status === 'aborted') return last
     if (
       attempt < attemptsAllowed &&
@@ -51,6 +52,7 @@ function attemptOnce(
   call: ToolCall,
   timeoutMs: number | undefined,
   attempt: number,
+  idempotencyKey: () => string,
 ): Promise<RunOutcome> {
   const controller = new LazyAbort()
   const parentSignal = ctx.control.controller.signal
@@ -84,6 +86,9 @@ function attemptOnce(
         return controller.signal
       },
       toolCallId: call.id,
+      get idempotencyKey() {
+        return idempotencyKey()
+      },
       execId: ctx.execId,
       depth: ctx.depth,
       update: (partial) => {

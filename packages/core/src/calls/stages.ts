@@ -9,6 +9,7 @@ import { markPaused, priorDecision, recordDecision, replayedTool, throwIfContrad
 import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
 import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
 import { runTool } from './body.js'
+import { idempotencyKeyOf } from './idempotency-key.js'
 
 /**
  * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
@@ -40,6 +41,8 @@ type Passage = {
   signature: string
   /** A decision taken before this call came by (runtime.resume or the journal). */
   prior?: PriorDecision
+  /** The call's idempotency key, computed when first read (ToolContext.idempotencyKey). */
+  readonly idempotencyKey: () => string
   /** The call's key in the runtime's result cache, for a `cacheable` tool. */
   cacheKey?: string
   /** A child exec of the body paused, in an exec that cannot pause (a batch): receipt `paused`. */
@@ -98,6 +101,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<Cal
     tool: ctx.tools.get(call.name) as Tool,
     args: call.arguments,
     signature: callSignature(call.name, call.arguments),
+    idempotencyKey: idempotencyKeyOf(ctx, iteration, call.id),
   }
   try {
     for (const [, stage] of STAGES) {
@@ -175,7 +179,8 @@ function notDuplicate(p: Passage): Finish | undefined {
 
 async function approval(p: Passage): Promise<Finish | Pause | undefined> {
   const { ctx, call, tool, prior } = p
-  const decision = prior ?? (await decideApproval(ctx, tool, call, p.args, approvalContext(ctx, call)))
+  const decision =
+    prior ?? (await decideApproval(ctx, tool, call, p.args, approvalContext(ctx, call, p.idempotencyKey)))
   if (decision === undefined) return undefined
   if (decision === 'pause') {
     const request = approvalRequest(ctx, call, p.args)
@@ -207,7 +212,7 @@ function cached(p: Passage): Promise<Finish> | undefined {
 
 async function body(p: Passage): Promise<Finish | Pause> {
   const { ctx, call, tool } = p
-  const outcome = await runTool(ctx, tool, p.args, call)
+  const outcome = await runTool(ctx, tool, p.args, call, p.idempotencyKey)
   throwIfContradicted(ctx.journal)
   // A child exec of this body paused for approval: this call waits with it (the whole tree pauses).
   const below = ctx.control.pausedBelow.get(call.id)

@@ -34,7 +34,8 @@ type EventBody =
   /** `replayed: true` when the message comes from a journal (no model call, no deltas): see docs/durability.md. */
   | { type: 'message_start'; message: Message; replayed?: true }
   | { type: 'message_delta'; delta: MessageDelta }
-  | { type: 'message_end'; message: Message; replayed?: true }
+  /** `abandoned: true`: a durable run's process died mid-message; the turn runs again, readers drop this one (docs/dbos.md). */
+  | { type: 'message_end'; message: Message; replayed?: true; abandoned?: true }
   | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown>; replayed?: true }
   | { type: 'tool_update'; toolCallId: string; update: unknown }
   /** A tool body's log line (`ctx.log`); served over MCP it is a `notifications/message`. */

@@ -1,6 +1,14 @@
 import type { z } from 'zod/v4'
 import { lazy, zod, type Zod } from '../base/zod-lazy.js'
-import type { ApprovalRequest, Message, ReceiptStatus, ToolChoice, ToolReceipt, Usage } from './types.js'
+import {
+  RECEIPT_STATUSES,
+  type ApprovalRequest,
+  type Message,
+  type ReceiptStatus,
+  type ToolChoice,
+  type ToolReceipt,
+  type Usage,
+} from './types.js'
 import type { JournalEntry } from './journal.js'
 
 // The one definition of a paused exec as stored data. The RunState type, the checks `resume`
@@ -97,18 +105,7 @@ function buildSchemas(z: Zod) {
     z.object({ type: z.literal('function'), name: z.string() }),
   ])
 
-  const receiptStatus: z.ZodType<ReceiptStatus> = z.enum([
-    'ok',
-    'tool_error',
-    'timeout',
-    'unknown_tool',
-    'invalid_arguments',
-    'duplicate_call',
-    'rejected',
-    'skipped',
-    'aborted',
-    'paused',
-  ])
+  const receiptStatus: z.ZodType<ReceiptStatus> = z.enum(RECEIPT_STATUSES)
   const receipt: z.ZodType<ToolReceipt> = z.object({
     toolCallId: z.string(),
     toolName: z.string(),

@@ -96,6 +96,11 @@ export type ToolContext = {
   /** Aborted when the exec is aborted or the tool's timeout fires. */
   signal: AbortSignal
   toolCallId: string
+  /**
+   * The same for every run of this call (retries, a journal replay, a recovery in another process)
+   * and different for every other call: pass it to outside APIs (`Idempotency-Key`). docs/durability.md
+   */
+  idempotencyKey: string
   execId: string
   depth: number
   /** Emits a `tool_update` event with `partial`. */
@@ -283,18 +288,22 @@ export type ErrorCode =
   /** A journal does not fit this run: a recorded step the code contradicts, another run's journal (docs/durability.md). */
   | 'journal_mismatch'
 
-export type ReceiptStatus =
-  | 'ok'
-  | 'tool_error'
-  | 'timeout'
-  | 'unknown_tool'
-  | 'invalid_arguments'
-  | 'duplicate_call'
-  | 'rejected'
-  | 'skipped'
-  | 'aborted'
-  /** The body returned, but a nested exec it opened paused waiting for an approval. */
-  | 'paused'
+/** Every status a receipt can have: one list, which the RunState schema checks against too. */
+export const RECEIPT_STATUSES = [
+  'ok',
+  'tool_error',
+  'timeout',
+  'unknown_tool',
+  'invalid_arguments',
+  'duplicate_call',
+  'rejected',
+  'skipped',
+  'aborted',
+  // The body returned, but a nested exec it opened paused waiting for an approval.
+  'paused',
+] as const
+
+export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number]
 
 export type ToolReceipt = {
   toolCallId: string

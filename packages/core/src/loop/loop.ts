@@ -7,6 +7,7 @@ import type { ToolResultMessage } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
 import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
 import { approvalContext, approvalRequest, needsApprovalOf } from '../calls/approvals.js'
+import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
 import { checkBudgets, iterationLimit } from '../exec/budget.js'
 import { emit, type ExecContext } from '../exec/context.js'
@@ -300,7 +301,8 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], round: To
     const checked = tool.validate ? tool.validate(call.arguments) : { ok: true as const, value: call.arguments }
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
-    if (!(await needsApprovalOf(tool, args, approvalContext(ctx, call)))) continue
+    const key = idempotencyKeyOf(ctx, ctx.state.iterationsUsed, call.id)
+    if (!(await needsApprovalOf(tool, args, approvalContext(ctx, call, key)))) continue
     const request = approvalRequest(ctx, call, args)
     markPaused(ctx.journal, ctx.state.iterationsUsed, request)
     round.pending.push(request)

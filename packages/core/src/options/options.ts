@@ -135,6 +135,13 @@ export function validateExecOptions(o: ExecOptions): void {
   if (o.history) validateHistory(o.history)
   if (o.outputRetries !== undefined && o.output === undefined)
     throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
+  // Without one the run id is the new exec's id: nothing could ever replay what the journal holds.
+  if (o.journal !== undefined && o.runId === undefined)
+    throw invalidOption(
+      'runId',
+      'a run id with journal, the same on every run of it (exec(input, { journal, runId }))',
+      o.runId,
+    )
 }
 
 /**

@@ -22,6 +22,8 @@ import type { SchemaInput } from '../schema/schema.js'
 import { freshState } from '../state/exec-state.js'
 import { claimState, type PendingClaim } from '../state/state-claims.js'
 import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
+import type { ForkOptions, ForkSource } from '../contract/fork-types.js'
+import { forkJournal } from '../state/fork.js'
 import { filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
@@ -127,6 +129,11 @@ export class Runtime {
         ),
       ) as ExecRun<OutputOf<S>>
     return this.start(ctx, { input: messages }) as ExecRun<OutputOf<S>>
+  }
+
+  /** Replays a recorded run up to `source.at`, applies `source.edit` there, goes on live as `options.runId` (docs/evals.md). */
+  fork(source: ForkSource, options: ForkOptions): ExecRun {
+    return this.exec(source.input, { ...options, journal: forkJournal(source, options.runId, options.journal) })
   }
 
   /**

@@ -104,6 +104,11 @@ export function childJournal(
   return typeof first?.execId === 'string' ? { journal, execId: first.execId } : { journal }
 }
 
+/** The run id and journal key of a tool call: what names it across replays and recoveries. */
+export function toolStep(exec: ExecJournal | undefined, iteration: number, id: string): [string, string] | undefined {
+  return exec && [exec.tree.runId, toolKey(exec.key, iteration, id)]
+}
+
 /** Records a step: in memory always, in the journal durably. A promise only when there is something to wait for. */
 function record(exec: ExecJournal, entry: JournalEntry): Promise<void> | undefined {
   if (exec.tree.replay.has(entry.key)) return undefined

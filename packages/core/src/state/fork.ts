@@ -1,0 +1,77 @@
+import { NestorError } from '../contract/errors.js'
+import type { ForkEdit, ForkSource } from '../contract/fork-types.js'
+import type { Journal, JournalEntry } from '../contract/journal.js'
+import type { AssistantMessage, ToolResultMessage } from '../contract/types.js'
+import { memoryJournal } from './memory-journal.js'
+
+/**
+ * A journal for the fork's run id that, on first load, copies the recorded run's entries up to
+ * `at` (edited there) into `target`: the exec then replays them and goes on live. The source is
+ * only read, so the original run's journal is untouched.
+ */
+export function forkJournal(source: ForkSource, runId: string, target: Journal = memoryJournal()): Journal {
+  if (runId === source.runId && target === source.journal)
+    throw new NestorError(
+      'invalid_options',
+      'fork: the new runId must differ from the recorded run id on the same journal',
+    )
+  let seeded: Promise<JournalEntry[]> | undefined
+  const seed = async (): Promise<JournalEntry[]> => {
+    const already = await target.load(runId)
+    if (already.length > 0)
+      throw new NestorError('invalid_options', `fork: run ${runId} already has entries in the target journal`)
+    const entries = await source.journal.load(source.runId)
+    const index = entries.findIndex((entry) => entry.key === source.at)
+    if (index < 0)
+      throw new NestorError(
+        'invalid_options',
+        `fork: run ${source.runId} has no journal step ${source.at} (its steps: ${entries.map((e) => e.key).join(', ') || 'none'})`,
+      )
+    const copied = entries.slice(0, index + 1).map((entry) => structuredClone(entry))
+    copied[index] = edited(copied[index]!, source.edit)
+    for (const entry of copied) await target.append(runId, entry)
+    return copied
+  }
+  const forked: Journal = {
+    load: async (id) => (id === runId ? (seeded ??= seed()) : target.load(id)),
+    append: (id, entry) => target.append(id, entry),
+  }
+  return target.id === undefined ? forked : { ...forked, id: target.id }
+}
+
+function edited(entry: JournalEntry, edit: ForkEdit): JournalEntry {
+  const wrong = (what: string) =>
+    new NestorError('invalid_options', `fork: step ${entry.key} is a ${entry.kind} step; ${what}`)
+  if ('toolResult' in edit) {
+    if (entry.kind !== 'tool') throw wrong('only a tool step takes { toolResult }')
+    const result = entry.result as ToolResultMessage
+    const output =
+      typeof edit.toolResult === 'string'
+        ? { content: [{ type: 'text' as const, text: edit.toolResult }] }
+        : edit.toolResult
+    const next: ToolResultMessage = { ...result, content: output.content, isError: false }
+    if (output.details === undefined) delete next.details
+    else next.details = output.details
+    // The edited result replays as a leaf: the body (and the children it opened) does not run again.
+    const { children: _children, ...rest } = entry
+    return { ...rest, result: next }
+  }
+  if ('message' in edit) {
+    if (entry.kind === 'message') {
+      const messages =
+        typeof edit.message === 'string' ? [{ role: 'user' as const, content: edit.message }] : edit.message
+      if (!Array.isArray(messages)) throw wrong('a message step takes { message: string | Message[] }')
+      return { ...entry, messages }
+    }
+    if (entry.kind !== 'model') throw wrong('only a model or message step takes { message }')
+    if (Array.isArray(edit.message)) throw wrong('a model step takes { message: string | AssistantMessage }')
+    const recorded = entry.message as AssistantMessage
+    const message: AssistantMessage =
+      typeof edit.message === 'string'
+        ? { ...recorded, content: [{ type: 'text', text: edit.message }], stopReason: 'stop' }
+        : (edit.message as AssistantMessage)
+    return { ...entry, message }
+  }
+  if (entry.kind !== 'decision') throw wrong('only a decision step takes { decision }')
+  return { ...entry, decision: edit.decision }
+}

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { NestorError, type Provider } from '@nestor/core'
+import { replay } from '@nestor/providers/testing'
+import type { CassetteMode, CassetteOptions } from './types.js'
+
+/** How a case reaches its model: through `provider`, or not at all (`missing` says why). */
+export type CaseCassette = { provider: Provider | undefined; wrap(p: Provider): Provider; missing?: string }
+
+export type Cassettes = { dir: string; mode: CassetteMode }
+
+/** Reads the `cassettes` option; in replay mode a missing folder fails here, before any case. */
+export function cassettesOf(option: string | CassetteOptions | undefined): Cassettes | undefined {
+  if (option === undefined) return undefined
+  const { dir, mode = 'auto' } = typeof option === 'string' ? { dir: option } : option
+  if (typeof dir !== 'string' || dir === '' || !['auto', 'replay', 'record'].includes(mode))
+    throw new NestorError(
+      'invalid_options',
+      "evaluate: cassettes is a folder, or { dir, mode: 'auto' | 'replay' | 'record' }",
+    )
+  if (mode === 'replay' && !existsSync(dir))
+    throw new NestorError(
+      'invalid_options',
+      `evaluate: the cassette folder ${dir} does not exist (replay mode): record it once with a live provider (mode 'auto' or 'record')`,
+    )
+  return { dir, mode }
+}
+
+/**
+ * One case's provider: its own folder of cassettes (`dir/<case id>`), replayed strictly when it
+ * exists, recorded live from `live` when it does not (or in record mode).
+ */
+export function caseCassette(cassettes: Cassettes | undefined, id: string, live: Provider | undefined): CaseCassette {
+  if (!cassettes) return { provider: live, wrap: (p) => p }
+  const dir = join(cassettes.dir, id)
+  const recorded = existsSync(dir)
+  if (cassettes.mode === 'record' || (cassettes.mode === 'auto' && !recorded)) {
+    if (!live)
+      return {
+        provider: undefined,
+        wrap: (p) => p,
+        missing: `no cassette for case ${id} in ${cassettes.dir}, and no live provider to record it (evaluate({ provider }))`,
+      }
+    return {
+      provider: replay({ provider: live, dir, mode: 'record' }),
+      wrap: (p) => replay({ provider: p, dir, mode: 'record' }),
+    }
+  }
+  if (!recorded)
+    return {
+      provider: undefined,
+      wrap: (p) => p,
+      missing: `no cassette for case ${id} in ${cassettes.dir} (replay mode)`,
+    }
+  const offline = replay({ dir, mode: 'strict' })
+  return { provider: offline, wrap: () => offline }
+}

@@ -1,0 +1,115 @@
+import type { AgentEvent, ExecResult, Usage } from '@nestor/core'
+import { addUsage } from '@nestor/core/provider-kit'
+
+/** One tool call of an exec, with the execs its body opened. */
+export type ToolNode = {
+  toolCallId: string
+  toolName: string
+  args: Record<string, unknown>
+  isError?: boolean
+  durationMs?: number
+  status?: string
+  /** The result's text, cut to 500 characters. */
+  result?: string
+  replayed?: boolean
+  children: ExecNode[]
+}
+
+/** One exec of the tree: what it was asked (its tool), how it ended, the calls it made in order. */
+export type ExecNode = {
+  execId: string
+  /** `root`, or the tool whose body opened it. */
+  name: string
+  depth: number
+  status?: string
+  text?: string
+  usage?: Usage
+  iterations?: number
+  tools: ToolNode[]
+}
+
+const cut = (text: string, max = 500) => (text.length > max ? `${text.slice(0, max)}…` : text)
+
+/** Builds the tree from a run's events as they come (cheap: a map lookup per event it keeps). */
+export class TreeBuilder {
+  private readonly execs = new Map<string, ExecNode>()
+  private readonly calls = new Map<string, ToolNode>()
+  root: ExecNode | undefined
+  /** Usage of live model turns (not those replayed from a journal) per model, for costs. */
+  readonly byModel = new Map<string, Usage>()
+
+  add(event: AgentEvent): void {
+    switch (event.type) {
+      case 'agent_start': {
+        const call = event.parentToolCallId === undefined ? undefined : this.calls.get(event.parentToolCallId)
+        const node: ExecNode = { execId: event.execId, name: call?.toolName ?? 'root', depth: event.depth, tools: [] }
+        this.execs.set(event.execId, node)
+        if (call) call.children.push(node)
+        else this.root ??= node
+        return
+      }
+      case 'tool_start': {
+        const call: ToolNode = {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          args: event.args,
+          children: [],
+        }
+        this.calls.set(event.toolCallId, call)
+        this.execs.get(event.execId)?.tools.push(call)
+        return
+      }
+      case 'tool_end': {
+        const call = this.calls.get(event.toolCallId)
+        if (!call) return
+        call.isError = event.isError
+        call.durationMs = event.durationMs
+        call.status = event.receipt.status
+        call.result = cut(event.result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join(''))
+        if (event.replayed) call.replayed = true
+        return
+      }
+      case 'message_end': {
+        const m = event.message
+        if (m.role !== 'assistant' || event.replayed) return
+        const seen = this.byModel.get(m.model)
+        this.byModel.set(m.model, seen ? addUsage(seen, m.usage) : { ...m.usage })
+        return
+      }
+      case 'agent_end': {
+        const node = this.execs.get(event.execId)
+        if (!node) return
+        node.status = event.result.status
+        node.text = cut(event.result.text, 2000)
+        node.usage = event.result.totalUsage
+        node.iterations = event.result.iterationsUsed
+        return
+      }
+      default:
+        return
+    }
+  }
+}
+
+/** The tree of a result seen without its events: the root and its receipts. */
+export function treeOfResult(result: ExecResult): ExecNode {
+  return {
+    execId: result.execId,
+    name: 'root',
+    depth: 0,
+    status: result.status,
+    text: cut(result.text, 2000),
+    usage: result.totalUsage,
+    iterations: result.iterationsUsed,
+    tools: result.receipts
+      .filter((r) => r.depth === 0)
+      .map((r) => ({
+        toolCallId: r.toolCallId,
+        toolName: r.toolName,
+        args: {},
+        status: r.status,
+        durationMs: r.durationMs,
+        children: [],
+      })),
+  }
+}

@@ -1,0 +1,12 @@
+import type { ToolContext } from '@nestor/core'
+
+/** The context a test passes when it calls a tool's `execute` directly, outside any exec. */
+export const directToolContext = (toolCallId = 't'): ToolContext => ({
+  signal: new AbortController().signal,
+  toolCallId,
+  idempotencyKey: `key-${toolCallId}`,
+  execId: 'e',
+  depth: 0,
+  update() {},
+  log() {},
+})

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ColdSample } from './cold-child.js'
 import { startServerProcess } from './mock-server-process.js'
@@ -25,23 +26,32 @@ const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 11)
 const child = fileURLToPath(new URL('./cold-child.js', import.meta.url))
 
 type Done = Extract<ColdSample, { ok: true }>
-export type ColdResult = { system: RunnerName; samples: (Done | undefined)[]; failed?: string }
+/** `tree`: another checkout whose built cold child runs this row (a before/after comparison). */
+export type ColdResult = { system: RunnerName; tree?: string; samples: (Done | undefined)[]; failed?: string }
 
-export async function sampleCold(system: RunnerName, baseURL: string): Promise<ColdSample> {
-  const outcome = await runNodeJson<ColdSample>([child, system, baseURL], 120_000)
+export async function sampleCold(system: RunnerName, baseURL: string, tree?: string): Promise<ColdSample> {
+  const script = tree ? join(tree, 'bench/dist/cold-child.js') : child
+  const outcome = await runNodeJson<ColdSample>([script, system, baseURL], 120_000)
   return outcome.ok ? outcome.value : { ok: false, error: `${outcome.error} ${outcome.stderr.slice(-1000)}` }
 }
 
 export async function runCold(
   baseURL: string,
-  { rounds = ROUNDS, systems = COLD_SYSTEMS }: { rounds?: number; systems?: readonly RunnerName[] } = {},
+  {
+    rounds = ROUNDS,
+    systems = COLD_SYSTEMS,
+    before,
+  }: { rounds?: number; systems?: readonly RunnerName[]; before?: string } = {},
 ): Promise<ColdResult[]> {
-  const results = systems.map((system): ColdResult => ({ system, samples: [] }))
+  const results = systems.flatMap((system): ColdResult[] => [
+    { system, samples: [] },
+    ...(before && system !== 'floor' ? [{ system, tree: before, samples: [] }] : []),
+  ])
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < results.length; i++) {
       const result = results[(i + round) % results.length]!
       if (result.failed) continue
-      const s = await sampleCold(result.system, baseURL)
+      const s = await sampleCold(result.system, baseURL, result.tree)
       if (s.ok) result.samples[round] = s
       else result.failed = s.error.split('\n')[0]?.slice(0, 200) ?? 'failed'
     }
@@ -68,7 +78,8 @@ export function renderCold(results: ColdResult[], rounds = ROUNDS): string {
     '| system | start-up + imports + set-up | of it: imports | first exec | sum | × raw SDK (sum) | CPU sum | × raw SDK (CPU) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ]
-  for (const { system, samples, failed } of results) {
+  for (const { system: name, tree, samples, failed } of results) {
+    const system = tree ? `${name}, before` : name
     const done = samples.filter((s): s is Done => s !== undefined)
     if (failed || done.length === 0) {
       out.push(`| ${system} | unavailable: ${failed ?? 'no sample'} | | | | | | |`)
@@ -90,12 +101,16 @@ export function renderCold(results: ColdResult[], rounds = ROUNDS): string {
   return out.join('\n')
 }
 
-// `node bench/dist/cold.js` runs this part of the bench alone (BENCH_COLD_SYSTEMS=floor,nestor to pick).
+// `node bench/dist/cold.js` runs this part of the bench alone (BENCH_COLD_SYSTEMS=floor,nestor to pick;
+// BENCH_COLD_BEFORE=<a built checkout> adds each system from that tree, interleaved, as "…, before").
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { baseURL, proc } = await startServerProcess()
   try {
     const only = process.env.BENCH_COLD_SYSTEMS?.split(',') as RunnerName[] | undefined
-    process.stdout.write(renderCold(await runCold(baseURL, only ? { systems: only } : {})))
+    const before = process.env.BENCH_COLD_BEFORE
+    process.stdout.write(
+      renderCold(await runCold(baseURL, { ...(only ? { systems: only } : {}), ...(before ? { before } : {}) })),
+    )
   } finally {
     proc.kill('SIGTERM')
   }

@@ -1,24 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../support/built.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const built = [
-  'packages/core/dist/index.js',
-  'packages/providers/dist/index.js',
-  'packages/agents/dist/index.js',
-  'examples/dist/research/agents.js',
-]
-
-/**
- * `pnpm test` runs `tsc -b` before vitest, so dist/ exists (and is fresh) there. Run alone, this
- * test builds once if any output is missing; it does not detect a stale build — rebuild first.
- */
-function ensureBuilt(): void {
-  if (built.every((f) => existsSync(root + f))) return
-  execFileSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit', timeout: 240_000 })
-}
 
 describe('the built @nestor/agents under plain node', () => {
   it('runs a tsc-compiled decorated agent (nesting included) and the decorator-free form', { timeout: 300_000 }, () => {

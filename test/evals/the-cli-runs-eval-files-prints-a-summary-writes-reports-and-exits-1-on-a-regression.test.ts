@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { EvalReport } from '@nestor/evals'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const bin = join(root, 'packages/evals/dist/bin.js')
+const bin = join(root, 'packages/evals/bundle/bin.js')
 const fixtures = fileURLToPath(new URL('./fixtures/cli', import.meta.url))
 
 type Outcome = { code: number; stdout: string; stderr: string }

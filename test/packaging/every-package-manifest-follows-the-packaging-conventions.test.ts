@@ -51,7 +51,7 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
     })
   })
 
-  it('exports { types, default } entries into dist/, ./package.json, and main/types naming the root entry', () => {
+  it('exports { types, default } entries (declarations in dist/, bundled JavaScript in bundle/), ./package.json, and main/types naming the root entry', () => {
     const { ['./package.json']: own, ...entries } = manifest.exports
     expect(own).toBe('./package.json')
     expect(Object.keys(entries)).toContain('.')
@@ -59,14 +59,22 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
       expect(typeof entry === 'object' ? Object.keys(entry) : entry, subpath).toEqual(['types', 'default'])
       const { types, default: js } = entry as Entry
       expect(types, subpath).toMatch(/^\.\/dist\/.*\.d\.ts$/)
-      expect(js, subpath).toBe(types.replace(/\.d\.ts$/, '.js'))
+      expect(js, subpath).toBe(types.replace(/^\.\/dist\//, './bundle/').replace(/\.d\.ts$/, '.js'))
     }
     const root = entries['.'] as Entry
     expect({ main: manifest.main, types: manifest.types }).toEqual({ main: root.default, types: root.types })
   })
 
-  it('ships dist, src and its three documents, and builds with its build info outside dist/', () => {
-    expect(manifest.files).toEqual(['dist', 'src', 'README.md', 'LICENSE', 'CHANGELOG.md'])
+  it('ships its bundles, its declarations, src and its three documents, and builds with its build info outside dist/', () => {
+    expect(manifest.files).toEqual([
+      'bundle',
+      'dist/**/*.d.ts',
+      'dist/**/*.d.ts.map',
+      'src',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+    ])
     const tsconfig = JSON.parse(read(join(path, 'tsconfig.json'))) as {
       extends: string
       compilerOptions: Record<string, string>

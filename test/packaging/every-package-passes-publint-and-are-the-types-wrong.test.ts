@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { dirname, join, posix } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packAll, repoRoot, sh } from './packed-app.js'
 
@@ -22,15 +22,15 @@ describe('every packed package', () => {
     expect(tarballs).toHaveLength(readdirSync(join(repoRoot, 'packages')).length)
   })
 
-  it('holds its README, LICENSE and CHANGELOG, dist/ and src/, and nothing else: no build info, no tests', async () => {
+  it('holds its README, LICENSE and CHANGELOG, bundle/, dist/ and src/, and nothing else: no build info, no tests', async () => {
     for (const tarball of tarballs) {
       const { stdout } = await sh('tar', ['-tzf', tarball], repoRoot)
       const entries = stdout.split('\n').filter(Boolean)
-      for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts'])
+      for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json', 'bundle/index.js', 'dist/index.d.ts'])
         expect(entries, tarball).toContain(`package/${file}`)
       expect(
         entries.filter(
-          (entry) => !/^package\/((dist|src)\/|(README\.md|LICENSE|CHANGELOG\.md|package\.json)$)/.test(entry),
+          (entry) => !/^package\/((bundle|dist|src)\/|(README\.md|LICENSE|CHANGELOG\.md|package\.json)$)/.test(entry),
         ),
         tarball,
       ).toEqual([])
@@ -40,6 +40,35 @@ describe('every packed package', () => {
       ).toEqual([])
     }
   })
+
+  it('ships its JavaScript bundled, each source map resolving to TypeScript the tarball holds', async () => {
+    for (const tarball of tarballs) {
+      const { stdout } = await sh('tar', ['-tzf', tarball], repoRoot)
+      const entries = new Set(stdout.split('\n').filter(Boolean))
+      const js = [...entries].filter((entry) => entry.endsWith('.js'))
+      // tsc's one-file-per-module JavaScript is the bundler's input, not shipped; declarations are.
+      expect(
+        js.filter((entry) => !entry.startsWith('package/bundle/')),
+        tarball,
+      ).toEqual([])
+      expect(
+        [...entries].some((entry) => entry.startsWith('package/dist/') && entry.endsWith('.d.ts')),
+        tarball,
+      ).toBe(true)
+      const mapped = new Set<string>()
+      for (const file of js) {
+        expect(entries, tarball).toContain(`${file}.map`)
+        const { stdout: map } = await sh('tar', ['-xzOf', tarball, `${file}.map`], repoRoot)
+        for (const source of (JSON.parse(map) as { sources: string[] }).sources) {
+          const resolved = posix.join(posix.dirname(file), source)
+          expect(resolved, `${tarball}: ${file}.map`).toMatch(/^package\/src\/.+\.ts$/)
+          expect(entries, `${tarball}: ${file}.map`).toContain(resolved)
+          mapped.add(resolved)
+        }
+      }
+      expect(mapped.size, tarball).toBeGreaterThan(0)
+    }
+  }, 120_000)
 
   it('passes publint with no error or warning', async () => {
     for (const tarball of tarballs) {

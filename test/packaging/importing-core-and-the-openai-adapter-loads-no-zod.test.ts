@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../support/built.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -9,8 +9,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 // cold start that only imports Nestor does not pay it.
 describe('importing @nestor/core and @nestor/providers/openai', () => {
   it('loads no zod module; the first runtime made still checks its options', { timeout: 300_000 }, () => {
-    if (!existsSync(`${root}packages/providers/dist/openai.js`))
-      execFileSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit', timeout: 240_000 })
+    ensureBuilt()
     const out = execFileSync(
       process.execPath,
       [fileURLToPath(new URL('./fixtures/import-core-and-openai.mjs', import.meta.url))],

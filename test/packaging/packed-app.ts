@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { ensureBuilt } from '../support/built.js'
 
 const run = promisify(execFile)
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -37,12 +38,12 @@ export async function sh(
 }
 
 /**
- * Packs every package with pnpm (workspace:* becomes a version). `pnpm test` builds first (tsc -b);
- * run alone, this builds only when a dist/ is missing, so parallel test files never build at once.
- * One recursive pack rather than one per package: pnpm's start-up is most of a pack's cost.
+ * Packs every package with pnpm (workspace:* becomes a version). `pnpm test` builds first (tsc -b,
+ * then the bundles); run alone, this builds only what is missing or stale. One recursive pack
+ * rather than one per package: pnpm's start-up is most of a pack's cost.
  */
 export async function packAll(): Promise<string[]> {
-  if (packageDirs().some((dir) => !existsSync(join(dir, 'dist')))) await sh(process.execPath, [tscBin, '-b'], repoRoot)
+  ensureBuilt()
   const out = mkdtempSync(join(tmpdir(), 'nestor-tarballs-'))
   await sh(
     'npx',

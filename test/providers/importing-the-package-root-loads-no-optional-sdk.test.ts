@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../support/built.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -10,9 +10,7 @@ describe('@nestor/providers root import', () => {
     'loads neither the AWS SDK nor the AI SDK; bedrock() imports its SDK on the first stream',
     { timeout: 300_000 },
     () => {
-      // `pnpm test` builds first; run alone, build once if the output is missing.
-      if (!existsSync(`${root}packages/providers/dist/bedrock/index.js`))
-        execFileSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit', timeout: 240_000 })
+      ensureBuilt()
       const out = execFileSync(
         process.execPath,
         [

@@ -23,7 +23,9 @@ const options = {
 const live = scripted((request) => `Three days in ${String(request.messages[0].content).slice(5)}`)
 await evaluate({ ...options, provider: live })
 const offline = await evaluate({ ...options, cassettes: { dir, mode: 'replay' } })
-const help = execFileSync(process.execPath, ['node_modules/@nestor/evals/dist/bin.js', '--help'], { encoding: 'utf8' })
+const help = execFileSync(process.execPath, ['node_modules/@nestor/evals/bundle/bin.js', '--help'], {
+  encoding: 'utf8',
+})
 console.log(
   JSON.stringify({
     statuses: offline.cases.map((c) => c.status),

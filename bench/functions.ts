@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     }
   }
   session.disconnect()
-  console.log('Nestor code (packages/core and packages/providers dist) run by one exec, V8 precise coverage:\n')
+  console.log('Nestor code (packages/core and packages/providers) run by one exec, V8 precise coverage:\n')
   console.log(rows.join('\n'))
 }
 
@@ -53,7 +53,7 @@ async function take(session: Session): Promise<Counts> {
   const { result } = await session.post('Profiler.takePreciseCoverage')
   const counts: Counts = { functions: 0, calls: 0 }
   for (const script of result) {
-    if (!/\/packages\/(core|providers)\/dist\//.test(script.url)) continue
+    if (!/\/packages\/(core|providers)\/(dist|bundle)\//.test(script.url)) continue
     for (const fn of script.functions) {
       const count = fn.ranges[0]?.count ?? 0
       if (count === 0) continue

@@ -63,7 +63,7 @@ function attemptOnce(
   let unwatch = () => {}
   return new Promise<RunOutcome>((resolve) => {
     // The first outcome wins: the body's, the exec's abort or the timeout.
-    const finish = (outcome: RunOutcome) => {
+    const finishAttempt = (outcome: RunOutcome) => {
       if (finished) return
       finished = true
       if (timer) clearTimeout(timer)
@@ -72,13 +72,13 @@ function attemptOnce(
     }
     unwatch = onAbort(parentSignal, () => {
       controller.abort(parentSignal.reason)
-      finish({ status: 'aborted', message: 'aborted', attempts: attempt })
+      finishAttempt({ status: 'aborted', message: 'aborted', attempts: attempt })
     })
     if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
       timer = setTimeout(() => {
         const message = `tool ${tool.spec.name} timed out after ${timeoutMs} ms`
         controller.abort(new NestorError('aborted', message))
-        finish({ status: 'timeout', message, attempts: attempt })
+        finishAttempt({ status: 'timeout', message, attempts: attempt })
       }, timeoutMs)
     }
     const toolCtx: ToolContext = {
@@ -111,9 +111,9 @@ function attemptOnce(
       // A body that fails because its signal aborted comes too late: the abort or the timeout
       // that aborted it already finished this attempt. A throw inside `outputOf` (never expected)
       // still ends this call, not the exec.
-      .then((value) => finish(outputOf(tool, value, attempt)))
+      .then((value) => finishAttempt(outputOf(tool, value, attempt)))
       .catch((error: unknown) =>
-        finish({ status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt }),
+        finishAttempt({ status: 'tool_error', message: ctx.env.redact(messageOf(error)), attempts: attempt }),
       )
   })
 }

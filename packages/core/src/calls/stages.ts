@@ -57,7 +57,7 @@ type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause
 
 /**
  * The stages of a tool call, in order (docs/design.md). The first that answers ends the call; every
- * finished call then goes through the afterToolCall hook, its receipt and the breaker (`finish`).
+ * finished call then goes through the afterToolCall hook, its receipt and the breaker (`finishCall`).
  * A call the journal already answered skips them all (`runToolCall`).
  */
 const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
@@ -109,7 +109,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<Cal
       // Synchronous stages cost no tick: most calls pass most stages without waiting.
       const outcome = answered instanceof Promise ? await answered : answered
       if (outcome === undefined) continue
-      return 'kind' in outcome ? outcome : await finish(passage, outcome)
+      return 'kind' in outcome ? outcome : await finishCall(passage, outcome)
     }
     throw new Error('a tool call passed every stage without an answer')
   } catch (error) {
@@ -271,7 +271,7 @@ async function succeed(p: Passage, output: ToolOutput, attempts: number, fromCac
 }
 
 /** Every finished call: the afterToolCall hook may replace its result; then its receipt and the breaker. */
-async function finish(p: Passage, { status, result, attempts = 0, cached = false }: Finish): Promise<CallOutcome> {
+async function finishCall(p: Passage, { status, result, attempts = 0, cached = false }: Finish): Promise<CallOutcome> {
   const { ctx, call } = p
   // An abort does not wait for a hook: the result as it stands is the call's result.
   const after = ctx.env.settings.hooks.afterToolCall

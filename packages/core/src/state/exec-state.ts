@@ -48,7 +48,7 @@ const FIELDS = {
       }
       return stored
     },
-    restore: (stored) => new Map(Object.entries(stored).map(([id, d]) => [id, priorDecision(d)])),
+    restore: (stored) => new Map(Object.entries(stored).map(([id, d]) => [id, decisionOf(d)])),
   } satisfies Field<Map<string, PriorDecision>, NonNullable<RunState['decisions']>>,
   /** Reset to auto after the first model call when `resetToolChoice` is on. */
   toolChoice: same<ToolChoice | undefined>(),
@@ -117,7 +117,7 @@ export function restoredState(stored: RunState): ExecState {
 }
 
 /** A decision as a RunState writes it, in the loop's form. */
-function priorDecision(d: { approved: boolean; args?: Record<string, unknown>; reason?: string }): PriorDecision {
+function decisionOf(d: { approved: boolean; args?: Record<string, unknown>; reason?: string }): PriorDecision {
   if (!d.approved) return { approved: false, reason: d.reason ?? 'rejected' }
   return d.args ? { approved: true, args: d.args } : { approved: true }
 }

@@ -20,9 +20,14 @@ export const NOT_RUN = {
   needsApproval: 'rejected: needs approval and the runtime has no approve handler',
 } as const
 
-/** Statuses that count toward the circuit breaker's streak for a signature. */
+/** Statuses that count toward the circuit breaker's streak: blocked, rejected and repeated calls burn budget too. */
 export const countsAsFailure = (status: ReceiptStatus): boolean =>
-  status === 'tool_error' || status === 'timeout' || status === 'invalid_arguments' || status === 'unknown_tool'
+  status === 'tool_error' ||
+  status === 'timeout' ||
+  status === 'invalid_arguments' ||
+  status === 'unknown_tool' ||
+  status === 'rejected' ||
+  status === 'duplicate_call'
 
 export function errorResult(toolCallId: string, toolName: string, text: string): ToolResultMessage {
   return { role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], isError: true }

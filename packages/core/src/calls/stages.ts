@@ -154,6 +154,8 @@ function validCall(p: Passage): Finish | undefined {
     return fail(p, 'unknown_tool', `unknown tool "${call.name}". Available tools: ${available}`)
   }
   const raw = call.invalidArguments
+  // Keyed on the raw text: two differently malformed calls are not the same failure.
+  if (raw !== undefined) p.signature = callSignature(call.name, raw)
   if (raw !== undefined)
     return fail(p, 'invalid_arguments', `invalid arguments for ${call.name}: not a JSON object: ${raw.slice(0, 200)}`)
   const prior = ctx.state.decisions.get(call.id) ?? priorDecision(ctx.journal, p.iteration, call.id)
@@ -306,8 +308,9 @@ async function finishCall(p: Passage, { status, result, attempts = 0, cached = f
 
 /** Updates the breaker streak of a signature; true when it reached the threshold. */
 function track(ctx: ExecContext, signature: string, status: ReceiptStatus): boolean {
+  // Consecutive: any successful call (another signature's included) resets every streak.
   if (status === 'ok') {
-    ctx.state.streaks.delete(signature)
+    ctx.state.streaks.clear()
     return false
   }
   if (!countsAsFailure(status)) return false

@@ -80,7 +80,7 @@ export type RuntimeOptions = {
   maxTotalIterations?: number
   toolExecution?: 'sequential' | 'parallel'
   duplicateCalls?: 'reject' | 'allow'
-  /** Default 2. */
+  /** Default 2; Infinity turns the breaker off. */
   breakerThreshold?: number
   toolTimeoutMs?: number
   maxRetries?: number

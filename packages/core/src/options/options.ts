@@ -54,7 +54,7 @@ const runtimeShape = () => ({
   maxTotalIterations: option.positiveInt().optional(),
   toolExecution: option.oneOf(['sequential', 'parallel']).optional(),
   duplicateCalls: option.oneOf(['reject', 'allow']).optional(),
-  breakerThreshold: option.positiveInt().optional(),
+  breakerThreshold: option.positiveIntOrInfinity().optional(),
   toolTimeoutMs: option.nonNegative().optional(),
   maxRetries: option.nonNegativeInt().optional(),
   secrets: option.stringList().optional(),

@@ -6,6 +6,7 @@ import { main as callGates } from '../../examples/governance/call-gates.js'
 import { main as inProcess } from '../../examples/governance/in-process-approvals.js'
 import { main as redactionAndBudgets } from '../../examples/governance/redaction-and-budgets.js'
 import { main as batches } from '../../examples/governance/batches.js'
+import { main as boundedBatches } from '../../examples/governance/bounded-batches.js'
 
 const roundTrip = fileURLToPath(new URL('../../examples/dist/governance/approval-round-trip.js', import.meta.url))
 
@@ -39,6 +40,12 @@ describe('the examples docs/governance.md runs', () => {
     const { parallel, refused } = await batches(() => {})
     expect(parallel.lanes.map((l) => l.itemKey)).toEqual(['panorama.png', 'a.png', 'logo.png'])
     expect(refused).toMatch(/^invalid_options/)
+  })
+
+  it('bounded batches: a tool concurrency of 2 holds across two batches and a plan over maxLanes is refused', async () => {
+    const { maxInFlight, refused } = await boundedBatches(() => {})
+    expect(maxInFlight).toBe(2)
+    expect(refused).toMatch(/^invalid_options: .*4 lanes exceed maxLanes 3/)
   })
 
   it('the approval round trip pauses in one node process and completes in another (built code: run `npx tsc -b` first)', async () => {

@@ -7,6 +7,24 @@ import { runToolCall } from './stages.js'
 import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
 import type { ToolCall } from '../contract/types.js'
 
+/** Documented defaults: a plan larger than this is a mistake far more often than a need. */
+export const DEFAULT_MAX_LANES = 256
+export const DEFAULT_MAX_CALLS = 1024
+
+export type BatchBounds = { maxLanes?: number; maxCalls?: number }
+
+/** A bound is a positive integer; a plan over it is rejected naming the key and the count. */
+function checkBound(key: 'maxLanes' | 'maxCalls', value: number | undefined, fallback: number, count: number): void {
+  const limit = value ?? fallback
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)
+    throw invalidOption(key, 'a positive integer', limit)
+  if (count > limit)
+    throw new NestorError(
+      'invalid_options',
+      `invalid batch plan, nothing was run: ${count} ${key === 'maxLanes' ? 'lanes' : 'calls'} exceed ${key} ${limit}`,
+    )
+}
+
 type PlannedCall = { tool: string; args: Record<string, unknown>; callKey?: string; itemKey?: string }
 
 /**
@@ -78,9 +96,10 @@ const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchC
 export function runBatch(
   ctx: ExecContext,
   calls: { tool: string; args: Record<string, unknown>; callKey?: string }[],
-  options: { stopOnError?: boolean },
+  options: { stopOnError?: boolean } & BatchBounds,
 ): Promise<BatchResult> {
   if (!Array.isArray(calls)) throw invalidOption('calls', 'an array of { tool, args, callKey? }', calls)
+  checkBound('maxCalls', options.maxCalls, DEFAULT_MAX_CALLS, calls.length)
   assertUniqueKeys(
     'callKey',
     calls.map((c) => c.callKey),
@@ -115,18 +134,25 @@ async function runPlan(
 export function runParallelBatch(
   ctx: ExecContext,
   lanes: BatchLane[],
-  options: { maxConcurrency: number },
+  options: { maxConcurrency: number } & BatchBounds,
 ): Promise<ParallelBatchResult> {
   const width = options?.maxConcurrency
   if (typeof width !== 'number' || !Number.isInteger(width) || width < 1)
     throw invalidOption('maxConcurrency', 'a positive integer', width)
   if (!Array.isArray(lanes)) throw invalidOption('lanes', 'an array of { itemKey, calls }', lanes)
+  checkBound('maxLanes', options.maxLanes, DEFAULT_MAX_LANES, lanes.length)
   for (const lane of lanes) {
     if (typeof lane?.itemKey !== 'string' || !Array.isArray(lane.calls))
       throw invalidOption('lanes', 'lanes of { itemKey: string, calls: [...] }', lane)
     if (lane.calls.some((c) => typeof c?.callKey !== 'string'))
       throw invalidOption(`lane ${lane.itemKey}`, 'calls each with a string callKey', lane.calls)
   }
+  checkBound(
+    'maxCalls',
+    options.maxCalls,
+    DEFAULT_MAX_CALLS,
+    lanes.reduce((n, lane) => n + lane.calls.length, 0),
+  )
   assertUniqueKeys(
     'itemKey',
     lanes.map((l) => l.itemKey),

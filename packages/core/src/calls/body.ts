@@ -28,6 +28,23 @@ export async function runTool(
   call: ToolCall,
   idempotencyKey: () => string,
 ): Promise<RunOutcome> {
+  // Waits for a slot of the tool's runtime-wide `concurrency`; an abort while waiting ends the call.
+  const release = await ctx.env.slots.acquire(tool.spec.name, tool.concurrency, ctx.control.controller.signal)
+  if (!release) return { status: 'aborted', message: 'aborted', attempts: 0 }
+  try {
+    return await attempts(ctx, tool, args, call, idempotencyKey)
+  } finally {
+    release()
+  }
+}
+
+async function attempts(
+  ctx: ExecContext,
+  tool: Tool,
+  args: Record<string, unknown>,
+  call: ToolCall,
+  idempotencyKey: () => string,
+): Promise<RunOutcome> {
   const attemptsAllowed = 1 + Math.max(0, tool.retries ?? 0)
   const timeoutMs = tool.timeoutMs ?? ctx.env.settings.toolTimeoutMs
   let last: RunOutcome = { status: 'tool_error', message: 'not run', attempts: 0 }

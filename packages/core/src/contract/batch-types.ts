@@ -13,6 +13,10 @@ export type BatchOptions = {
    * emitted: a subscription to this batch only, where `runtime.on` sees every exec.
    */
   onEvent?: (event: AgentEvent) => void
+  /** Lanes a parallel plan may hold; more is rejected (`invalid_options`) before any call. Default 256. */
+  maxLanes?: number
+  /** Calls a plan may hold (all lanes together); more is rejected before any call. Default 1024. */
+  maxCalls?: number
 }
 export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
 export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }

@@ -135,6 +135,8 @@ export type Tool<A = Record<string, unknown>, R = unknown> = {
   retries?: number
   /** Reuse results for identical calls: `true`, or bounds and a scope (see CacheOptions). */
   cacheable?: boolean | CacheOptions<A>
+  /** At most this many bodies of this tool run at once across every exec and batch of a runtime. */
+  concurrency?: number
 }
 
 /**

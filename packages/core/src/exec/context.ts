@@ -6,6 +6,7 @@ import type { OutputGate } from '../schema/output.js'
 import type { ExecState } from '../state/exec-state.js'
 import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
+import type { ToolSlots } from '../tools/tool-slots.js'
 import type { MessageQueue } from './message-queue.js'
 import type { ToolSet } from './tool-set.js'
 
@@ -63,6 +64,8 @@ export type ExecEnv = {
   readonly secrets: readonly string[]
   /** The runtime's result cache for `cacheable` tools, keyed by signature. */
   readonly cache: ToolCache
+  /** The runtime's per-tool `concurrency` slots, shared by its execs and batches. */
+  readonly slots: ToolSlots
   /** Typed output: the schema the final answer must match (exec `output`). */
   readonly output?: OutputGate
   /** Decides calls that need approval: the nearest handler up the tree; without one the exec pauses. */

@@ -7,6 +7,7 @@ import type { OutputGate } from '../schema/output.js'
 import type { ExecState } from '../state/exec-state.js'
 import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
+import type { ToolSlots } from '../tools/tool-slots.js'
 import type { ExecContext, ExecEnv, ExecHost, LoopSettings, TreeState } from './context.js'
 import type { Frame } from './frame.js'
 import type { Listeners } from './listeners.js'
@@ -19,6 +20,7 @@ export type ContextOwner = {
   listeners: Listeners
   settings: LoopSettings
   cache: ToolCache
+  slots: ToolSlots
   /** How many of its latest events a run keeps for late readers (see EventLog). */
   replayWindow: number
 }
@@ -76,6 +78,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(approve && { approve }),
     settings,
     cache: owner.cache,
+    slots: owner.slots,
     redact,
     secrets,
     publish(event) {

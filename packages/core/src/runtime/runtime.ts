@@ -27,6 +27,7 @@ import { forkJournal } from '../state/fork.js'
 import { filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
+import { ToolSlots } from '../tools/tool-slots.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -40,6 +41,8 @@ export class Runtime {
   readonly options: Readonly<RuntimeOptions>
   /** Results of `cacheable` tools, keyed by call signature (and scope), shared by every exec of this runtime; bounded by entries and TTL. */
   readonly cache = new ToolCache()
+  /** Per-tool `concurrency` limits, shared by every exec and batch of this runtime. */
+  private readonly slots = new ToolSlots()
   private readonly listeners = new Listeners()
   private readonly settings: LoopSettings
   private readonly runs: RunRegistry
@@ -230,6 +233,7 @@ export class Runtime {
         listeners: this.listeners,
         settings: this.settings,
         cache: this.cache,
+        slots: this.slots,
         replayWindow: this.runs.replayWindow,
       },
       what,

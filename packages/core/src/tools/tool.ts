@@ -23,6 +23,8 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
   timeoutMs?: number
   retries?: number
   cacheable?: boolean | CacheOptions<InferArgs<S>>
+  /** At most this many bodies run at once across every exec and batch of one runtime. */
+  concurrency?: number
 }
 
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
@@ -51,6 +53,15 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
   if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs
   if (options.retries !== undefined) tool.retries = options.retries
   if (options.cacheable !== undefined) tool.cacheable = checkCacheable(options.name, options.cacheable)
+  if (options.concurrency !== undefined) {
+    const n = options.concurrency
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+      throw new NestorError(
+        'invalid_options',
+        `invalid option concurrency of tool ${options.name}: expected a positive integer, got ${JSON.stringify(n)}`,
+      )
+    tool.concurrency = n
+  }
   return tool
 }
 

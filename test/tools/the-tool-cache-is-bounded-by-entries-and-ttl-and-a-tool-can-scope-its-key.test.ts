@@ -29,7 +29,8 @@ describe('the cacheable tool cache', () => {
       tool: 'lookup',
       args: { q: `k${i}` },
     }))
-    await runtime.runBatch(calls, { tools: [tool] })
+    // More calls than a batch's default maxCalls: this test is about the cache's bound.
+    await runtime.runBatch(calls, { tools: [tool], maxCalls: calls.length })
     expect(runs.count).toBe(TOOL_CACHE_DEFAULTS.maxEntries + 500)
     expect(runtime.cache.size).toBe(TOOL_CACHE_DEFAULTS.maxEntries)
     // The most recent calls are the ones kept: the last call hits, the first runs again.

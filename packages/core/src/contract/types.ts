@@ -135,6 +135,8 @@ export type Tool<A = Record<string, unknown>, R = unknown> = {
   retries?: number
   /** Reuse results for identical calls: `true`, or bounds and a scope (see CacheOptions). */
   cacheable?: boolean | CacheOptions<A>
+  /** Reject argument keys `spec.parameters` does not declare; overrides the runtime's option. */
+  strictArguments?: boolean
 }
 
 /**

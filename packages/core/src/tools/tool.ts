@@ -23,6 +23,8 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
   timeoutMs?: number
   retries?: number
   cacheable?: boolean | CacheOptions<InferArgs<S>>
+  /** Reject argument keys the schema does not declare (and tell the model so). */
+  strictArguments?: boolean
 }
 
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
@@ -50,6 +52,7 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
   if (options.needsApproval !== undefined) tool.needsApproval = options.needsApproval
   if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs
   if (options.retries !== undefined) tool.retries = options.retries
+  if (options.strictArguments !== undefined) tool.strictArguments = options.strictArguments
   if (options.cacheable !== undefined) tool.cacheable = checkCacheable(options.name, options.cacheable)
   return tool
 }

@@ -10,6 +10,7 @@ import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from
 import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
 import { runTool } from './body.js'
 import { idempotencyKeyOf } from './idempotency-key.js'
+import { isStrict, undeclaredKeys } from '../tools/tool-parameters.js'
 
 /**
  * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
@@ -242,6 +243,14 @@ async function body(p: Passage): Promise<Finish | Pause> {
 }
 
 function parse(p: Passage, args: Record<string, unknown>): Finish | undefined {
+  // Checked on the raw arguments: a zod object would strip unknown keys before we saw them.
+  const extra = isStrict(p.tool, p.ctx.tools.strict) ? undeclaredKeys(p.tool.spec.parameters, args) : []
+  if (extra.length > 0)
+    return fail(
+      p,
+      'invalid_arguments',
+      `invalid arguments for ${p.call.name}:\n- ${extra.map((k) => `${k}: not a declared argument`).join('\n- ')}`,
+    )
   const checked = p.tool.validate ? p.tool.validate(args) : { ok: true as const, value: args }
   if (!checked.ok)
     return fail(p, 'invalid_arguments', `invalid arguments for ${p.call.name}:\n- ${checked.issues.join('\n- ')}`)

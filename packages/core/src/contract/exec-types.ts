@@ -82,6 +82,8 @@ export type RuntimeOptions = {
   duplicateCalls?: 'reject' | 'allow'
   /** Default 2; Infinity turns the breaker off. */
   breakerThreshold?: number
+  /** Reject argument keys a tool's schema does not declare (a tool's own flag wins). Default false. */
+  strictArguments?: boolean
   toolTimeoutMs?: number
   maxRetries?: number
   secrets?: string[]

@@ -137,6 +137,8 @@ export type Tool<A = Record<string, unknown>, R = unknown> = {
   cacheable?: boolean | CacheOptions<A>
   /** At most this many bodies of this tool run at once across every exec and batch of a runtime. */
   concurrency?: number
+  /** Reject argument keys `spec.parameters` does not declare; overrides the runtime's option. */
+  strictArguments?: boolean
 }
 
 /**

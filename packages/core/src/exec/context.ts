@@ -38,6 +38,7 @@ export type LoopSettings = {
   maxToolConcurrency: number
   duplicateCalls: 'reject' | 'allow'
   breakerThreshold: number
+  strictArguments: boolean
   toolTimeoutMs?: number
   maxRetries?: number
   streamIdleTimeoutMs?: number

@@ -1,6 +1,7 @@
 import type { Tool, ToolSpec } from '../contract/types.js'
 import { listOf, type LiveToolList } from '../tools/live-tool-list.js'
 import { normalizeTools } from '../tools/tool.js'
+import { specFor } from '../tools/tool-parameters.js'
 
 /**
  * The tools an exec offers the model, by name. Resolved once when the exec opens; tools from a
@@ -15,13 +16,16 @@ export class ToolSet extends Map<string, Tool> {
   /** The live lists some tools come from (each model call then refreshes them first). */
   declare readonly lists: ReadonlySet<LiveToolList>
   declare private readonly filter: (tools: Tool[]) => Tool[]
+  /** The runtime's `strictArguments`: a tool's own flag wins over it. */
+  declare readonly strict: boolean
 
-  constructor(tools: Map<string, Tool>, filter: (tools: Tool[]) => Tool[] = (list) => list) {
+  constructor(tools: Map<string, Tool>, filter: (tools: Tool[]) => Tool[] = (list) => list, strict = false) {
     super(tools)
+    this.strict = strict
     const specs: ToolSpec[] = []
     const lists = new Set<LiveToolList>()
     for (const tool of tools.values()) {
-      specs.push(tool.spec)
+      specs.push(specFor(tool, strict))
       const list = listOf(tool)
       if (list) lists.add(list)
     }
@@ -44,6 +48,6 @@ export class ToolSet extends Map<string, Tool> {
       for (const tool of before) this.delete(tool.spec.name)
       for (const tool of next) if (!this.has(tool.spec.name)) this.set(tool.spec.name, tool)
     }
-    if (changed) this.specs = [...this.values()].map((t) => t.spec)
+    if (changed) this.specs = [...this.values()].map((t) => specFor(t, this.strict))
   }
 }

@@ -55,6 +55,7 @@ const runtimeShape = () => ({
   toolExecution: option.oneOf(['sequential', 'parallel']).optional(),
   duplicateCalls: option.oneOf(['reject', 'allow']).optional(),
   breakerThreshold: option.positiveIntOrInfinity().optional(),
+  strictArguments: option.boolean().optional(),
   toolTimeoutMs: option.nonNegative().optional(),
   maxRetries: option.nonNegativeInt().optional(),
   secrets: option.stringList().optional(),

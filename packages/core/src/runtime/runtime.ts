@@ -56,6 +56,7 @@ export class Runtime {
       maxToolConcurrency: options.maxToolConcurrency ?? Infinity,
       duplicateCalls: options.duplicateCalls ?? 'reject',
       breakerThreshold: options.breakerThreshold ?? 2,
+      strictArguments: options.strictArguments ?? false,
       steering: options.steering ?? 'interrupt',
       resetToolChoice: options.resetToolChoice ?? true,
       stopAtTools: new Set(options.stopAtTools ?? []),
@@ -115,7 +116,11 @@ export class Runtime {
     const journal = frame ? child?.journal : rootJournal(treeJournal(options.runId ?? execId, options.journal))
     const ctx = this.open({
       frame,
-      tools: new ToolSet(tools, (list) => filterTools(list, options.toolsAllow, options.toolsDeny)),
+      tools: new ToolSet(
+        tools,
+        (list) => filterTools(list, options.toolsAllow, options.toolsDeny),
+        this.settings.strictArguments,
+      ),
       options,
       state: freshState(history, history.length, budget),
       execId,
@@ -155,7 +160,7 @@ export class Runtime {
     })
     const ctx = this.open({
       frame: currentFrame(),
-      tools: new ToolSet(resumed.tools),
+      tools: new ToolSet(resumed.tools, undefined, this.settings.strictArguments),
       options: resumed.options,
       state: resumed.state,
       execId: resumed.execId,
@@ -200,7 +205,11 @@ export class Runtime {
   private batchContext({ tools, signal, onEvent }: BatchOptions): ExecContext {
     const ctx = this.open({
       frame: undefined,
-      tools: new ToolSet(indexTools(tools ? normalizeTools(tools) : this.registryTools())),
+      tools: new ToolSet(
+        indexTools(tools ? normalizeTools(tools) : this.registryTools()),
+        undefined,
+        this.settings.strictArguments,
+      ),
       options: signal ? { signal } : {},
       state: freshState([], 0, this.options.maxIterations ?? 20),
       execId: generateId('batch'),

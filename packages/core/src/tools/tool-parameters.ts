@@ -1,5 +1,6 @@
 import { NestorError } from '../contract/errors.js'
 import { compileSchema, isZodV3, type CompiledSchema, type SchemaInput } from '../schema/schema.js'
+import type { Tool, ToolSpec } from '../contract/types.js'
 
 /**
  * Compiles a tool's parameters and refuses, at definition, what no model could fill in: a root
@@ -34,6 +35,38 @@ export function compileParameters(toolName: string, input: SchemaInput): Compile
     )
   }
   return compiled
+}
+
+/** A tool's own `strictArguments` wins over the runtime's. */
+export const isStrict = (tool: Tool, runtimeStrict: boolean): boolean => tool.strictArguments ?? runtimeStrict
+
+/**
+ * The root keys `args` has and the schema does not declare. Checked on the raw arguments, the same
+ * for zod and raw JSON Schema; a schema that declares extra keys (additionalProperties or
+ * patternProperties as a schema) allows them.
+ */
+export function undeclaredKeys(parameters: ToolSpec['parameters'], args: Record<string, unknown>): string[] {
+  if (undeclaredAllowed(parameters)) return []
+  const declared = (parameters.properties ?? {}) as Record<string, unknown>
+  return Object.keys(args).filter((key) => !Object.prototype.hasOwnProperty.call(declared, key))
+}
+
+const strictSpecs = new WeakMap<ToolSpec, ToolSpec>()
+/** What the model is told: a strict tool's root schema says `additionalProperties: false`. */
+export function specFor(tool: Tool, runtimeStrict: boolean): ToolSpec {
+  const spec = tool.spec
+  if (!isStrict(tool, runtimeStrict) || undeclaredAllowed(spec.parameters)) return spec
+  let strict = strictSpecs.get(spec)
+  if (!strict) {
+    strict = { ...spec, parameters: { ...spec.parameters, additionalProperties: false } }
+    strictSpecs.set(spec, strict)
+  }
+  return strict
+}
+
+function undeclaredAllowed(parameters: ToolSpec['parameters']): boolean {
+  const extra = parameters.additionalProperties
+  return (typeof extra === 'object' && extra !== null) || 'patternProperties' in parameters
 }
 
 type V3Def = { typeName?: string; [key: string]: unknown }

@@ -25,6 +25,8 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
   cacheable?: boolean | CacheOptions<InferArgs<S>>
   /** At most this many bodies run at once across every exec and batch of one runtime. */
   concurrency?: number
+  /** Reject argument keys the schema does not declare (and tell the model so). */
+  strictArguments?: boolean
 }
 
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
@@ -52,6 +54,7 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
   if (options.needsApproval !== undefined) tool.needsApproval = options.needsApproval
   if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs
   if (options.retries !== undefined) tool.retries = options.retries
+  if (options.strictArguments !== undefined) tool.strictArguments = options.strictArguments
   if (options.cacheable !== undefined) tool.cacheable = checkCacheable(options.name, options.cacheable)
   if (options.concurrency !== undefined) {
     const n = options.concurrency

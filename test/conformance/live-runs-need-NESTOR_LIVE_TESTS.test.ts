@@ -1,4 +1,4 @@
-import { isLiveProvider, runToolLoopConformance } from '@nestor/agents/conformance'
+import { isLiveProvider, liveTestsEnabled, runToolLoopConformance } from '@nestor/agents/conformance'
 import { openai, replay, scripted } from '@nestor/providers'
 import { afterEach, describe, expect, it } from 'vitest'
 import { nativeToolCall, textAnswer } from '../replay/chat-sse.js'
@@ -11,6 +11,13 @@ describe('tool-loop conformance: live providers need NESTOR_LIVE_TESTS=1', () =>
   afterEach(async () => {
     await wire?.close()
     wire = undefined
+  })
+
+  it('liveTestsEnabled is true only for NESTOR_LIVE_TESTS exactly "1"', () => {
+    expect(liveTestsEnabled({ NESTOR_LIVE_TESTS: '1' })).toBe(true)
+    for (const value of [undefined, '', '0', 'true', ' 1', 'yes']) {
+      expect(liveTestsEnabled({ NESTOR_LIVE_TESTS: value })).toBe(false)
+    }
   })
 
   for (const value of [undefined, '', '0', 'true', ' 1', 'yes']) {

@@ -60,7 +60,7 @@ export const moreViolators = {
       ]),
   ],
   'an answer before writing the patch': [
-    'NoToolCall',
+    'ToolLoopDidNotConverge',
     () => sequence([calls(read), calls(run), 'The test fails because add subtracts.']),
   ],
   'a run after the write': [

@@ -1,11 +1,11 @@
-import { runToolLoopConformance } from '@nestor/agents/conformance'
+import { liveTestsEnabled, runToolLoopConformance } from '@nestor/agents/conformance'
 import { openaiCompatible } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 
 // Live only: NESTOR_LIVE_TESTS=1 and OLLAMA_MODEL (e.g. qwen3:4b) with a running Ollama
 // (OLLAMA_BASE_URL, default http://localhost:11434/v1). Skipped otherwise, like every live test.
 const model = process.env.OLLAMA_MODEL
-const live = process.env.NESTOR_LIVE_TESTS === '1' && Boolean(model)
+const live = liveTestsEnabled() && Boolean(model)
 
 describe.skipIf(!live)('live: a local Ollama model through openaiCompatible', () => {
   for (const toolProtocol of ['auto', 'text'] as const) {

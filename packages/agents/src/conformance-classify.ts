@@ -67,7 +67,12 @@ export function classifyEnding(
   if (observations.length === 0) return { class: 'NoToolCall', turn: 1, detail: 'answered without calling any tool' }
   const missing = CONFORMANCE_TOOL_NAMES.filter((n) => !done.has(n))
   if (missing.length > 0)
-    return { class: 'NoToolCall', turn: end.turns, detail: `answered without calling ${missing.join(', ')}` }
+    // NoToolCall is only a first turn without tool calls; an answer that skips steps after some did not converge.
+    return {
+      class: 'ToolLoopDidNotConverge',
+      turn: end.turns,
+      detail: `answered without calling ${missing.join(', ')}`,
+    }
   if (end.finalAnswer.trim() === '')
     return { class: 'ToolLoopDidNotConverge', turn: end.turns, detail: 'the loop ended without a final answer' }
   return undefined

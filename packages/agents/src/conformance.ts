@@ -46,6 +46,11 @@ const ANSWER_LIMIT = 500
  */
 export const isLiveProvider = (provider: Provider): boolean => !isOfflineProvider(provider)
 
+/** The one live-gate predicate: live tests and live conformance runs need NESTOR_LIVE_TESTS exactly '1'. */
+export function liveTestsEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  return env.NESTOR_LIVE_TESTS === '1'
+}
+
 /**
  * Runs the tool-loop conformance workflow (read_fixture → run_fixture_test → write_fixture_patch →
  * a final answer, at most 8 turns) and classifies what the model did. Live providers run only when
@@ -59,7 +64,7 @@ export async function runToolLoopConformance(
   const provider = runtime.options.provider
   const model = runtime.options.model
   const env = options.env ?? process.env
-  if (isLiveProvider(provider) && env.NESTOR_LIVE_TESTS !== '1') {
+  if (isLiveProvider(provider) && !liveTestsEnabled(env)) {
     throw new NestorError(
       'invalid_options',
       `live conformance run refused: provider ${provider.name} is live; set NESTOR_LIVE_TESTS=1 to run it (got ${env.NESTOR_LIVE_TESTS === undefined ? 'unset' : JSON.stringify(env.NESTOR_LIVE_TESTS)})`,

@@ -1,9 +1,10 @@
+import { liveTestsEnabled } from '@nestor/agents/conformance'
 import { describe, expect, it } from 'vitest'
 import { Runtime, defineTool } from '@nestor/core'
 import { anthropic } from '@nestor/providers'
 
 // Talks to the real API: only with NESTOR_LIVE_TESTS=1 and ANTHROPIC_API_KEY set.
-const live = process.env.NESTOR_LIVE_TESTS === '1' && !!process.env.ANTHROPIC_API_KEY
+const live = liveTestsEnabled() && !!process.env.ANTHROPIC_API_KEY
 const model = process.env.NESTOR_ANTHROPIC_MODEL ?? 'claude-haiku-4-5'
 
 describe.skipIf(!live)('anthropic live', () => {

@@ -1,10 +1,11 @@
+import { liveTestsEnabled } from '@nestor/agents/conformance'
 // Talks to the real Gemini API. Runs only with NESTOR_LIVE_TESTS=1 and GEMINI_API_KEY set.
 import { describe, expect, it } from 'vitest'
 import type { AssistantMessage, Message } from '@nestor/core'
 import { gemini } from '@nestor/providers'
 import { collect, final, weatherTool } from '../../support/gemini-wire.js'
 
-const live = process.env.NESTOR_LIVE_TESTS === '1' && !!process.env.GEMINI_API_KEY
+const live = liveTestsEnabled() && !!process.env.GEMINI_API_KEY
 const model = process.env.NESTOR_GEMINI_MODEL ?? 'gemini-2.5-flash'
 
 describe.skipIf(!live)('gemini live (NESTOR_LIVE_TESTS=1 and GEMINI_API_KEY)', () => {

@@ -1,10 +1,11 @@
+import { liveTestsEnabled } from '@nestor/agents/conformance'
 // Talks to the real OpenAI API. Runs only with NESTOR_LIVE_TESTS=1 and OPENAI_API_KEY set.
 import type { Message } from '@nestor/core'
 import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { collect, weatherTool } from '../../support/openai-wire.js'
 
-const live = process.env.NESTOR_LIVE_TESTS === '1' && !!process.env.OPENAI_API_KEY
+const live = liveTestsEnabled() && !!process.env.OPENAI_API_KEY
 const model = process.env.NESTOR_OPENAI_MODEL ?? 'gpt-4o-mini'
 
 describe.skipIf(!live)('openai live (NESTOR_LIVE_TESTS=1 and OPENAI_API_KEY)', () => {

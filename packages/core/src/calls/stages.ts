@@ -155,10 +155,11 @@ function validCall(p: Passage): Finish | undefined {
     return fail(p, 'unknown_tool', `unknown tool "${call.name}". Available tools: ${available}`)
   }
   const raw = call.invalidArguments
-  // Keyed on the raw text: two differently malformed calls are not the same failure.
-  if (raw !== undefined) p.signature = callSignature(call.name, raw)
-  if (raw !== undefined)
+  if (raw !== undefined) {
+    // Keyed on the raw text: two differently malformed calls are not the same failure.
+    p.signature = callSignature(call.name, raw)
     return fail(p, 'invalid_arguments', `invalid arguments for ${call.name}: not a JSON object: ${raw.slice(0, 200)}`)
+  }
   const prior = ctx.state.decisions.get(call.id) ?? priorDecision(ctx.journal, p.iteration, call.id)
   if (prior) {
     p.prior = prior

@@ -1,5 +1,6 @@
 import { untilAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
+import type { NestorError } from '../contract/errors.js'
 import type { ApprovalRequest, ReceiptStatus, Tool, ToolCall, ToolOutput } from '../contract/types.js'
 import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
@@ -11,6 +12,7 @@ import { approvalContext, approvalRequest, decideApproval } from './approvals.js
 import { runTool } from './body.js'
 import { idempotencyKeyOf } from './idempotency-key.js'
 import { isStrict, undeclaredKeys } from '../tools/tool-parameters.js'
+import { hasMissingResult, missingResultError } from '../tools/supplied-results.js'
 
 /**
  * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
@@ -22,7 +24,10 @@ export type CallOutcome =
       result: ToolResultMessage
       receipt: ToolReceipt
       tripped: boolean
-      /** A hook threw (or a bug): the call still has its result and receipt, the exec fails after. */
+      /**
+       * A hook threw (or a bug), or the call stops the exec (`missing_result`): the call still has
+       * its result and receipt, the exec fails after.
+       */
       thrown?: { error: unknown }
       /** The answer came from the journal: the body did not run (docs/durability.md). */
       replayed?: true
@@ -50,8 +55,14 @@ type Passage = {
   childPaused?: boolean
 }
 
-/** How a stage ends a call: a status and the result the model reads. */
-type Finish = { status: ReceiptStatus; result: ToolResultMessage; attempts?: number; cached?: boolean }
+/** How a stage ends a call: a status and the result the model reads; `stop` fails the exec after it. */
+type Finish = {
+  status: ReceiptStatus
+  result: ToolResultMessage
+  attempts?: number
+  cached?: boolean
+  stop?: NestorError
+}
 type Pause = Extract<CallOutcome, { kind: 'pause' }>
 /** A stage passes the call on (undefined), finishes it, or pauses it. */
 type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause | undefined>
@@ -63,6 +74,7 @@ type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause
  */
 const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
   ['beforeToolCall hook', beforeHook],
+  ['supplied result', suppliedResult],
   ['known tool and valid arguments', validCall],
   ['duplicate call', notDuplicate],
   ['approval', approval],
@@ -144,6 +156,13 @@ async function beforeHook(p: Passage): Promise<Finish | undefined> {
   if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
   if (hook && hook.block) return fail(p, 'rejected', `blocked: ${hook.reason}`)
   return undefined
+}
+
+/** A suppliedResults tool without a result: nothing may be guessed, so the exec stops here. */
+function suppliedResult(p: Passage): Finish | undefined {
+  if (!p.tool || !hasMissingResult(p.tool)) return undefined
+  const stop = missingResultError(p.call.name)
+  return { ...fail(p, 'skipped', stop.message), stop }
 }
 
 /** The tool exists, and the arguments (or those an approver already edited) pass its schema. */
@@ -283,7 +302,10 @@ async function succeed(p: Passage, output: ToolOutput, attempts: number, fromCac
 }
 
 /** Every finished call: the afterToolCall hook may replace its result; then its receipt and the breaker. */
-async function finishCall(p: Passage, { status, result, attempts = 0, cached = false }: Finish): Promise<CallOutcome> {
+async function finishCall(
+  p: Passage,
+  { status, result, attempts = 0, cached = false, stop }: Finish,
+): Promise<CallOutcome> {
   const { ctx, call } = p
   // An abort does not wait for a hook: the result as it stands is the call's result.
   const after = ctx.env.settings.hooks.afterToolCall
@@ -312,7 +334,7 @@ async function finishCall(p: Passage, { status, result, attempts = 0, cached = f
     receipt,
     tripped: track(ctx, p.signature, status),
   }
-  if (thrown) outcome.thrown = thrown
+  if (thrown ?? stop) outcome.thrown = thrown ?? { error: stop }
   return outcome
 }
 

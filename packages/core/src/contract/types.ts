@@ -291,6 +291,8 @@ export type ErrorCode =
   | 'refusal'
   /** A journal does not fit this run: a recorded step the code contradicts, another run's journal (docs/durability.md). */
   | 'journal_mismatch'
+  /** A call to a `suppliedResults` tool that has no supplied result: the exec stops (docs/governance.md). */
+  | 'missing_result'
 
 /** Every status a receipt can have: one list, which the RunState schema checks against too. */
 export const RECEIPT_STATUSES = [

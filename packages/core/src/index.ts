@@ -45,6 +45,7 @@ export type {
   ExecOptions,
   RetentionOptions,
 } from './contract/exec-types.js'
+export type { ExecStats, ToolStats } from './contract/exec-stats-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
 export type { AgentEvent, EventOf } from './contract/event-types.js'
 export { NestorError } from './contract/errors.js'

@@ -16,6 +16,7 @@ import type {
 } from './types.js'
 import type { RunState } from './run-state-schema.js'
 import type { Journal } from './journal.js'
+import type { ExecStats } from './exec-stats-types.js'
 
 export type ExecInput = string | Message | Message[]
 
@@ -39,6 +40,8 @@ export type ExecResult<O = unknown> = StateFields & {
   pending?: { state: RunState; approvals: RunState['pending'] }
   /** The validated final answer of an exec with `output`; set only when `status` is 'completed'. */
   output?: O
+  /** What `receipts` add up to: per-tool calls and results, errors by kind, the longest same-tool streak. */
+  stats: ExecStats
 }
 
 export type PrepareTurnInfo = {

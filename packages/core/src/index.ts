@@ -44,6 +44,8 @@ export type {
   RuntimeOptions,
   ExecOptions,
   RetentionOptions,
+  OwnerDefaults,
+  ToolList,
 } from './contract/exec-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
 export type { AgentEvent, EventOf } from './contract/event-types.js'
@@ -52,6 +54,8 @@ export type { InferArgs, SchemaInput } from './schema/schema.js'
 export { defineTool } from './tools/tool.js'
 export type { DefineToolOptions } from './tools/tool.js'
 export { ToolRegistry, registry } from './tools/registry.js'
+export { loadRegistry, DeclaredRegistry } from './tools/load-registry.js'
+export type { DeclaredOwner } from './tools/load-registry.js'
 export { Runtime, exec } from './runtime/runtime.js'
 export { ExecRun } from './exec/run.js'
 export type { AttachedRun } from './runtime/run-registry.js'

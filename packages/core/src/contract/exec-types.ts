@@ -145,10 +145,28 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   journal?: Journal
   /** The run's id in the journal (default: the root's execId). The same id again replays the run. */
   runId?: string
+  /**
+   * An owner of the runtime's declared registry (`loadRegistry`): its defaults apply to this exec
+   * (`allowedTools` as `toolsAllow`, `toolTimeoutMs`, `maxToolCalls`); options given here win.
+   */
+  owner?: string
 }
 
-/** Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists tools. */
-export type ToolList = { list(): Tool[] }
+/**
+ * Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists
+ * tools. A declared registry (`loadRegistry`) also has the owners `exec({ owner })` names.
+ */
+export type ToolList = { list(): Tool[]; readonly owners?: ReadonlyMap<string, OwnerDefaults> }
+
+/** What an exec naming an owner runs with unless its own options say otherwise. */
+export type OwnerDefaults = {
+  /** Tool names (or globs) the owner's execs may use: its own tools unless the manifest says. */
+  readonly allowedTools: readonly string[]
+  /** Completed tool calls per exec (`maxToolCalls`). */
+  readonly maxToolCalls?: number
+  /** The timeout of each tool call of the owner's execs (a tool's own `timeoutMs` wins). */
+  readonly toolTimeoutMs?: number
+}
 
 /**
  * How long a runtime keeps root runs readable by `runtime.attach`, and how much of each. Memory is

@@ -116,6 +116,7 @@ const execShape = () => ({
     )
     .optional(),
   runId: option.nonEmptyString('a non-empty run id').optional(),
+  owner: option.nonEmptyString('a non-empty owner id').optional(),
 })
 const execSchema = strictOptions(execShape)
 

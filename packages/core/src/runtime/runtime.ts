@@ -28,6 +28,7 @@ import { filterTools, indexTools, registry as globalRegistry } from '../tools/re
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
+import { applyOwner } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -83,9 +84,10 @@ export class Runtime {
    */
   exec<S extends OutputSchema | undefined = undefined>(
     input: ExecInput,
-    options: ExecOptions<S> = {},
+    given: ExecOptions<S> = {},
   ): ExecRun<OutputOf<S>> {
-    validateExecOptions(options)
+    validateExecOptions(given)
+    const { options, settings } = applyOwner(this.options.registry, given)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output =
       options.output === undefined
@@ -126,6 +128,7 @@ export class Runtime {
       execId,
       ...(journal && { journal }),
       ...(output && { output }),
+      ...(settings && { settings }),
     })
     if (ctx.depth > ctx.tree.maxDepth)
       return this.start(

@@ -78,6 +78,10 @@ export type RuntimeOptions = {
   /** Default 8. */
   maxDepth?: number
   maxTotalIterations?: number
+  /** Tool calls one exec may run (nested execs inherit it); the next one ends it `budget_exceeded`. */
+  maxToolCalls?: number
+  /** Tool calls the whole exec tree may run, shared like `maxTotalIterations`. */
+  maxTotalToolCalls?: number
   toolExecution?: 'sequential' | 'parallel'
   duplicateCalls?: 'reject' | 'allow'
   /** Default 2; Infinity turns the breaker off. */
@@ -128,6 +132,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   toolChoice?: ToolChoice
   parallelToolCalls?: boolean
   maxIterations?: number
+  /** Tool calls this exec may run (default: the parent's, else the runtime's). */
+  maxToolCalls?: number
   model?: string
   provider?: Provider
   system?: string

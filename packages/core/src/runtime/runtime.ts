@@ -110,6 +110,9 @@ export class Runtime {
     }
     const history = [...(options.history ?? [])]
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
+    // A nested exec inherits its parent's per-exec cap unless it sets its own.
+    const toolCallBudget =
+      options.maxToolCalls ?? frame?.ctx.state.toolCallBudget ?? this.options.maxToolCalls ?? Infinity
     // A root opens the tree's journal (in memory at least: a pause at any depth resumes from the
     // root); a nested exec takes its place in its tree's, and a replayed child its old execId,
     // so approval paths stay the same.
@@ -124,7 +127,7 @@ export class Runtime {
         this.settings.strictArguments,
       ),
       options,
-      state: freshState(history, history.length, budget),
+      state: freshState(history, history.length, budget, toolCallBudget),
       execId,
       ...(journal && { journal }),
       ...(output && { output }),

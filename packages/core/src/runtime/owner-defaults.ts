@@ -7,7 +7,7 @@ export type Owned<O extends ExecOptions> = { options: O; settings?: Partial<Loop
 
 /**
  * Applies the defaults of `options.owner` (an owner of the runtime's declared registry): its
- * allowed tools as `toolsAllow` and its tool timeout for this exec's calls. A key the exec gives
+ * allowed tools as `toolsAllow`, its `maxToolCalls`, and its tool timeout for this exec's calls. A key the exec gives
  * itself wins. An owner the registry does not declare is refused before anything runs.
  */
 export function applyOwner<O extends ExecOptions>(registry: ToolList | undefined, options: O): Owned<O> {
@@ -20,6 +20,7 @@ export function applyOwner<O extends ExecOptions>(registry: ToolList | undefined
   }
   const merged: O = { ...options }
   merged.toolsAllow ??= [...owner.allowedTools]
+  if (owner.maxToolCalls !== undefined) merged.maxToolCalls ??= owner.maxToolCalls
   return owner.toolTimeoutMs === undefined
     ? { options: merged }
     : { options: merged, settings: { toolTimeoutMs: owner.toolTimeoutMs } }

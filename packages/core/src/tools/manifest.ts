@@ -38,7 +38,7 @@ const ownerShape = (): OptionShape => ({
   id: option.nonEmptyString('a non-empty owner id'),
   tools: list('an array of tools').optional(),
   allowedTools: option.stringList('an array of tool names').optional(),
-  maxToolCalls: option.positiveInt().optional(),
+  maxToolCalls: option.nonNegativeInt().optional(),
   toolTimeoutMs: option.nonNegative().optional(),
 })
 const toolShape = (): OptionShape => ({

@@ -59,7 +59,14 @@ export async function loadRegistry(file: string | URL): Promise<DeclaredRegistry
 
   // Imported together: one missing module does not hide the others' problems.
   const located = owners.flatMap((owner) => owner.tools.map((tool) => ({ owner, tool })))
-  const built = await Promise.all(located.map(({ owner, tool }) => buildTool(path, owner.label, tool, problems)))
+  const built = await Promise.all(
+    located.map(async ({ owner, tool }) => {
+      const own: string[] = []
+      return { tool: await buildTool(path, owner.label, tool, own), problems: own }
+    }),
+  )
+  // Reported in manifest order, however the imports interleave.
+  for (const each of built) problems.push(...each.problems)
 
   for (const owner of owners) {
     for (const name of owner.allowedTools ?? []) {
@@ -71,7 +78,7 @@ export async function loadRegistry(file: string | URL): Promise<DeclaredRegistry
 
   // Nothing is kept unless everything checked out: the registry is made only now.
   const tools = new Map<string, Tool>()
-  for (const tool of built) if (tool) tools.set(tool.spec.name, tool)
+  for (const { tool } of built) if (tool) tools.set(tool.spec.name, tool)
   const declared = new Map<string, DeclaredOwner>()
   for (const owner of owners) {
     declared.set(owner.id, {

@@ -230,6 +230,30 @@ describe('a manifest that breaks several rules', () => {
     expect(registry.list()).toHaveLength(before)
   })
 
+  it('mistyped fields and entries are each reported, and the rest is still checked', async () => {
+    const text = `agents:
+  - id: 5
+    tools: nope
+    maxToolCalls: -1
+  - id: ok
+    tools:
+      - 3
+      - { name: 'bad name!', callable: ./missing.mjs#run, description: d, inputSchema: { type: string } }
+  - 7
+`
+    const error = await loadRegistry(writeManifest('mistyped.yaml', text)).catch((e: unknown) => e)
+    expect((error as NestorError).issues).toEqual([
+      'owner agents[0], field id: expected a non-empty owner id, got 5',
+      'owner agents[0], field tools: expected an array of tools, got "nope"',
+      'owner agents[0], field maxToolCalls: expected an integer >= 0, got -1',
+      'owner ok, tool tools[0]: expected an object, got 3',
+      'owner agents[2]: expected an object, got 7',
+      expect.stringMatching(/^owner ok, tool bad name!, field name: invalid tool name "bad name!"/),
+      'owner ok, tool bad name!, field inputSchema: the root must be an object schema, got type "string"',
+      expect.stringMatching(/^owner ok, tool bad name!, field callable: module \.\/missing\.mjs not found/),
+    ])
+  })
+
   it('a file that is not a manifest fails the same way', async () => {
     const notYaml = await loadRegistry(writeManifest('bad.yaml', 'agents: [\n')).catch((e: unknown) => e)
     expect((notYaml as NestorError).issues).toEqual([expect.stringMatching(/^file: not valid YAML/)])

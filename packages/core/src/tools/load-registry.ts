@@ -7,9 +7,9 @@ import { NestorError, messageOf } from '../contract/errors.js'
 import type { OwnerDefaults } from '../contract/exec-types.js'
 import type { Tool } from '../contract/types.js'
 import { schemaProblem } from '../schema/json-schema-shape.js'
-import { checkManifest, type OwnerKind, type ToolDeclaration } from './manifest.js'
+import { checkManifest, type CheckedOwner, type OwnerKind, type ToolDeclaration } from './manifest.js'
 import { globMatch } from './registry.js'
-import { defineTool } from './tool.js'
+import { checkToolName, defineTool } from './tool.js'
 
 /** An owner of a loaded manifest: its defaults and the tools it declared. */
 export type DeclaredOwner = OwnerDefaults & { id: string; kind: OwnerKind; tools: readonly string[] }
@@ -44,18 +44,7 @@ export async function loadRegistry(file: string | URL): Promise<DeclaredRegistry
   const path = typeof file === 'string' ? resolve(file) : fileURLToPath(file)
   const { problems, owners } = checkManifest(await readManifest(path))
 
-  const ids = new Map<string, string>()
-  const names = new Map<string, string>()
-  for (const owner of owners) {
-    if (owner.id && ids.has(owner.id))
-      problems.push(`${owner.label}, field id: duplicate owner id (at ${ids.get(owner.id)} and ${owner.at})`)
-    else if (owner.id) ids.set(owner.id, owner.at)
-    for (const name of owner.names) {
-      const first = names.get(name)
-      if (first) problems.push(`${owner.label}, tool ${name}, field name: duplicate tool name (also in ${first})`)
-      else names.set(name, `${owner.label} (${owner.at})`)
-    }
-  }
+  const names = uniqueNames(owners, problems)
 
   // Imported together: one missing module does not hide the others' problems.
   const located = owners.flatMap((owner) => owner.tools.map((tool) => ({ owner, tool })))
@@ -70,7 +59,7 @@ export async function loadRegistry(file: string | URL): Promise<DeclaredRegistry
 
   for (const owner of owners) {
     for (const name of owner.allowedTools ?? []) {
-      const known = name.includes('*') ? [...names.keys()].some((n) => globMatch(name, n)) : names.has(name)
+      const known = name.includes('*') ? names.some((n) => globMatch(name, n)) : names.includes(name)
       if (!known) problems.push(`${owner.label}, field allowedTools: ${name} is not a tool of this manifest`)
     }
   }
@@ -81,16 +70,36 @@ export async function loadRegistry(file: string | URL): Promise<DeclaredRegistry
   for (const { tool } of built) if (tool) tools.set(tool.spec.name, tool)
   const declared = new Map<string, DeclaredOwner>()
   for (const owner of owners) {
-    declared.set(owner.id, {
-      id: owner.id,
-      kind: owner.kind,
-      tools: owner.names,
-      allowedTools: owner.allowedTools ?? owner.names,
-      ...(owner.maxToolCalls !== undefined && { maxToolCalls: owner.maxToolCalls }),
-      ...(owner.toolTimeoutMs !== undefined && { toolTimeoutMs: owner.toolTimeoutMs }),
-    })
+    declared.set(
+      owner.id,
+      Object.freeze({
+        id: owner.id,
+        kind: owner.kind,
+        tools: Object.freeze([...owner.names]),
+        allowedTools: Object.freeze([...(owner.allowedTools ?? owner.names)]),
+        ...(owner.maxToolCalls !== undefined && { maxToolCalls: owner.maxToolCalls }),
+        ...(owner.toolTimeoutMs !== undefined && { toolTimeoutMs: owner.toolTimeoutMs }),
+      }),
+    )
   }
   return new DeclaredRegistry(tools, declared)
+}
+
+/** Adds a problem per repeated owner id or tool name; returns every tool name declared. */
+function uniqueNames(owners: readonly CheckedOwner[], problems: string[]): string[] {
+  const ids = new Map<string, string>()
+  const names = new Map<string, string>()
+  for (const owner of owners) {
+    if (owner.id && ids.has(owner.id))
+      problems.push(`${owner.label}, field id: duplicate owner id (at ${ids.get(owner.id)} and ${owner.at})`)
+    else if (owner.id) ids.set(owner.id, owner.at)
+    for (const name of owner.names) {
+      const first = names.get(name)
+      if (first) problems.push(`${owner.label}, tool ${name}, field name: duplicate tool name (also in ${first})`)
+      else names.set(name, `${owner.label} (${owner.at})`)
+    }
+  }
+  return [...names.keys()]
 }
 
 async function readManifest(path: string): Promise<unknown> {
@@ -122,11 +131,19 @@ async function buildTool(
 ): Promise<Tool | undefined> {
   const where = `${owner}, tool ${decl.name}`
   const before = problems.length
+  try {
+    checkToolName(decl.name)
+  } catch (error) {
+    problems.push(`${where}, field name: ${messageOf(error)}`)
+  }
   for (const field of ['inputSchema', 'outputSchema'] as const) {
     const schema = decl[field]
     const problem = schema === undefined ? undefined : schemaProblem(schema)
     if (problem) problems.push(`${where}, field ${field}: invalid JSON Schema: ${problem}`)
   }
+  const root = decl.inputSchema?.type
+  if (root !== undefined && root !== 'object')
+    problems.push(`${where}, field inputSchema: the root must be an object schema, got type ${JSON.stringify(root)}`)
   const execute = await resolveCallable(manifestPath, decl.callable, `${where}, field callable`, problems)
   if (!execute || problems.length > before) return undefined
   try {
@@ -139,8 +156,8 @@ async function buildTool(
       ...(decl.cacheable !== undefined && { cacheable: decl.cacheable }),
     })
   } catch (error) {
-    // What defineTool refuses beyond the schema's shape: the name rule, a non-object root.
-    problems.push(`${where}: ${messageOf(error)}`)
+    // What defineTool refuses beyond the checks above: a root that is a union.
+    problems.push(`${where}, field inputSchema: ${messageOf(error)}`)
     return undefined
   }
 }

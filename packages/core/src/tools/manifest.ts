@@ -73,28 +73,26 @@ export function checkManifest(data: unknown): Checked {
   const problems: string[] = []
   const owners: CheckedOwner[] = []
   if (!fields(manifestShape(), data, 'manifest', problems)) return { problems, owners }
+  const [ownerRules, toolRules] = [ownerShape(), toolShape()]
   const manifest = data as Record<string, unknown>
   for (const kind of ['agents', 'subagents'] as const) {
     const entries = manifest[kind]
     if (!Array.isArray(entries)) continue
     entries.forEach((entry: unknown, i) => {
       const label = ownerLabel(kind, i, entry)
-      const bad = fields(ownerShape(), entry, label, problems)
+      const bad = fields(ownerRules, entry, label, problems)
       if (bad === undefined) return
-      const owner = entry as Record<string, unknown>
+      // A bad field is left out, so the checks after this one do not trip on it again.
+      const owner = Object.fromEntries(Object.entries(entry as object).filter(([key]) => !bad.has(key)))
       const declared: unknown[] = Array.isArray(owner.tools) ? owner.tools : []
       const tools = declared.filter(
-        (tool, j) => fields(toolShape(), tool, `${label}, ${toolLabel(j, tool)}`, problems)?.size === 0,
+        (tool, j) => fields(toolRules, tool, `${label}, ${toolLabel(j, tool)}`, problems)?.size === 0,
       ) as ToolDeclaration[]
       const names = declared.flatMap((tool) => {
         const name = (tool as { name?: unknown } | null)?.name
         return typeof name === 'string' && name !== '' ? [name] : []
       })
-      const kept = { ...owner, kind, label, at: `${kind}[${i}]`, tools, names } as CheckedOwner
-      // A bad field is left out, so the checks after this one do not trip on it again.
-      for (const key of bad) delete (kept as Record<string, unknown>)[key]
-      if (bad.has('id')) kept.id = ''
-      owners.push(kept)
+      owners.push({ id: '', ...owner, kind, label, at: `${kind}[${i}]`, tools, names } as CheckedOwner)
     })
   }
   return { problems, owners }

@@ -182,6 +182,8 @@ describe("an owner's defaults", () => {
     expect(unknown.message).toMatch(/invalid option owner: .*worker-a, worker-b.*"worker-z"/)
     const none = thrown(() => new Runtime({ provider, model: 'm' }).exec('go', { owner: 'worker-a' }))
     expect(none.message).toMatch(/invalid option owner: .*none declared/)
+    const notAnId = thrown(() => runtimeOf(provider, reg).exec('go', { owner: 5 as unknown as string }))
+    expect(notAnId.message).toBe('invalid option owner: expected a non-empty owner id, got 5')
     expect(provider.requests).toHaveLength(0)
   })
 })

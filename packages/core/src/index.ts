@@ -44,6 +44,8 @@ export type {
   RuntimeOptions,
   ExecOptions,
   RetentionOptions,
+  OwnerDefaults,
+  ToolList,
 } from './contract/exec-types.js'
 export type { ExecStats, ToolStats } from './contract/exec-stats-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
@@ -55,6 +57,8 @@ export type { DefineToolOptions } from './tools/tool.js'
 export { ToolRegistry, registry } from './tools/registry.js'
 export { suppliedResults } from './tools/supplied-results.js'
 export type { SuppliedToolSpec } from './tools/supplied-results.js'
+export { loadRegistry, DeclaredRegistry } from './tools/load-registry.js'
+export type { DeclaredOwner } from './tools/load-registry.js'
 export { Runtime, exec } from './runtime/runtime.js'
 export { ExecRun } from './exec/run.js'
 export type { AttachedRun } from './runtime/run-registry.js'

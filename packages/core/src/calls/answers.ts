@@ -16,6 +16,7 @@ export const NOT_RUN = {
   steering: 'Skipped due to queued user message',
   aborted: 'aborted',
   breaker: (tool: string) => `Skipped: tool ${tool} tripped the circuit breaker`,
+  toolBudget: 'Skipped: the tool call budget of this exec is used up',
   stoppedAt: (tool: string) => `Skipped: the exec stopped at tool ${tool}`,
   needsApproval: 'rejected: needs approval and the runtime has no approve handler',
 } as const

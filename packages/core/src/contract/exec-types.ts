@@ -81,6 +81,10 @@ export type RuntimeOptions = {
   /** Default 8. */
   maxDepth?: number
   maxTotalIterations?: number
+  /** Tool calls one exec may run (nested execs inherit it); the next one ends it `budget_exceeded`. */
+  maxToolCalls?: number
+  /** Tool calls the whole exec tree may run, shared like `maxTotalIterations`. */
+  maxTotalToolCalls?: number
   toolExecution?: 'sequential' | 'parallel'
   duplicateCalls?: 'reject' | 'allow'
   /** Default 2; Infinity turns the breaker off. */
@@ -131,6 +135,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   toolChoice?: ToolChoice
   parallelToolCalls?: boolean
   maxIterations?: number
+  /** Tool calls this exec may run (default: the parent's, else the runtime's). */
+  maxToolCalls?: number
   model?: string
   provider?: Provider
   system?: string
@@ -148,10 +154,28 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   journal?: Journal
   /** The run's id in the journal (default: the root's execId). The same id again replays the run. */
   runId?: string
+  /**
+   * An owner of the runtime's declared registry (`loadRegistry`): its defaults apply to this exec
+   * (`allowedTools` as `toolsAllow`, `toolTimeoutMs`, `maxToolCalls`); options given here win.
+   */
+  owner?: string
 }
 
-/** Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists tools. */
-export type ToolList = { list(): Tool[] }
+/**
+ * Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists
+ * tools. A declared registry (`loadRegistry`) also has the owners `exec({ owner })` names.
+ */
+export type ToolList = { list(): Tool[]; readonly owners?: ReadonlyMap<string, OwnerDefaults> }
+
+/** What an exec naming an owner runs with unless its own options say otherwise. */
+export type OwnerDefaults = {
+  /** Tool names (or globs) the owner's execs may use: its own tools unless the manifest says. */
+  readonly allowedTools: readonly string[]
+  /** Completed tool calls per exec (`maxToolCalls`). */
+  readonly maxToolCalls?: number
+  /** The timeout of each tool call of the owner's execs (a tool's own `timeoutMs` wins). */
+  readonly toolTimeoutMs?: number
+}
 
 /**
  * How long a runtime keeps root runs readable by `runtime.attach`, and how much of each. Memory is

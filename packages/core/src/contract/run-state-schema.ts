@@ -154,6 +154,9 @@ function buildSchemas(z: Zod) {
     iterationsUsed: count,
     /** `null` stands for Infinity (JSON has no Infinity). */
     iterationBudget: count.nullable(),
+    /** Tool calls this exec ran, and its maxToolCalls (`null`: Infinity); absent in older states. */
+    toolCallsUsed: count.optional(),
+    toolCallBudget: count.nullable().optional(),
     usage,
     totalUsage: usage,
     /** [signature, first call id] of calls that already succeeded (duplicate rejection survives a pause). */
@@ -171,7 +174,12 @@ function buildSchemas(z: Zod) {
     ),
     receipts: z.array(receipt),
     /** Tree-wide counters, so budgets continue across the pause. */
-    tree: z.object({ iterations: count, tokens: z.number().nonnegative(), elapsedMs: z.number().nonnegative() }),
+    tree: z.object({
+      iterations: count,
+      tokens: z.number().nonnegative(),
+      elapsedMs: z.number().nonnegative(),
+      toolCalls: count.optional(),
+    }),
     /**
      * The exec tree's journal (docs/durability.md): its run id, its entries (or the `id` of the
      * external journal that holds them), and where each waiting call sits, by journal key.

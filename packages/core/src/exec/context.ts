@@ -26,7 +26,10 @@ export type TreeState = {
   iterations: number
   tokens: number
   startedAt: number
+  /** Tool calls run anywhere in the tree (a paused call counts once it runs). */
+  toolCalls: number
   maxTotalIterations?: number
+  maxTotalToolCalls?: number
   maxTotalTokens?: number
   deadlineMs?: number
   maxDepth: number

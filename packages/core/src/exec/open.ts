@@ -120,9 +120,11 @@ function rootTree({ host }: ContextOwner): TreeState {
   return {
     iterations: 0,
     tokens: 0,
+    toolCalls: 0,
     startedAt: Date.now(),
     maxDepth: rt.maxDepth ?? 8,
     ...(rt.maxTotalIterations !== undefined && { maxTotalIterations: rt.maxTotalIterations }),
+    ...(rt.maxTotalToolCalls !== undefined && { maxTotalToolCalls: rt.maxTotalToolCalls }),
     ...(rt.maxTotalTokens !== undefined && { maxTotalTokens: rt.maxTotalTokens }),
     ...(rt.deadlineMs !== undefined && { deadlineMs: rt.deadlineMs }),
   }

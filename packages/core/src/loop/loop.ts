@@ -9,7 +9,7 @@ import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
 import { approvalContext, approvalRequest, needsApprovalOf } from '../calls/approvals.js'
 import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
-import { checkBudgets, iterationLimit } from '../exec/budget.js'
+import { checkBudgets, checkToolCallBudgets, iterationLimit } from '../exec/budget.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
@@ -186,6 +186,8 @@ type ToolRound = {
   tripped?: { name: string; count: number }
   /** The result of a `stopAtTools` call: the exec ends with it. */
   stoppedAt?: ToolResultMessage
+  /** A call found a tool-call budget used up: it and the calls after it were skipped. */
+  overBudget?: NestorError
 }
 
 /**
@@ -240,7 +242,22 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
     if (skipWith !== undefined) return skip('skipped', skipWith)
     if (ctx.env.settings.steering === 'interrupt' && ctx.control.steering.pending)
       return skip('skipped', NOT_RUN.steering)
-    const saved = settle(index, call, await runToolCall(ctx, call))
+    const overBudget = checkToolCallBudgets(ctx)
+    if (overBudget) {
+      round.overBudget ??= overBudget
+      skipWith ??= NOT_RUN.toolBudget
+      return skip('skipped', NOT_RUN.toolBudget)
+    }
+    // Counted when it starts, so parallel calls see each other; a call that pauses runs (and
+    // counts) again when it is resumed.
+    ctx.state.toolCallsUsed++
+    ctx.tree.toolCalls++
+    const outcome = await runToolCall(ctx, call)
+    if (outcome.kind === 'pause') {
+      ctx.state.toolCallsUsed--
+      ctx.tree.toolCalls--
+    }
+    const saved = settle(index, call, outcome)
     if (saved)
       await saved.catch((error: unknown) => {
         // The journal failed: the call has its result, but the exec cannot go on unrecorded.
@@ -309,7 +326,7 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], round: To
   }
 }
 
-/** What the tool round decided: pause, breaker, stop-at-tool or abort end the exec; else undefined. */
+/** What the tool round decided: pause, breaker, budget, stop-at-tool or abort end the exec; else undefined. */
 function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
   if (round.pending.length > 0) {
     // Without an approve handler the stream still announces what waits for a decision, once, from
@@ -332,6 +349,7 @@ function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
     const why = `tool ${name} failed ${count} consecutive times with identical arguments`
     return { status: 'failed', error: new NestorError('circuit_breaker', why) }
   }
+  if (round.overBudget) return { status: 'failed', error: round.overBudget }
   if (round.stoppedAt) return { status: 'completed', text: textOf(round.stoppedAt) }
   return undefined
 }
@@ -348,7 +366,12 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     state: ctx.state,
     pending: round.pending,
     remaining: round.remaining,
-    tree: { iterations: tree.iterations, tokens: tree.tokens, elapsedMs: Date.now() - tree.startedAt },
+    tree: {
+      iterations: tree.iterations,
+      tokens: tree.tokens,
+      toolCalls: tree.toolCalls,
+      elapsedMs: Date.now() - tree.startedAt,
+    },
     ...(!ctx.parent && ctx.journal && { journal: ctx.journal.tree }),
     ...(env.host.options.stateMaxAgeMs !== undefined && { maxAgeMs: env.host.options.stateMaxAgeMs }),
     ...(env.host.options.stateSecret !== undefined && { secret: env.host.options.stateSecret }),

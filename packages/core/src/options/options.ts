@@ -52,6 +52,8 @@ const runtimeShape = () => ({
   maxIterations: iterations().optional(),
   maxDepth: option.positiveInt().optional(),
   maxTotalIterations: option.positiveInt().optional(),
+  maxToolCalls: option.nonNegativeInt().optional(),
+  maxTotalToolCalls: option.nonNegativeInt().optional(),
   toolExecution: option.oneOf(['sequential', 'parallel']).optional(),
   duplicateCalls: option.oneOf(['reject', 'allow']).optional(),
   breakerThreshold: option.positiveIntOrInfinity().optional(),
@@ -92,6 +94,7 @@ const execShape = () => ({
   toolChoice: toolChoice().optional(),
   parallelToolCalls: option.boolean().optional(),
   maxIterations: iterations().optional(),
+  maxToolCalls: option.nonNegativeInt().optional(),
   model: modelName().optional(),
   provider: provider().optional(),
   system: option.string().optional(),
@@ -116,6 +119,7 @@ const execShape = () => ({
     )
     .optional(),
   runId: option.nonEmptyString('a non-empty run id').optional(),
+  owner: option.nonEmptyString('a non-empty owner id').optional(),
 })
 const execSchema = strictOptions(execShape)
 

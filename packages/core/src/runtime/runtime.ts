@@ -28,6 +28,7 @@ import { filterTools, indexTools, registry as globalRegistry } from '../tools/re
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
+import { applyOwner } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -83,9 +84,10 @@ export class Runtime {
    */
   exec<S extends OutputSchema | undefined = undefined>(
     input: ExecInput,
-    options: ExecOptions<S> = {},
+    given: ExecOptions<S> = {},
   ): ExecRun<OutputOf<S>> {
-    validateExecOptions(options)
+    validateExecOptions(given)
+    const { options, settings } = applyOwner(this.options.registry, given)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output =
       options.output === undefined
@@ -108,6 +110,9 @@ export class Runtime {
     }
     const history = [...(options.history ?? [])]
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
+    // A nested exec inherits its parent's per-exec cap unless it sets its own.
+    const toolCallBudget =
+      options.maxToolCalls ?? frame?.ctx.state.toolCallBudget ?? this.options.maxToolCalls ?? Infinity
     // A root opens the tree's journal (in memory at least: a pause at any depth resumes from the
     // root); a nested exec takes its place in its tree's, and a replayed child its old execId,
     // so approval paths stay the same.
@@ -122,10 +127,11 @@ export class Runtime {
         this.settings.strictArguments,
       ),
       options,
-      state: freshState(history, history.length, budget),
+      state: freshState(history, history.length, budget, toolCallBudget),
       execId,
       ...(journal && { journal }),
       ...(output && { output }),
+      ...(settings && { settings }),
     })
     if (ctx.depth > ctx.tree.maxDepth)
       return this.start(

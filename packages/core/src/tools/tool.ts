@@ -32,7 +32,7 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
 
 /** The one tool-name rule, for every way a tool is made (defineTool, `{ spec, execute }`, agents). */
-function checkToolName(name: unknown): void {
+export function checkToolName(name: unknown): void {
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new NestorError(
       'invalid_options',

@@ -44,6 +44,9 @@ export type {
   RuntimeOptions,
   ExecOptions,
   RetentionOptions,
+  ContextInfo,
+  ContextOptions,
+  ContextStrategy,
 } from './contract/exec-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
 export type { AgentEvent, EventOf } from './contract/event-types.js'

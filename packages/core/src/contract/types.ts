@@ -291,6 +291,8 @@ export type ErrorCode =
   | 'refusal'
   /** A journal does not fit this run: a recorded step the code contradicts, another run's journal (docs/durability.md). */
   | 'journal_mismatch'
+  /** The request does not fit the model's context window even after compacting (docs/context.md). */
+  | 'context_overflow'
 
 /** Every status a receipt can have: one list, which the RunState schema checks against too. */
 export const RECEIPT_STATUSES = [

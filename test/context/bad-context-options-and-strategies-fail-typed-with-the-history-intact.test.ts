@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Runtime, defineTool, type Message } from '@nestor/core'
 import { scripted } from '@nestor/providers'

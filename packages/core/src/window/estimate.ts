@@ -101,3 +101,12 @@ function pixelSize(bytes: Buffer): { width: number; height: number } | undefined
   }
   return undefined
 }
+
+/**
+ * The estimate the loop makes of a request with no reported usage to go on: the messages, the
+ * system prompt and the tool specs (public: for custom strategies and for measuring it).
+ */
+export const estimateTokens = (
+  messages: readonly Message[],
+  request: { system?: string; tools?: readonly ToolSpec[] } = {},
+): number => fixedTokens(request.system, request.tools ?? []) + messagesTokens(messages)

@@ -46,6 +46,9 @@ export type {
   RetentionOptions,
   OwnerDefaults,
   ToolList,
+  ContextInfo,
+  ContextOptions,
+  ContextStrategy,
 } from './contract/exec-types.js'
 export type { ExecStats, ToolStats } from './contract/exec-stats-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
@@ -53,6 +56,7 @@ export type { AgentEvent, EventOf } from './contract/event-types.js'
 export { NestorError } from './contract/errors.js'
 export type { InferArgs, SchemaInput } from './schema/schema.js'
 export { defineTool } from './tools/tool.js'
+export { estimateTokens } from './window/estimate.js'
 export type { DefineToolOptions } from './tools/tool.js'
 export { ToolRegistry, registry } from './tools/registry.js'
 export { suppliedResults } from './tools/supplied-results.js'

@@ -68,6 +68,33 @@ export type LoopHooks = {
   ): ToolResultMessage | void | Promise<ToolResultMessage | void>
 }
 
+/** What a custom compaction strategy is told (docs/context.md). */
+export type ContextInfo = {
+  /** The model's window, and the room kept for its reply. */
+  maxTokens: number
+  reserveTokens: number
+  /** The estimated tokens of the request as it stands, and what compaction should bring it under. */
+  tokens: number
+  targetTokens: number
+  iteration: number
+  reason: 'limit' | 'overflow'
+}
+/**
+ * How a history over the window is made to fit: the oldest turns summarized by the model, dropped,
+ * or a function that returns the new history (it must keep every tool call with its result).
+ */
+export type ContextStrategy =
+  'summarize' | 'truncate' | ((messages: Message[], info: ContextInfo) => Message[] | Promise<Message[]>)
+/** Keeps a long run inside the model's window: see docs/context.md. */
+export type ContextOptions = {
+  /** Default: the model's context window, as the adapter knows it. */
+  maxTokens?: number
+  /** Room for the reply. Default: a sixth of `maxTokens`, at least 1024 and at most 32768. */
+  reserveTokens?: number
+  /** Default 'summarize'. */
+  strategy?: ContextStrategy
+}
+
 export type QueueMode = 'all' | 'one'
 export type SteeringMode = 'interrupt' | 'after-turn'
 
@@ -123,6 +150,8 @@ export type RuntimeOptions = {
   stateMaxAgeMs?: number
   /** Provider-specific request knobs for every call (maxTokens…). */
   providerOptions?: Record<string, unknown>
+  /** Context management for every exec of this runtime (an exec's own `context` wins). */
+  context?: ContextOptions
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */
   retention?: RetentionOptions
 }
@@ -159,6 +188,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
    * (`allowedTools` as `toolsAllow`, `toolTimeoutMs`, `maxToolCalls`); options given here win.
    */
   owner?: string
+  /** Keeps the run inside the model's window (inherited by nested execs): see docs/context.md. */
+  context?: ContextOptions
 }
 
 /**

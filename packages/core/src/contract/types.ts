@@ -293,6 +293,8 @@ export type ErrorCode =
   | 'journal_mismatch'
   /** A call to a `suppliedResults` tool that has no supplied result: the exec stops (docs/governance.md). */
   | 'missing_result'
+  /** The request does not fit the model's context window even after compacting (docs/context.md). */
+  | 'context_overflow'
 
 /** Every status a receipt can have: one list, which the RunState schema checks against too. */
 export const RECEIPT_STATUSES = [

@@ -1,5 +1,12 @@
 import type { AgentEvent, EventPayload } from '../contract/event-types.js'
-import type { ExecInput, ExecOptions, ExecResult, LoopHooks, RuntimeOptions } from '../contract/exec-types.js'
+import type {
+  ContextOptions,
+  ExecInput,
+  ExecOptions,
+  ExecResult,
+  LoopHooks,
+  RuntimeOptions,
+} from '../contract/exec-types.js'
 import type { ApprovalDecision, ApprovalRequest, Provider } from '../contract/types.js'
 import type { EventLog } from '../events/event-log.js'
 import type { OutputGate } from '../schema/output.js'
@@ -74,6 +81,8 @@ export type ExecEnv = {
   readonly output?: OutputGate
   /** Decides calls that need approval: the nearest handler up the tree; without one the exec pauses. */
   readonly approve?: Approver
+  /** Context management (window/): the exec's own, else its parent's, else the runtime's. */
+  readonly context?: ContextOptions
 }
 
 /** How an exec is steered and observed while it runs; never stored. */

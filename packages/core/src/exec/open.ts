@@ -68,6 +68,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   const system = options.system ?? (inherit ? inherit.system : rt.system)
   // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
   const approve = parent?.env.approve ?? rt.approve
+  const context = options.context ?? inherit?.context ?? rt.context
   const env: ExecEnv = {
     host,
     provider,
@@ -76,6 +77,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(options.parallelToolCalls !== undefined && { parallelToolCalls: options.parallelToolCalls }),
     ...(exec.output && { output: exec.output }),
     ...(approve && { approve }),
+    ...(context && { context }),
     settings,
     cache: owner.cache,
     slots: owner.slots,

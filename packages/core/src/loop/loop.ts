@@ -17,7 +17,8 @@ import { toRunState } from '../state/run-state.js'
 import { markPaused, recordTool, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import type { TurnOutcome } from './stream-turn.js'
-import { fromJournal, fromProvider, requestFor } from './turns.js'
+import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
+import { fitWindow } from '../window/fit.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
@@ -61,6 +62,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         if (ctx.state.iterationsUsed >= ctx.state.iterationBudget)
           return end(ctx, { status: 'failed', error: iterationLimit(ctx) })
 
+        if (ctx.env.context) await fitWindow(ctx, iteration)
         // A turn comes from the journal when this run recorded it, else from the provider.
         const recorded = replayedTurn(ctx.journal, iteration, ctx.state.history, ctx.state.startIndex)
         let turn: TurnOutcome
@@ -73,6 +75,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           if (!request) return end(ctx, aborted(ctx))
           beginTurn(ctx, iteration, request.model)
           turn = await fromProvider(ctx, iteration, request, steering.messages.length > 0)
+          if (ctx.env.context) turn = await retryOnOverflow(ctx, iteration, turn)
         }
         const { message, error } = turn
         ctx.state.history.push(message)

@@ -275,3 +275,31 @@ export function takeMessages(
   const saved = record(exec, { key: messageKey(exec.key, next, exec.messages++), kind: 'message', messages })
   return saved ? { messages, replayed: false, saved } : { messages, replayed: false }
 }
+
+// A compaction is a step of its own: a replay applies the recorded one and never summarizes again.
+const contextKey = (exec: string, iteration: number, reason: string) => `${exec}#${iteration}:context:${reason}`
+
+/** True when this run recorded model turn `iteration` (it replays: nothing is decided live before it). */
+export const turnRecorded = (exec: ExecJournal | undefined, iteration: number): boolean =>
+  exec !== undefined && exec.tree.replay.has(modelKey(exec.key, iteration))
+
+/** The compaction recorded before model turn `iteration` for `reason`, if any. */
+export function replayedCompaction(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  reason: 'limit' | 'overflow',
+): JournalEntry | undefined {
+  if (!exec || exec.tree.replay.size === 0) return undefined
+  const entry = exec.tree.replay.get(contextKey(exec.key, iteration, reason))
+  return entry && structuredClone(entry)
+}
+
+export function recordCompaction(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  reason: 'limit' | 'overflow',
+  fields: Record<string, unknown>,
+): Promise<void> | undefined {
+  if (!exec) return undefined
+  return record(exec, { ...fields, key: contextKey(exec.key, iteration, reason), kind: 'context' })
+}

@@ -129,14 +129,27 @@ async function compact(ctx: ExecContext, iteration: number, reason: Reason, limi
   }
   if (compaction.to === compaction.from && compaction.replacement.length === 0) return false
   const before = { messages: history.length, tokens }
-  ctx.state.startIndex = applyCompaction(history, ctx.state.startIndex, compaction)
-  trustedFrom.set(ctx, history.length)
+  applyTo(ctx, compaction)
   const after = { messages: history.length, tokens: requestTokens(ctx) }
   const kind = typeof strategy === 'function' ? 'custom' : strategy
   const saved = recordCompaction(ctx.journal, iteration, reason, { ...compaction, strategy: kind, before, after })
   if (saved) await saved
   emit(ctx, { type: 'context_compacted', strategy: kind, reason, before, after })
   return true
+}
+
+/**
+ * Compacts the exec's history in place. A call whose result was cut is forgotten by the
+ * duplicate gate: the model no longer sees that result, so asking again is not a repeat.
+ */
+function applyTo(ctx: ExecContext, compaction: Compaction): void {
+  const { state } = ctx
+  state.startIndex = applyCompaction(state.history, state.startIndex, compaction)
+  trustedFrom.set(ctx, state.history.length)
+  if (state.succeeded.size === 0) return
+  const kept = new Set<string>()
+  for (const message of state.history) if (message.role === 'toolResult') kept.add(message.toolCallId)
+  for (const [signature, id] of state.succeeded) if (!kept.has(id)) state.succeeded.delete(signature)
 }
 
 /** Applies the compactions this run recorded before turn `iteration`; true when there were any. */
@@ -150,8 +163,7 @@ function replayCompactions(ctx: ExecContext, iteration: number): boolean {
       before: { messages: number; tokens: number }
       after: { messages: number; tokens: number }
     }
-    ctx.state.startIndex = applyCompaction(ctx.state.history, ctx.state.startIndex, { from, to, replacement })
-    trustedFrom.set(ctx, ctx.state.history.length)
+    applyTo(ctx, { from, to, replacement })
     emit(ctx, { type: 'context_compacted', strategy, reason, before, after, replayed: true })
     replayed = true
   }

@@ -1,3 +1,4 @@
+import { Agent, tool } from '@nestor/agents'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type AgentEvent, type ApprovalRequest, type RunState } from '@nestor/core'
@@ -22,6 +23,20 @@ function writeTool(files: Map<string, string>, ran: string[]) {
       return `wrote ${path}`
     },
   })
+}
+
+class Deployer extends Agent {
+  instructions = 'You deploy services.'
+
+  @tool({
+    description: 'Deploy a service',
+    parameters: z.object({ service: z.string() }),
+    needsApproval: true,
+    prepare: ({ service }) => ({ plan: [`build ${service}`, `roll out ${service}`] }),
+  })
+  deploy({ service }: { service: string }) {
+    return `deployed ${service}`
+  }
 }
 
 const approvalEvents = (events: AgentEvent[]): ApprovalRequest[] =>
@@ -62,6 +77,15 @@ describe('approval previews', () => {
     const result = await runtime.exec('go', { tools: [writeTool(new Map(), [])] })
     expect(result.status).toBe('completed')
     expect(seen).toEqual([{ diff: '--- b.txt\n-\n+x' }])
+  })
+
+  it('a @tool method declares prepare too: its preview is in pending', async () => {
+    const runtime = new Runtime({
+      provider: scripted([calls({ name: 'deploy', args: { service: 'api' } })]),
+      model: 'm',
+    })
+    const paused = await runtime.exec('deploy', { tools: [new Deployer()] })
+    expect(paused.pending!.approvals.map((a) => a.preview)).toEqual([{ plan: ['build api', 'roll out api'] }])
   })
 
   it('a paused state whose preview is not JSON fails invalid_state on resume, naming the field', async () => {

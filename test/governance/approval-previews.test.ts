@@ -1,7 +1,15 @@
 import { Agent, tool } from '@nestor/agents'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, defineTool, type AgentEvent, type ApprovalRequest, type RunState } from '@nestor/core'
+import {
+  NestorError,
+  Runtime,
+  defineTool,
+  type AgentEvent,
+  type ApprovalRequest,
+  type ExecRun,
+  type RunState,
+} from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
 import { resultText, toolResults } from '../support/tool-results.js'
@@ -148,6 +156,25 @@ describe('approval previews', () => {
     expect(result.status).toBe('paused')
     expect(result.receipts.map((r) => [r.toolCallId, r.status])).toEqual([['bad', 'tool_error']])
     expect(result.pending!.approvals.map((a) => a.toolCallId)).toEqual(['good'])
+  })
+
+  it('aborting the run while prepare never settles ends the call aborted without running it', async () => {
+    let ran = false
+    let run: ExecRun | undefined
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 's',
+      parameters: z.object({}),
+      needsApproval: true,
+      prepare: () => (run?.abort(), new Promise(() => {})),
+      execute: () => ((ran = true), 'ran'),
+    })
+    const runtime = new Runtime({ provider: scripted([calls({ name: 'stuck' }), 'never']), model: 'm' })
+    run = runtime.exec('go', { tools: [stuck] })
+    const result = await run
+    expect(result.status).toBe('aborted')
+    expect(result.receipts.map((r) => r.status)).toEqual(['aborted'])
+    expect(ran).toBe(false)
   })
 
   it('a policy that changed while the approver decided denies the approved call: blocked, not executed', async () => {

@@ -37,12 +37,18 @@ export async function previewOf(
 ): Promise<Preview> {
   if (!tool.prepare) return { ok: true }
   const name = tool.spec.name
+  const prepare = tool.prepare
   let value: unknown
   try {
-    value = await tool.prepare(args, toolCtx)
+    // A prepare that never settles must not hold the exec past an abort (the stage answers `aborted`).
+    value = await untilAborted(
+      Promise.resolve().then(() => prepare(args, toolCtx)),
+      ctx.control.controller.signal,
+    )
   } catch (error) {
     return { ok: false, message: `prepare of ${name} failed: ${ctx.env.redact(messageOf(error))}` }
   }
+  if (value === ABORTED) return { ok: false, message: 'aborted' }
   if (value === undefined) return { ok: true }
   try {
     const text = JSON.stringify(value) as string | undefined

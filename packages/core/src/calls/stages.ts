@@ -194,6 +194,7 @@ async function approval(p: Passage): Promise<Finish | Pause | undefined> {
     if (!(needs instanceof Promise ? await needs : needs)) return undefined
     p.approval = { required: true }
     const preview = await previewOf(ctx, tool, p.args, toolCtx)
+    if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
     if (!preview.ok) return fail(p, 'tool_error', preview.message)
     const request = approvalRequest(ctx, call, p.args, preview.value)
     const decided = await decideApproval(ctx, request)
@@ -235,6 +236,7 @@ async function revalidate(
     if (blocked) return blocked
   }
   const preview = await previewOf(ctx, tool, p.args, approvalContext(ctx, call, p.idempotencyKey))
+  if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
   return preview.ok ? undefined : fail(p, 'tool_error', preview.message)
 }
 

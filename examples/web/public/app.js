@@ -162,6 +162,11 @@ function showApproval(request) {
   const card = el('div', 'approval')
   card.dataset.toolCallId = request.toolCallId
   card.append(el('strong', '', `Allow ${request.toolName}?`), el('pre', '', JSON.stringify(request.args, null, 2)))
+  // What the tool's prepare() says the call would do (a diff, a plan), shown as it is.
+  if (request.preview !== undefined) {
+    const text = typeof request.preview === 'string' ? request.preview : JSON.stringify(request.preview, null, 2)
+    card.append(el('pre', 'preview', text))
+  }
   const approve = el('button', 'approve', 'Approve')
   const reject = el('button', 'reject', 'Reject')
   approve.type = reject.type = 'button'

@@ -44,6 +44,7 @@ export function bindMethodTool(
     execute: (args, ctx) => impl.call(owner, args as never, ctx),
     ...(options.output !== undefined && { output: options.output }),
     ...(options.needsApproval !== undefined && { needsApproval: options.needsApproval as Tool['needsApproval'] }),
+    ...(options.prepare !== undefined && { prepare: options.prepare as Tool['prepare'] }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.retries !== undefined && { retries: options.retries }),
     ...(options.cacheable !== undefined && { cacheable: options.cacheable }),

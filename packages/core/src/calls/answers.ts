@@ -35,7 +35,12 @@ export function errorResult(toolCallId: string, toolName: string, text: string):
 }
 
 export function makeReceipt(fields: Omit<ToolReceipt, 'durationMs'> & { durationMs?: number }): ToolReceipt {
-  return { ...fields, durationMs: fields.durationMs ?? Math.max(0, Date.now() - fields.startedAt) }
+  // A call answered before its approval gate needed no decision there.
+  return {
+    ...fields,
+    approval: fields.approval ?? { required: false },
+    durationMs: fields.durationMs ?? Math.max(0, Date.now() - fields.startedAt),
+  }
 }
 
 /** The error result and receipt of a call that is not run (nothing is recorded or emitted yet). */

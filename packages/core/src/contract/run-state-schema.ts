@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4'
 import { lazy, zod, type Zod } from '../base/zod-lazy.js'
 import {
+  APPROVAL_DECISIONS,
   RECEIPT_STATUSES,
   type ApprovalRequest,
   type Message,
@@ -120,6 +121,7 @@ function buildSchemas(z: Zod) {
     batchId: z.string().optional(),
     itemKey: z.string().optional(),
     callKey: z.string().optional(),
+    approval: z.object({ required: z.boolean(), decision: z.enum(APPROVAL_DECISIONS).optional() }).optional(),
   })
 
   const approvalRequest: z.ZodType<ApprovalRequest> = z.object({
@@ -129,6 +131,7 @@ function buildSchemas(z: Zod) {
     execId: z.string(),
     depth: count,
     path: z.array(z.string()),
+    preview: json.optional(),
   })
 
   const journalEntry: z.ZodType<JournalEntry> = z.looseObject({

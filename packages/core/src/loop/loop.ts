@@ -6,7 +6,7 @@ import type { ApprovalRequest, AssistantMessage, Message, ReceiptStatus, ToolCal
 import type { ToolResultMessage } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
 import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
-import { approvalContext, approvalRequest, needsApprovalOf } from '../calls/approvals.js'
+import { approvalContext, approvalRequest, needsApprovalOf, previewOf } from '../calls/approvals.js'
 import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
 import { checkBudgets, checkToolCallBudgets, iterationLimit } from '../exec/budget.js'
@@ -322,8 +322,12 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], round: To
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
     const key = idempotencyKeyOf(ctx, ctx.state.iterationsUsed, call.id)
-    if (!(await needsApprovalOf(tool, args, approvalContext(ctx, call, key)))) continue
-    const request = approvalRequest(ctx, call, args)
+    const toolCtx = approvalContext(ctx, call, key)
+    if (!(await needsApprovalOf(tool, args, toolCtx))) continue
+    // A preview that fails is not listed: the call fails at its own approval gate when it is reached.
+    const preview = await previewOf(ctx, tool, args, toolCtx)
+    if (!preview.ok) continue
+    const request = approvalRequest(ctx, call, args, preview.value)
     markPaused(ctx.journal, ctx.state.iterationsUsed, request)
     round.pending.push(request)
   }

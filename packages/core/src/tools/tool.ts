@@ -5,6 +5,7 @@ import {
   toolSource,
   type ApprovalPredicate,
   type CacheOptions,
+  type PreparePreview,
   type ToolSource,
   type Tool,
   type ToolContext,
@@ -20,6 +21,8 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
   /** Result gate: a result failing this schema becomes an error result. */
   output?: SchemaInput
   needsApproval?: boolean | ApprovalPredicate<InferArgs<S>>
+  /** What the approver sees of a call that needs approval (a diff, a plan): JSON, sent as `ApprovalRequest.preview`. */
+  prepare?: PreparePreview<InferArgs<S>>
   timeoutMs?: number
   retries?: number
   cacheable?: boolean | CacheOptions<InferArgs<S>>
@@ -52,6 +55,7 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
   }
   if (options.output) tool.validateOutput = compileSchema(options.output).validate
   if (options.needsApproval !== undefined) tool.needsApproval = options.needsApproval
+  if (options.prepare !== undefined) tool.prepare = checkPrepare(options.name, options.prepare)
   if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs
   if (options.retries !== undefined) tool.retries = options.retries
   if (options.strictArguments !== undefined) tool.strictArguments = options.strictArguments
@@ -66,6 +70,15 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
     tool.concurrency = n
   }
   return tool
+}
+
+function checkPrepare<P>(name: string, prepare: P): P {
+  if (typeof prepare !== 'function')
+    throw new NestorError(
+      'invalid_options',
+      `invalid option prepare of tool ${name}: expected a function (args, ctx) => preview, got ${typeof prepare}`,
+    )
+  return prepare
 }
 
 function checkCacheable<A>(name: string, value: boolean | CacheOptions<A>): boolean | CacheOptions<A> {
@@ -120,6 +133,7 @@ function normalizeOne(input: Tool): Tool {
     )
   }
   checkToolName(spec.name)
+  if (input.prepare !== undefined) checkPrepare(spec.name, input.prepare)
   if (input.validate) {
     normalized.add(input)
     return input

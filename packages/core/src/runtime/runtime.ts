@@ -25,7 +25,7 @@ import { claimState, type PendingClaim } from '../state/state-claims.js'
 import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
 import type { ForkOptions, ForkSource } from '../contract/fork-types.js'
 import { forkJournal } from '../state/fork.js'
-import { filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
+import { checkToolNames, filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
@@ -237,6 +237,8 @@ export class Runtime {
       // A child inherits what its parent resolved, minus the tool whose body is running.
       tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
     } else tools = this.registryTools()
+    const { toolsAllow, toolsDeny, stopAtTools } = options
+    checkToolNames(tools, { toolsAllow, toolsDeny, stopAtTools })
     return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
   }
 

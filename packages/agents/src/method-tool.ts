@@ -8,6 +8,10 @@ export type Impl = (this: unknown, args: never, ctx: ToolContext) => unknown
 // field, so decorated methods work on any class, not only on Agent subclasses.
 const tables = new WeakMap<object, Map<PropertyKey, Tool>>()
 
+// The declaration (its options object) each registered tool came from: a later instance of the
+// same declaration takes its place in the registry; another tool of that name is a clash.
+const declarationOf = new WeakMap<Tool, AgentToolOptions>()
+
 /**
  * The implementation an instance method resolves to: looked up through the prototype chain, not
  * taken from the decorated value, so a subclass override wins as it would for a plain call. Own
@@ -60,6 +64,11 @@ export function bindMethodTool(
     Object.defineProperty(bound, 'name', { value: name })
     Object.defineProperty(owner, key, { value: bound, writable: true, configurable: true, enumerable: false })
   }
-  if (options.register) registry.add(tool)
+  if (options.register) {
+    const current = registry.get(name)
+    if (current && declarationOf.get(current) === options) registry.replace(tool)
+    else registry.add(tool)
+    declarationOf.set(tool, options)
+  }
   return tool
 }

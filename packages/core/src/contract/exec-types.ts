@@ -161,6 +161,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   toolset?: 'all' | 'none'
   toolsAllow?: string[]
   toolsDeny?: string[]
+  /** A call to one of these ends this exec (in place of the runtime's list; not inherited). */
+  stopAtTools?: string[]
   toolChoice?: ToolChoice
   parallelToolCalls?: boolean
   maxIterations?: number

@@ -154,6 +154,8 @@ function buildSchemas(z: Zod) {
     toolNames: z.array(z.string()),
     toolChoice: toolChoice.optional(),
     parallelToolCalls: z.boolean().optional(),
+    /** The exec's own stopAtTools, when it set them. */
+    stopAtTools: z.array(z.string()).optional(),
     iterationsUsed: count,
     /** `null` stands for Infinity (JSON has no Infinity). */
     iterationBudget: count.nullable(),

@@ -67,6 +67,8 @@ export type ExecEnv = {
   readonly model: string
   readonly system?: string
   readonly parallelToolCalls?: boolean
+  /** This exec's own stopAtTools (in settings too): a paused state keeps it. */
+  readonly stopAtTools?: readonly string[]
   readonly settings: LoopSettings
   /** Sends a finished event to this exec's listeners and up through its ancestors' streams. */
   publish(event: AgentEvent): void

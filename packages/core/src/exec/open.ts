@@ -65,6 +65,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   let settings = exec.settings ? { ...owner.settings, ...exec.settings } : owner.settings
   if (options.providerOptions)
     settings = { ...settings, providerOptions: { ...settings.providerOptions, ...options.providerOptions } }
+  if (options.stopAtTools) settings = { ...settings, stopAtTools: new Set(options.stopAtTools) }
   const system = options.system ?? (inherit ? inherit.system : rt.system)
   // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
   const approve = parent?.env.approve ?? rt.approve
@@ -75,6 +76,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     model: options.model ?? inherit?.model ?? rt.model,
     ...(system !== undefined && { system }),
     ...(options.parallelToolCalls !== undefined && { parallelToolCalls: options.parallelToolCalls }),
+    ...(options.stopAtTools && { stopAtTools: options.stopAtTools }),
     ...(exec.output && { output: exec.output }),
     ...(approve && { approve }),
     ...(context && { context }),

@@ -370,6 +370,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     toolNames: [...ctx.tools.keys()],
     ...(env.system !== undefined && { system: env.system }),
     ...(env.parallelToolCalls !== undefined && { parallelToolCalls: env.parallelToolCalls }),
+    ...(env.stopAtTools && { stopAtTools: [...env.stopAtTools] }),
     state: ctx.state,
     pending: round.pending,
     remaining: round.remaining,

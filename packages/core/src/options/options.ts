@@ -104,6 +104,7 @@ const execShape = () => ({
   toolset: option.oneOf(['all', 'none']).optional(),
   toolsAllow: toolNames().optional(),
   toolsDeny: toolNames().optional(),
+  stopAtTools: toolNames().optional(),
   toolChoice: toolChoice().optional(),
   parallelToolCalls: option.boolean().optional(),
   maxIterations: iterations().optional(),

@@ -52,6 +52,7 @@ export function prepareResume(
   const execOptions: ExecOptions = { model: checked.model }
   if (checked.system !== undefined) execOptions.system = checked.system
   if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
+  if (checked.stopAtTools) execOptions.stopAtTools = checked.stopAtTools
   if (options.signal) execOptions.signal = options.signal
   return {
     execId: checked.execId,

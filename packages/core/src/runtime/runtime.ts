@@ -17,6 +17,7 @@ import { ToolSet } from '../exec/tool-set.js'
 import { announce, end, resultOf, type LoopStart } from '../loop/ending.js'
 import { runLoop } from '../loop/loop.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
+import { checkSuppliedHistory } from '../options/supplied-history.js'
 import { OutputGate } from '../schema/output.js'
 import type { SchemaInput } from '../schema/schema.js'
 import { freshState } from '../state/exec-state.js'
@@ -24,7 +25,7 @@ import { claimState, type PendingClaim } from '../state/state-claims.js'
 import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
 import type { ForkOptions, ForkSource } from '../contract/fork-types.js'
 import { forkJournal } from '../state/fork.js'
-import { filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
+import { checkToolNames, filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
@@ -108,6 +109,7 @@ export class Runtime {
       // A model call needs at least one message: refuse here rather than send `messages: []`.
       throw invalidOption('input', 'at least one message (in input or options.history)', input)
     }
+    if (options.history) checkSuppliedHistory(options.history, messages)
     const history = [...(options.history ?? [])]
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
     // A nested exec inherits its parent's per-exec cap unless it sets its own.
@@ -238,6 +240,8 @@ export class Runtime {
       // A child inherits what its parent resolved, minus the tool whose body is running.
       tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
     } else tools = this.registryTools()
+    const { toolsAllow, toolsDeny, stopAtTools } = options
+    checkToolNames(tools, { toolsAllow, toolsDeny, stopAtTools })
     return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
   }
 

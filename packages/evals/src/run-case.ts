@@ -1,4 +1,4 @@
-import type { AgentEvent, ExecResult, ExecRun, Usage } from '@nestor/core'
+import { withProvider, type AgentEvent, type ExecResult, type ExecRun, type Usage } from '@nestor/core'
 import { addUsage, emptyUsage, messageOf } from '@nestor/core/provider-kit'
 import type { CaseCassette } from './cassettes.js'
 import type { LoadedCase } from './data.js'
@@ -91,7 +91,10 @@ export async function runTrial<I, E>(
   let result: ExecResult | undefined
   try {
     const ctx = { signal, case: c, trial, provider: cassette.provider }
-    const work = settle(options.task(c.input, ctx), tree)
+    // With cassettes, every exec the task opens without a provider of its own goes through the
+    // case's cassette, whether or not the task passes ctx.provider.
+    const task = () => options.task(c.input, ctx)
+    const work = settle(cassette.scoped ? withProvider(cassette.provider!, task) : task(), tree)
     // A signal nothing can abort (no eval signal, no timeout) needs no watch.
     result = options.signal || timeout ? await untilAborted(work, signal) : await work
   } catch (error) {

@@ -42,7 +42,8 @@ export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements Asyn
 
   /**
    * Calls `listener` synchronously with every event of this run (nested execs' included): those
-   * already published, then each as it is published, until the run ends. Unlike iterating, it
+   * already published that the run still keeps (all of them right after `exec()` returns), then
+   * each as it is published, until the run ends. Unlike iterating, it
    * costs no promise per event and keeps nothing for the listener. A listener that throws is
    * reported once (a warning) and keeps being called; like `runtime.on`, it runs outside any
    * exec's frame. Returns the unsubscribe function.

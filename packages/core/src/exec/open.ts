@@ -11,6 +11,7 @@ import type { ToolSlots } from '../tools/tool-slots.js'
 import type { ExecContext, ExecEnv, ExecHost, LoopSettings, TreeState } from './context.js'
 import type { Frame } from './frame.js'
 import type { Listeners } from './listeners.js'
+import { scopedProvider } from './provider-scope.js'
 import { MessageQueue } from './message-queue.js'
 import type { ToolSet } from './tool-set.js'
 
@@ -49,9 +50,10 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   const rt = host.options
   const parent = frame?.ctx
   // A child of another runtime's exec takes that runtime's provider, model and system prompt only
-  // when asked; one of the same runtime inherits its parent's.
+  // when asked; one of the same runtime inherits its parent's. Else a `withProvider` scope around
+  // the call (an eval's cassette) stands in for the runtime's provider.
   const inherit = parent?.env.host === host ? parent.env : undefined
-  const provider = options.provider ?? inherit?.provider ?? rt.provider
+  const provider = options.provider ?? inherit?.provider ?? scopedProvider() ?? rt.provider
   // A child also applies its ancestors' secrets: its events flow into their streams.
   const secrets = [
     ...new Set([...(parent?.env.secrets ?? []), ...(rt.secrets ?? []), ...(provider.secrets?.() ?? [])]),

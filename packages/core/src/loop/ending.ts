@@ -4,8 +4,14 @@ import type { AssistantMessage, Message, ToolResultMessage } from '../contract/t
 import { statsFromReceipts } from '../calls/exec-stats.js'
 import { emit, type ExecContext } from '../exec/context.js'
 
-/** Where the loop starts: fresh input, or the calls a paused exec left (runtime.resume). */
-export type LoopStart = { input: Message[] } | { resume: { message: AssistantMessage; remaining: string[] } }
+/**
+ * Where the loop starts: fresh input, input still being read (a fork's, from the recorded run),
+ * or the calls a paused exec left (runtime.resume).
+ */
+export type LoopStart =
+  | { input: Message[] }
+  | { recorded: Promise<Message[]> }
+  | { resume: { message: AssistantMessage; remaining: string[] } }
 
 /** How an exec ends: what its result says beyond the counters every result carries. */
 export type Ending = {

@@ -29,6 +29,15 @@ import { fitWindow } from '../window/fit.js'
  * of finished turns and calls, are the only places the loop touches it.
  */
 export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecResult> {
+  if ('recorded' in start) {
+    // A fork without its input reads it first; one it cannot read fails the fork with why.
+    const input = await start.recorded.catch((error: unknown) => asInternal(error))
+    if (!Array.isArray(input)) {
+      announce(ctx, { input: [] })
+      return end(ctx, { status: 'failed', error: input })
+    }
+    start = { input }
+  }
   for (const message of announce(ctx, start)) append(ctx, message)
   let text = ''
   let output: unknown

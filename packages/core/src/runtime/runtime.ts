@@ -87,6 +87,14 @@ export class Runtime {
     input: ExecInput,
     given: ExecOptions<S> = {},
   ): ExecRun<OutputOf<S>> {
+    return this.openExec({ input }, given)
+  }
+
+  /** An exec from its input, or from one read later (a fork's, from the recorded run). */
+  private openExec<S extends OutputSchema | undefined>(
+    from: { input: ExecInput } | { recorded: Promise<Message[]> },
+    given: ExecOptions<S>,
+  ): ExecRun<OutputOf<S>> {
     validateExecOptions(given)
     const { options, settings } = applyOwner(this.options.registry, given)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
@@ -104,10 +112,10 @@ export class Runtime {
         choice.name,
       )
     }
-    const messages = toMessages(input)
-    if (messages.length === 0 && (options.history ?? []).length === 0) {
+    const messages = 'input' in from ? toMessages(from.input) : []
+    if ('input' in from && messages.length === 0 && (options.history ?? []).length === 0) {
       // A model call needs at least one message: refuse here rather than send `messages: []`.
-      throw invalidOption('input', 'at least one message (in input or options.history)', input)
+      throw invalidOption('input', 'at least one message (in input or options.history)', from.input)
     }
     if (options.history) checkSuppliedHistory(options.history, messages)
     const history = [...(options.history ?? [])]
@@ -135,21 +143,36 @@ export class Runtime {
       ...(output && { output }),
       ...(settings && { settings }),
     })
+    // A journaled root keeps its input (redacted) with its first model step: a fork needs it.
+    const keep = (input: Message[]) => {
+      if (journal && !frame && options.journal) journal.input = ctx.env.redact(input)
+      return input
+    }
+    const recorded = 'input' in from ? undefined : from.recorded.then(keep)
+    // A refused exec never reads it: no unhandled rejection.
+    recorded?.catch(() => undefined)
+    const start: LoopStart = recorded ? { recorded } : { input: keep(messages) }
     if (ctx.depth > ctx.tree.maxDepth)
       return this.start(
         ctx,
-        { input: messages },
+        start,
         new NestorError(
           'max_depth',
           `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
         ),
       ) as ExecRun<OutputOf<S>>
-    return this.start(ctx, { input: messages }) as ExecRun<OutputOf<S>>
+    return this.start(ctx, start) as ExecRun<OutputOf<S>>
   }
 
-  /** Replays a recorded run up to `source.at`, applies `source.edit` there, goes on live as `options.runId` (docs/evals.md). */
+  /**
+   * Replays a recorded run up to `source.at`, applies `source.edit` there, goes on live as
+   * `options.runId` (docs/evals.md). Without `source.input` the input comes from the journal.
+   */
   fork(source: ForkSource, options: ForkOptions): ExecRun {
-    return this.exec(source.input, { ...options, journal: forkJournal(source, options.runId, options.journal) })
+    const fork = forkJournal(source, options.runId, options.journal)
+    const forkOptions = { ...options, journal: fork.journal }
+    if (source.input !== undefined) return this.exec(source.input, forkOptions)
+    return this.openExec({ recorded: fork.input() }, forkOptions)
   }
 
   /**

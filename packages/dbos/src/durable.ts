@@ -4,12 +4,13 @@ import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
 import { decisionProblem, namedCalls } from './decisions.js'
-import { readEvents, type DurableEvent } from './events.js'
+import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
 import { deliverWaiting, inboxWorkflow } from './inbox.js'
 import { driveLeg } from './leg.js'
 import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
 import {
   DECISION_TOPIC,
+  isCancelDecision,
   EVENTS_STREAM,
   INBOX_TOPIC,
   inboxCursorRunOf,
@@ -68,9 +69,10 @@ export type DurableExecs = {
    */
   recover(executorId: string): Promise<string[]>
   /**
-   * Stops a run: DBOS marks it cancelled (no recovery restarts it), the leg in flight is aborted
-   * (its model call and tool bodies get the abort signal) and its inbox ends. `result()` then
-   * rejects with `aborted`. Returns once DBOS has recorded the cancel.
+   * Stops a run: the leg in flight is aborted (its model call and tool bodies get the abort
+   * signal), the run writes its `agent_end` (aborted) and DBOS marks it cancelled (no recovery
+   * restarts it); its inbox ends. `result()` then rejects with `aborted`. Returns once DBOS has
+   * recorded the cancel (at once for a queued run, after 10 s for one no worker ends).
    */
   cancel(workflowId: string): Promise<void>
   /**
@@ -88,6 +90,8 @@ type Segment =
 type WorkflowOptions = { approvalTimeoutMs?: number }
 
 const FOREVER_SECONDS = 24 * 3600
+// How long cancel() waits for a running workflow to end itself before DBOS cancels it in place.
+const CANCEL_GRACE_MS = 10_000
 // How long before its state expires a waiting run stops waiting and rejects the calls instead.
 const EXPIRY_MARGIN_MS = 60_000
 
@@ -128,6 +132,10 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   const workflow = dbos().registerWorkflow(
     async (input: string, workflowOptions: WorkflowOptions): Promise<ExecResult> => {
       const workflowId = dbos().workflowID as string
+      // cancel() reaches the leg through the inbox (it aborts, its agent_end written while this
+      // workflow still owns its stream) or a waiting workflow through CANCEL_DECISION; the
+      // workflow then records its own cancel, last, so readers get the end before DBOS stops them.
+      let cancelled = false
       try {
         let result = await dbos().runStep(() => runSegment(workflowId, { kind: 'start', input }), {
           name: 'nestor.exec',
@@ -135,22 +143,30 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         for (let leg = 1; result.status === 'paused' && result.pending; leg++) {
           const waiting = result.pending.approvals
           const state = result.pending.state
+          const decision = await waitForDecision(
+            waiting,
+            workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs,
+            state.expiresAt,
+          )
+          if (decision === 'cancelled') {
+            const paused = result
+            result = await dbos().runStep(() => writeCancelledEnd(workflowId, paused), { name: 'nestor.cancelled' })
+            break
+          }
           const decisions =
-            (await waitForDecision(
-              waiting,
-              workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs,
-              state.expiresAt,
-            )) ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
+            decision ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
           result = await dbos().runStep(() => runSegment(workflowId, { kind: 'resume', leg, state, decisions }), {
             name: 'nestor.resume',
           })
         }
+        // A durable exec gets no signal of its own: only cancel() aborts it.
+        cancelled = result.status === 'aborted'
         return result
       } finally {
-        // Also when a step failed: the inbox workflow must not wait, nor readers. (A cancelled
-        // workflow cannot do either: cancel() ends the inbox, and DBOS ends its readers.)
+        // Also when a step failed: the inbox workflow must not wait, nor readers.
         await dbos().send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
         await dbos().closeStream(EVENTS_STREAM)
+        if (cancelled) await dbos().cancelWorkflow(workflowId)
       }
     },
     { name: workflowName },
@@ -237,9 +253,17 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       return pending.map((found) => found.workflowID)
     },
     async cancel(workflowId) {
-      // The message first: the inbox relays it to the running leg (which aborts) and then ends.
+      // The inbox relays it to the running leg (which aborts) or the waiting workflow, and ends;
+      // the workflow writes its end and records the cancel itself.
       await send(workflowId, { kind: 'cancel' })
-      await dbos().cancelWorkflow(workflowId)
+      const deadline = Date.now() + CANCEL_GRACE_MS
+      for (;;) {
+        const status = (await dbos().getWorkflowStatus(workflowId))?.status
+        if (status === undefined || !['PENDING', 'ENQUEUED'].includes(status)) return
+        // Queued (no leg to stop) or its worker gone: DBOS cancels it where it stands.
+        if (status === 'ENQUEUED' || Date.now() > deadline) return dbos().cancelWorkflow(workflowId)
+        await new Promise((resolve) => setTimeout(resolve, polling))
+      }
     },
     async prune({ endedBefore, limit = 1000 }) {
       const ended = await dbos().listWorkflows({
@@ -271,7 +295,7 @@ async function waitForDecision(
   waiting: { toolCallId: string }[],
   timeoutMs: number | undefined,
   stateExpiresAt: number | undefined,
-): Promise<ResumeDecisions | null> {
+): Promise<ResumeDecisions | null | 'cancelled'> {
   // The deadline is a recorded step: a recovered workflow waits until the same moment. A state
   // that expires ends the wait early enough for the rejections to resume it.
   const deadline =
@@ -295,6 +319,7 @@ async function waitForDecision(
       if (deadline === undefined) continue
       return null
     }
+    if (isCancelDecision(decisions)) return 'cancelled'
     const problem =
       decisionProblem(decisions) ??
       (namedCalls(decisions).every((id) => ids.has(id)) ? undefined : 'it names calls not waiting')

@@ -1,7 +1,16 @@
 import { dbos } from './peer.js'
 import type { ExecRun, Journal, Message } from '@nestor/core'
 import { NestorError } from '@nestor/core'
-import { INBOX_STREAM, INBOX_TOPIC, execIdOfInbox, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
+import {
+  CANCEL_DECISION,
+  DECISION_TOPIC,
+  INBOX_STREAM,
+  INBOX_TOPIC,
+  execIdOfInbox,
+  inboxCursorRunOf,
+  inboxIdOf,
+  type InboxMessage,
+} from './topics.js'
 
 /**
  * The body of an exec's inbox workflow. A running DBOS step cannot `recv`, and a workflow that
@@ -21,7 +30,11 @@ export async function inboxWorkflow(): Promise<void> {
     }
     if (message.kind === 'close') break
     await dbos().writeStream(INBOX_STREAM, message)
-    if (message.kind === 'cancel') break
+    if (message.kind === 'cancel') {
+      // A running leg reads the stream; a workflow waiting for a decision gets this instead.
+      await dbos().send(execId, CANCEL_DECISION, DECISION_TOPIC)
+      break
+    }
   }
   await dbos().closeStream(INBOX_STREAM)
 }

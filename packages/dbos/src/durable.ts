@@ -5,7 +5,7 @@ import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
 import { decisionProblem, namedCalls } from './decisions.js'
 import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
-import { deliverWaiting, inboxWorkflow } from './inbox.js'
+import { INBOX_IDLE_CHECK_MS, deliverWaiting, inboxWorkflow } from './inbox.js'
 import { driveLeg } from './leg.js'
 import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
 import {
@@ -35,6 +35,12 @@ export type DurableOptions = {
   approvalTimeoutMs?: number
   /** How often idle workers look at the queue and `result()` looks for the end. Default 100 ms (DBOS: 1000). */
   pollingIntervalMs?: number
+  /**
+   * How long an idle inbox waits before it checks that its exec still runs: an inbox whose exec
+   * ended without closing it, or never started (a failure inside `start()`), ends within this.
+   * Default 60 000 (one status query per idle inbox per minute).
+   */
+  inboxIdleCheckMs?: number
 }
 
 export type DurableStartOptions = {
@@ -104,6 +110,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   const workflowName = `nestor.${options.name}`
   const inboxQueueName = `nestor-${options.name}-inbox`
   const polling = options.pollingIntervalMs ?? 100
+  const idleCheckMs = options.inboxIdleCheckMs ?? INBOX_IDLE_CHECK_MS
+  if (!(typeof idleCheckMs === 'number' && Number.isFinite(idleCheckMs) && idleCheckMs > 0))
+    throw new NestorError('invalid_options', `inboxIdleCheckMs must be a positive number of ms, got ${idleCheckMs}`)
   let ownPool: Pool | undefined
   let journal: PostgresJournal | undefined
   const journalOf = () => {
@@ -172,7 +181,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     { name: workflowName },
   )
   const inboxName = `nestor.${options.name}.inbox`
-  const inbox = dbos().registerWorkflow(inboxWorkflow, { name: inboxName })
+  const inbox = dbos().registerWorkflow(() => inboxWorkflow(idleCheckMs), { name: inboxName })
 
   // DBOS keeps a queue's configuration in its system database, and workers' dispatchers read it
   // from there: a limit only counts once some process wrote it. So every process writes it as it

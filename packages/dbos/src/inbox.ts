@@ -18,10 +18,10 @@ import {
  * breaks DBOS's replay), so a second, tiny workflow owns the messages: it receives each one
  * durably and appends it to its stream, which the exec step reads while it runs.
  */
-export async function inboxWorkflow(): Promise<void> {
+export async function inboxWorkflow(idleCheckMs: number): Promise<void> {
   const execId = execIdOfInbox(dbos().workflowID as string)
   for (;;) {
-    const message = await dbos().recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: IDLE_CHECK_SECONDS })
+    const message = await dbos().recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: idleCheckMs / 1000 })
     if (message === null) {
       // Bounded by its exec: an inbox whose exec has ended, or never started (a failure between
       // the two starts), ends instead of waiting for a close that will not come.
@@ -39,8 +39,8 @@ export async function inboxWorkflow(): Promise<void> {
   await dbos().closeStream(INBOX_STREAM)
 }
 
-/** How long an idle inbox waits before it checks that its exec still runs. */
-const IDLE_CHECK_SECONDS = 60
+/** How long an idle inbox waits, by default, before it checks that its exec still runs (`inboxIdleCheckMs`). */
+export const INBOX_IDLE_CHECK_MS = 60_000
 const OVER = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'])
 
 async function execIsOver(execId: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
 import { decisionProblem, namedCalls } from './decisions.js'
 import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
-import { INBOX_IDLE_CHECK_MS, deliverWaiting, inboxWorkflow } from './inbox.js'
+import { INBOX_IDLE_CHECK_MS, deliverWaiting, inboxWorkflow, tapTakenMessages, type OnInboxStep } from './inbox.js'
 import { driveLeg } from './leg.js'
 import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
 import {
@@ -41,6 +41,8 @@ export type DurableOptions = {
    * Default 60 000 (one status query per idle inbox per minute).
    */
   inboxIdleCheckMs?: number
+  /** Test seam: called at each step of taking a steering message (a crash test kills the process there). */
+  onInboxStep?: OnInboxStep
 }
 
 export type DurableStartOptions = {
@@ -125,8 +127,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   // crash interrupted runs again on recovery, and the journal makes that run replay every finished
   // model turn and tool call instead of paying for them again.
   const runSegment = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
-    const journalNow = journalOf()
-    const handOver = await deliverWaiting(workflowId, journalNow)
+    const onStep = options.onInboxStep
+    const journalNow = onStep ? tapTakenMessages(journalOf(), workflowId, onStep) : journalOf()
+    const handOver = await deliverWaiting(workflowId, journalNow, onStep)
     const run: ExecRun =
       segment.kind === 'start'
         ? runtime.exec(segment.input, { ...options.exec, journal: journalNow, runId: workflowId })
@@ -135,7 +138,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
           })
     handOver(run)
-    return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow)
+    return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow, onStep)
   }
 
   const workflow = dbos().registerWorkflow(
@@ -181,7 +184,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     { name: workflowName },
   )
   const inboxName = `nestor.${options.name}.inbox`
-  const inbox = dbos().registerWorkflow(() => inboxWorkflow(idleCheckMs), { name: inboxName })
+  const inbox = dbos().registerWorkflow(() => inboxWorkflow(idleCheckMs, options.onInboxStep), {
+    name: inboxName,
+  })
 
   // DBOS keeps a queue's configuration in its system database, and workers' dispatchers read it
   // from there: a limit only counts once some process wrote it. So every process writes it as it

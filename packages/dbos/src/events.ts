@@ -57,10 +57,14 @@ export async function writeEvents(workflowId: string, run: ExecRun, recovered: P
  * would not reach the stream. The errors events carry go as plain objects with their fields.
  */
 function withPlainErrors(event: AgentEvent): AgentEvent {
-  if (event.type === 'agent_end' && event.result.error)
-    return { ...event, result: { ...event.result, error: plainError(event.result.error) } }
+  if (event.type === 'agent_end' && event.result.error) return { ...event, result: withPlainError(event.result) }
   if (event.type === 'retry') return { ...event, error: plainError(event.error) }
   return event
+}
+
+/** The same for a result a step returns (DBOS records it, and `result()` reads it back). */
+export function withPlainError(result: ExecResult): ExecResult {
+  return result.error ? { ...result, error: plainError(result.error) } : result
 }
 
 type ErrorLike = NonNullable<ExecResult['error']>
@@ -197,7 +201,7 @@ export async function writeCancelledEnd(workflowId: string, paused: ExecResult):
       EVENTS_STREAM,
       withPlainErrors({ ...last, seq: last.seq + 1, timestamp: Date.now(), result }),
     )
-  return result
+  return withPlainError(result)
 }
 
 export async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {

@@ -1,5 +1,5 @@
 import type { ExecResult, ExecRun, Journal } from '@nestor/core'
-import { writeEvents } from './events.js'
+import { withPlainError, writeEvents } from './events.js'
 import { deliverInbox, type OnInboxStep } from './inbox.js'
 import { legsRunOf } from './topics.js'
 
@@ -28,7 +28,7 @@ export async function driveLeg(
     const result = await run.result
     await written
     if (failure) throw failure.error
-    return result
+    return withPlainError(result)
   } finally {
     inbox.stop()
   }

@@ -12,16 +12,16 @@ import {
   type InboxMessage,
 } from './topics.js'
 
+/** The steps of taking a message, for `durable({ onInboxStep })` (a test seam: a kill at each). */
+export type InboxStep = 'received' | 'handed' | 'taken'
+export type OnInboxStep = (step: InboxStep, workflowId: string) => void
+
 /**
  * The body of an exec's inbox workflow. A running DBOS step cannot `recv`, and a workflow that
  * polled `recv` beside its exec step would record a timing-dependent number of operations (which
  * breaks DBOS's replay), so a second, tiny workflow owns the messages: it receives each one
  * durably and appends it to its stream, which the exec step reads while it runs.
  */
-/** The steps of taking a message, for `durable({ onInboxStep })` (a test seam: a kill at each). */
-export type InboxStep = 'received' | 'handed' | 'taken'
-export type OnInboxStep = (step: InboxStep, workflowId: string) => void
-
 export async function inboxWorkflow(idleCheckMs: number, onStep?: OnInboxStep): Promise<void> {
   const execId = execIdOfInbox(dbos().workflowID as string)
   for (;;) {

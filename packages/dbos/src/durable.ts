@@ -4,12 +4,13 @@ import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
 import { decisionProblem, namedCalls } from './decisions.js'
-import { readEvents, type DurableEvent } from './events.js'
-import { deliverWaiting, inboxWorkflow } from './inbox.js'
+import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
+import { INBOX_IDLE_CHECK_MS, deliverWaiting, inboxWorkflow, tapTakenMessages, type OnInboxStep } from './inbox.js'
 import { driveLeg } from './leg.js'
 import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
 import {
   DECISION_TOPIC,
+  isCancelDecision,
   EVENTS_STREAM,
   INBOX_TOPIC,
   inboxCursorRunOf,
@@ -34,6 +35,14 @@ export type DurableOptions = {
   approvalTimeoutMs?: number
   /** How often idle workers look at the queue and `result()` looks for the end. Default 100 ms (DBOS: 1000). */
   pollingIntervalMs?: number
+  /**
+   * How long an idle inbox waits before it checks that its exec still runs: an inbox whose exec
+   * ended without closing it, or never started (a failure inside `start()`), ends within this.
+   * Default 60 000 (one status query per idle inbox per minute).
+   */
+  inboxIdleCheckMs?: number
+  /** Test seam: called at each step of taking a steering message (a crash test kills the process there). */
+  onInboxStep?: OnInboxStep
 }
 
 export type DurableStartOptions = {
@@ -68,9 +77,10 @@ export type DurableExecs = {
    */
   recover(executorId: string): Promise<string[]>
   /**
-   * Stops a run: DBOS marks it cancelled (no recovery restarts it), the leg in flight is aborted
-   * (its model call and tool bodies get the abort signal) and its inbox ends. `result()` then
-   * rejects with `aborted`. Returns once DBOS has recorded the cancel.
+   * Stops a run: the leg in flight is aborted (its model call and tool bodies get the abort
+   * signal), the run writes its `agent_end` (aborted) and DBOS marks it cancelled (no recovery
+   * restarts it); its inbox ends. `result()` then rejects with `aborted`. Returns once DBOS has
+   * recorded the cancel (at once for a queued run, after 10 s for one no worker ends).
    */
   cancel(workflowId: string): Promise<void>
   /**
@@ -88,6 +98,8 @@ type Segment =
 type WorkflowOptions = { approvalTimeoutMs?: number }
 
 const FOREVER_SECONDS = 24 * 3600
+// How long cancel() waits for a running workflow to end itself before DBOS cancels it in place.
+const CANCEL_GRACE_MS = 10_000
 // How long before its state expires a waiting run stops waiting and rejects the calls instead.
 const EXPIRY_MARGIN_MS = 60_000
 
@@ -100,6 +112,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   const workflowName = `nestor.${options.name}`
   const inboxQueueName = `nestor-${options.name}-inbox`
   const polling = options.pollingIntervalMs ?? 100
+  const idleCheckMs = options.inboxIdleCheckMs ?? INBOX_IDLE_CHECK_MS
+  if (!(typeof idleCheckMs === 'number' && Number.isFinite(idleCheckMs) && idleCheckMs > 0))
+    throw new NestorError('invalid_options', `inboxIdleCheckMs must be a positive number of ms, got ${idleCheckMs}`)
   let ownPool: Pool | undefined
   let journal: PostgresJournal | undefined
   const journalOf = () => {
@@ -112,8 +127,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   // crash interrupted runs again on recovery, and the journal makes that run replay every finished
   // model turn and tool call instead of paying for them again.
   const runSegment = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
-    const journalNow = journalOf()
-    const handOver = await deliverWaiting(workflowId, journalNow)
+    const onStep = options.onInboxStep
+    const journalNow = onStep ? tapTakenMessages(journalOf(), workflowId, onStep) : journalOf()
+    const handOver = await deliverWaiting(workflowId, journalNow, onStep)
     const run: ExecRun =
       segment.kind === 'start'
         ? runtime.exec(segment.input, { ...options.exec, journal: journalNow, runId: workflowId })
@@ -122,12 +138,16 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
           })
     handOver(run)
-    return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow)
+    return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow, onStep)
   }
 
   const workflow = dbos().registerWorkflow(
     async (input: string, workflowOptions: WorkflowOptions): Promise<ExecResult> => {
       const workflowId = dbos().workflowID as string
+      // cancel() reaches the leg through the inbox (it aborts, its agent_end written while this
+      // workflow still owns its stream) or a waiting workflow through CANCEL_DECISION; the
+      // workflow then records its own cancel, last, so readers get the end before DBOS stops them.
+      let cancelled = false
       try {
         let result = await dbos().runStep(() => runSegment(workflowId, { kind: 'start', input }), {
           name: 'nestor.exec',
@@ -135,28 +155,38 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         for (let leg = 1; result.status === 'paused' && result.pending; leg++) {
           const waiting = result.pending.approvals
           const state = result.pending.state
+          const decision = await waitForDecision(
+            waiting,
+            workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs,
+            state.expiresAt,
+          )
+          if (decision === 'cancelled') {
+            const paused = result
+            result = await dbos().runStep(() => writeCancelledEnd(workflowId, paused), { name: 'nestor.cancelled' })
+            break
+          }
           const decisions =
-            (await waitForDecision(
-              waiting,
-              workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs,
-              state.expiresAt,
-            )) ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
+            decision ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
           result = await dbos().runStep(() => runSegment(workflowId, { kind: 'resume', leg, state, decisions }), {
             name: 'nestor.resume',
           })
         }
+        // A durable exec gets no signal of its own: only cancel() aborts it.
+        cancelled = result.status === 'aborted'
         return result
       } finally {
-        // Also when a step failed: the inbox workflow must not wait, nor readers. (A cancelled
-        // workflow cannot do either: cancel() ends the inbox, and DBOS ends its readers.)
+        // Also when a step failed: the inbox workflow must not wait, nor readers.
         await dbos().send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
         await dbos().closeStream(EVENTS_STREAM)
+        if (cancelled) await dbos().cancelWorkflow(workflowId)
       }
     },
     { name: workflowName },
   )
   const inboxName = `nestor.${options.name}.inbox`
-  const inbox = dbos().registerWorkflow(inboxWorkflow, { name: inboxName })
+  const inbox = dbos().registerWorkflow(() => inboxWorkflow(idleCheckMs, options.onInboxStep), {
+    name: inboxName,
+  })
 
   // DBOS keeps a queue's configuration in its system database, and workers' dispatchers read it
   // from there: a limit only counts once some process wrote it. So every process writes it as it
@@ -237,9 +267,17 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       return pending.map((found) => found.workflowID)
     },
     async cancel(workflowId) {
-      // The message first: the inbox relays it to the running leg (which aborts) and then ends.
+      // The inbox relays it to the running leg (which aborts) or the waiting workflow, and ends;
+      // the workflow writes its end and records the cancel itself.
       await send(workflowId, { kind: 'cancel' })
-      await dbos().cancelWorkflow(workflowId)
+      const deadline = Date.now() + CANCEL_GRACE_MS
+      for (;;) {
+        const status = (await dbos().getWorkflowStatus(workflowId))?.status
+        if (status === undefined || !['PENDING', 'ENQUEUED'].includes(status)) return
+        // Queued (no leg to stop) or its worker gone: DBOS cancels it where it stands.
+        if (status === 'ENQUEUED' || Date.now() > deadline) return dbos().cancelWorkflow(workflowId)
+        await new Promise((resolve) => setTimeout(resolve, polling))
+      }
     },
     async prune({ endedBefore, limit = 1000 }) {
       const ended = await dbos().listWorkflows({
@@ -271,7 +309,7 @@ async function waitForDecision(
   waiting: { toolCallId: string }[],
   timeoutMs: number | undefined,
   stateExpiresAt: number | undefined,
-): Promise<ResumeDecisions | null> {
+): Promise<ResumeDecisions | null | 'cancelled'> {
   // The deadline is a recorded step: a recovered workflow waits until the same moment. A state
   // that expires ends the wait early enough for the rejections to resume it.
   const deadline =
@@ -295,6 +333,7 @@ async function waitForDecision(
       if (deadline === undefined) continue
       return null
     }
+    if (isCancelDecision(decisions)) return 'cancelled'
     const problem =
       decisionProblem(decisions) ??
       (namedCalls(decisions).every((id) => ids.has(id)) ? undefined : 'it names calls not waiting')

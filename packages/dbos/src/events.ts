@@ -1,5 +1,6 @@
 import { dbos } from './peer.js'
-import type { AgentEvent, AssistantMessage, ExecRun } from '@nestor/core'
+import type { AgentEvent, AssistantMessage, ExecResult, ExecRun } from '@nestor/core'
+import { NestorError } from '@nestor/core'
 import { EVENTS_STREAM } from './topics.js'
 
 /** An event of a durable run with its position in the run's stream (1 = the first event). */
@@ -45,10 +46,30 @@ export async function writeEvents(workflowId: string, run: ExecRun, recovered: P
     }
     for (const event of coalesce(pending.splice(0))) {
       if (seen && seen.skip(event)) continue
-      await dbos().writeStream(EVENTS_STREAM, event)
+      await dbos().writeStream(EVENTS_STREAM, withPlainErrors(event))
     }
   }
   await reading
+}
+
+/**
+ * DBOS serializes an Error as its name and message only: an error's `code` (what a reader acts on)
+ * would not reach the stream. The errors events carry go as plain objects with their fields.
+ */
+function withPlainErrors(event: AgentEvent): AgentEvent {
+  if (event.type === 'agent_end' && event.result.error) return { ...event, result: withPlainError(event.result) }
+  if (event.type === 'retry') return { ...event, error: plainError(event.error) }
+  return event
+}
+
+/** The same for a result a step returns (DBOS records it, and `result()` reads it back). */
+export function withPlainError(result: ExecResult): ExecResult {
+  return result.error ? { ...result, error: plainError(result.error) } : result
+}
+
+type ErrorLike = NonNullable<ExecResult['error']>
+function plainError(error: ErrorLike): ErrorLike {
+  return { ...error, name: error.name, message: error.message } as ErrorLike
 }
 
 /** Merges runs of text (or thinking, or one call's argument) deltas of the same exec into one delta each. */
@@ -105,16 +126,9 @@ async function earlierAttempt(
   workflowId: string,
 ): Promise<{ skip(event: AgentEvent): boolean; abandoned: AgentEvent[] }> {
   let events: AgentEvent[] = []
-  try {
-    for await (const event of dbos().readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
-      timeoutSeconds: 0.2,
-      pollingIntervalMs: 50,
-    })) {
-      events.push(event)
-      if (event.type === 'agent_end' && event.depth === 0) events = []
-    }
-  } catch {
-    // The timeout after the last event written so far: that is the end of what exists.
+  for (const event of await writtenSoFar(workflowId)) {
+    events.push(event)
+    if (event.type === 'agent_end' && event.depth === 0) events = []
   }
   const open = new Map<string, { start: AgentEvent; text: string }>()
   for (const event of events) {
@@ -153,6 +167,41 @@ async function earlierAttempt(
       return true
     },
   }
+}
+
+/** The events a run's stream holds now (a read that stops at the first wait). */
+async function writtenSoFar(workflowId: string): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = []
+  try {
+    for await (const event of dbos().readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
+      timeoutSeconds: 0.2,
+      pollingIntervalMs: 50,
+    }))
+      events.push(event)
+  } catch {
+    // The timeout after the last event written so far: that is the end of what exists.
+  }
+  return events
+}
+
+/**
+ * Ends the stream of a run cancelled while it waited for a decision: its paused leg's root
+ * `agent_end`, again, now `aborted`, so a reader's last event says how the run ended.
+ */
+export async function writeCancelledEnd(workflowId: string, paused: ExecResult): Promise<ExecResult> {
+  const { pending: _pending, ...rest } = paused
+  const result: ExecResult = {
+    ...rest,
+    status: 'aborted',
+    error: new NestorError('aborted', `run ${workflowId} was cancelled`),
+  }
+  const last = (await writtenSoFar(workflowId)).findLast((event) => event.type === 'agent_end' && event.depth === 0)
+  if (last?.type === 'agent_end')
+    await dbos().writeStream(
+      EVENTS_STREAM,
+      withPlainErrors({ ...last, seq: last.seq + 1, timestamp: Date.now(), result }),
+    )
+  return withPlainError(result)
 }
 
 export async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {

@@ -1,7 +1,20 @@
 import { dbos } from './peer.js'
 import type { ExecRun, Journal, Message } from '@nestor/core'
 import { NestorError } from '@nestor/core'
-import { INBOX_STREAM, INBOX_TOPIC, execIdOfInbox, inboxCursorRunOf, inboxIdOf, type InboxMessage } from './topics.js'
+import {
+  CANCEL_DECISION,
+  DECISION_TOPIC,
+  INBOX_STREAM,
+  INBOX_TOPIC,
+  execIdOfInbox,
+  inboxCursorRunOf,
+  inboxIdOf,
+  type InboxMessage,
+} from './topics.js'
+
+/** The steps of taking a message, for `durable({ onInboxStep })` (a test seam: a kill at each). */
+export type InboxStep = 'received' | 'handed' | 'taken'
+export type OnInboxStep = (step: InboxStep, workflowId: string) => void
 
 /**
  * The body of an exec's inbox workflow. A running DBOS step cannot `recv`, and a workflow that
@@ -9,10 +22,10 @@ import { INBOX_STREAM, INBOX_TOPIC, execIdOfInbox, inboxCursorRunOf, inboxIdOf, 
  * breaks DBOS's replay), so a second, tiny workflow owns the messages: it receives each one
  * durably and appends it to its stream, which the exec step reads while it runs.
  */
-export async function inboxWorkflow(): Promise<void> {
+export async function inboxWorkflow(idleCheckMs: number, onStep?: OnInboxStep): Promise<void> {
   const execId = execIdOfInbox(dbos().workflowID as string)
   for (;;) {
-    const message = await dbos().recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: IDLE_CHECK_SECONDS })
+    const message = await dbos().recv<InboxMessage>(INBOX_TOPIC, { timeoutSeconds: idleCheckMs / 1000 })
     if (message === null) {
       // Bounded by its exec: an inbox whose exec has ended, or never started (a failure between
       // the two starts), ends instead of waiting for a close that will not come.
@@ -20,14 +33,19 @@ export async function inboxWorkflow(): Promise<void> {
       continue
     }
     if (message.kind === 'close') break
+    if (message.kind === 'steer' || message.kind === 'followUp') onStep?.('received', execId)
     await dbos().writeStream(INBOX_STREAM, message)
-    if (message.kind === 'cancel') break
+    if (message.kind === 'cancel') {
+      // A running leg reads the stream; a workflow waiting for a decision gets this instead.
+      await dbos().send(execId, CANCEL_DECISION, DECISION_TOPIC)
+      break
+    }
   }
   await dbos().closeStream(INBOX_STREAM)
 }
 
-/** How long an idle inbox waits before it checks that its exec still runs. */
-const IDLE_CHECK_SECONDS = 60
+/** How long an idle inbox waits, by default, before it checks that its exec still runs (`inboxIdleCheckMs`). */
+export const INBOX_IDLE_CHECK_MS = 60_000
 const OVER = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'])
 
 async function execIsOver(execId: string): Promise<boolean> {
@@ -44,6 +62,7 @@ export function deliverInbox(
   workflowId: string,
   run: ExecRun,
   journal: Journal,
+  onStep?: OnInboxStep,
 ): { stop(): void; done: Promise<void> } {
   let stopped = false
   const done = (async () => {
@@ -57,6 +76,7 @@ export function deliverInbox(
       if (message.kind === 'cancel') return run.abort(new NestorError('aborted', `run ${workflowId} was cancelled`))
       await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
       offset++
+      onStep?.('handed', workflowId)
       deliver(run, message)
     }
   })().catch(() => {
@@ -76,7 +96,11 @@ export function deliverInbox(
  * record and the loop's, or a leg that ended first), then those sent while the exec was queued or
  * paused. Taken means in the run's journal; so each message enters the loop exactly once.
  */
-export async function deliverWaiting(workflowId: string, journal: Journal): Promise<(run: ExecRun) => void> {
+export async function deliverWaiting(
+  workflowId: string,
+  journal: Journal,
+  onStep?: OnInboxStep,
+): Promise<(run: ExecRun) => void> {
   const cursorRun = inboxCursorRunOf(workflowId)
   let offset = (await journal.load(cursorRun)).length
   const waiting: InboxMessage[] = offset > 0 ? await handedNotTaken(workflowId, offset, journal) : []
@@ -84,6 +108,7 @@ export async function deliverWaiting(workflowId: string, journal: Journal): Prom
     const message = await readInbox(workflowId, offset, 0.05, 50)
     if (message === undefined || message.kind === 'close' || message.kind === 'cancel') break
     await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
+    onStep?.('handed', workflowId)
     waiting.push(message)
     offset++
   }
@@ -94,7 +119,7 @@ export async function deliverWaiting(workflowId: string, journal: Journal): Prom
 async function handedNotTaken(workflowId: string, handed: number, journal: Journal): Promise<InboxMessage[]> {
   const taken = new Map<string, number>()
   for (const entry of await journal.load(workflowId)) {
-    if (entry.kind !== 'message' || !/^root#\d+:message:\d+$/.test(entry.key)) continue
+    if (entry.kind !== 'message' || !ROOT_MESSAGE.test(entry.key)) continue
     for (const message of (entry['messages'] ?? []) as Message[]) {
       const text = textOf(message)
       if (text !== undefined) taken.set(text, (taken.get(text) ?? 0) + 1)
@@ -110,6 +135,21 @@ async function handedNotTaken(workflowId: string, handed: number, journal: Journ
   }
   return missed
 }
+
+/** The journal with `onStep('taken')` after each steering or follow-up entry the root loop records. */
+export function tapTakenMessages(journal: Journal, workflowId: string, onStep: OnInboxStep): Journal {
+  // Keeps the id: a paused state then names this journal instead of holding a copy of its entries.
+  return {
+    ...(journal.id === undefined ? {} : { id: journal.id }),
+    load: (runId) => journal.load(runId),
+    async append(runId, entry) {
+      await journal.append(runId, entry)
+      if (runId === workflowId && entry.kind === 'message' && ROOT_MESSAGE.test(entry.key)) onStep('taken', workflowId)
+    },
+  }
+}
+
+const ROOT_MESSAGE = /^root#\d+:message:\d+$/
 
 function textOf(message: Message): string | undefined {
   if (message.role !== 'user') return undefined

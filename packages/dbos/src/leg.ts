@@ -1,6 +1,6 @@
 import type { ExecResult, ExecRun, Journal } from '@nestor/core'
-import { writeEvents } from './events.js'
-import { deliverInbox } from './inbox.js'
+import { withPlainError, writeEvents } from './events.js'
+import { deliverInbox, type OnInboxStep } from './inbox.js'
 import { legsRunOf } from './topics.js'
 
 /**
@@ -11,8 +11,14 @@ import { legsRunOf } from './topics.js'
  * on; otherwise the workflow fails with it). Nothing is left without a handler: a worker process
  * never exits over one run.
  */
-export async function driveLeg(workflowId: string, leg: number, run: ExecRun, journal: Journal): Promise<ExecResult> {
-  const inbox = deliverInbox(workflowId, run, journal)
+export async function driveLeg(
+  workflowId: string,
+  leg: number,
+  run: ExecRun,
+  journal: Journal,
+  onInboxStep?: OnInboxStep,
+): Promise<ExecResult> {
+  const inbox = deliverInbox(workflowId, run, journal, onInboxStep)
   let failure: { error: unknown } | undefined
   const written = writeEvents(workflowId, run, legStarted(workflowId, leg, journal)).catch((error: unknown) => {
     failure = { error }
@@ -22,7 +28,7 @@ export async function driveLeg(workflowId: string, leg: number, run: ExecRun, jo
     const result = await run.result
     await written
     if (failure) throw failure.error
-    return result
+    return withPlainError(result)
   } finally {
     inbox.stop()
   }

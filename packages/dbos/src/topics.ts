@@ -15,5 +15,10 @@ export const legsRunOf = (workflowId: string) => `${workflowId}#legs`
 
 export type InboxMessage = { kind: 'steer' | 'followUp'; text: string } | { kind: 'close' } | { kind: 'cancel' }
 
+/** What the inbox sends a workflow that waits for a decision when cancel() reaches it. */
+export const CANCEL_DECISION = { nestorCancel: true } as const
+export const isCancelDecision = (message: unknown): boolean =>
+  typeof message === 'object' && message !== null && (message as Record<string, unknown>)['nestorCancel'] === true
+
 /** The exec workflow an inbox workflow serves. */
 export const execIdOfInbox = (inboxId: string) => inboxId.slice(0, -'.inbox'.length)

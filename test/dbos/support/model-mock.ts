@@ -76,6 +76,9 @@ export async function startModelMock(onRequest?: (count: number) => void | Promi
   const wire = await startWireServer()
   wire.fallback = (request) => {
     void onRequest?.(wire.requests.length)
+    // An input starting with 'unreachable' gets a 503: the provider down (the workers do not retry).
+    if (JSON.stringify(request.json ?? '').includes('"content":"unreachable'))
+      return { status: 503, headers: { 'content-type': 'application/json' }, body: '{"error":{"message":"down"}}' }
     const body = answer(request)
     // An input starting with 'slow' makes the first answer take about two seconds: time to steer.
     const first = JSON.stringify(request.json ?? '').includes('"content":"slow') && !request.body.includes('"tool"')

@@ -4,7 +4,8 @@
 // or runs the execs without DBOS (MODE=plain, the baseline of bench/dbos.ts).
 //
 // Environment: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, TOOL_LOG (a file: one line per leaf tool body run),
-// EXECUTOR_ID, SCENARIO (planner | quick | pay), PAYMENTS_URL, RECOVER (a dead executor's id), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY.
+// EXECUTOR_ID, SCENARIO (planner | quick | pay), PAYMENTS_URL, RECOVER (a dead executor's id), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY,
+// INBOX_IDLE_CHECK_MS (durable()'s inboxIdleCheckMs), KILL_AT (a step of taking a steering message).
 import { appendFileSync } from 'node:fs'
 import { DBOS } from '@dbos-inc/dbos-sdk'
 import { Runtime, defineTool, exec } from '@nestor/core'
@@ -74,6 +75,9 @@ const trips = durable(runtime, {
   name: env.SCENARIO,
   concurrency: Number(env.CONCURRENCY ?? 4),
   exec: scenarios[env.SCENARIO],
+  ...(env.INBOX_IDLE_CHECK_MS ? { inboxIdleCheckMs: Number(env.INBOX_IDLE_CHECK_MS) } : {}),
+  // KILL_AT=received|handed|taken: this process dies (SIGKILL) at that step of taking a steering message.
+  ...(env.KILL_AT ? { onInboxStep: (step) => step === env.KILL_AT && process.kill(process.pid, 'SIGKILL') } : {}),
 })
 
 const mode = env.MODE ?? 'worker'

@@ -17,6 +17,7 @@ export const NOT_RUN = {
   aborted: 'aborted',
   breaker: (tool: string) => `Skipped: tool ${tool} tripped the circuit breaker`,
   stoppedAt: (tool: string) => `Skipped: the exec stopped at tool ${tool}`,
+  controlStop: (tool: string) => `Skipped: the control envelope of tool ${tool} stopped the exec`,
   needsApproval: 'rejected: needs approval and the runtime has no approve handler',
 } as const
 

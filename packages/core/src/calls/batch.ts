@@ -4,7 +4,13 @@ import { generateId } from '../base/ids.js'
 import { asInternal } from '../exec/hooks.js'
 import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
 import { runToolCall } from './stages.js'
-import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
+import type {
+  BatchCallResult,
+  BatchLane,
+  BatchResult,
+  BatchStop,
+  ParallelBatchResult,
+} from '../contract/batch-types.js'
 import type { ToolCall } from '../contract/types.js'
 
 /** Documented defaults: a plan larger than this is a mistake far more often than a need. */
@@ -88,6 +94,19 @@ async function runOne(
   return outcome.kind === 'result' && outcome.thrown ? { done, thrown: outcome.thrown } : { done }
 }
 
+/** The stop a call's control envelope decided, or undefined when its batch or lane goes on. */
+function controlStop({ callKey, receipt }: BatchCallResult): BatchStop | undefined {
+  const control = receipt.control
+  if (control?.decision !== 'stop') return undefined
+  const stop: BatchStop = {
+    reason: 'control_stop',
+    toolName: receipt.toolName,
+    toolCallId: receipt.toolCallId,
+    control,
+  }
+  return callKey !== undefined ? { ...stop, callKey } : stop
+}
+
 const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchCallResult =>
   call.callKey !== undefined ? { callKey: call.callKey, ...r } : r
 
@@ -126,6 +145,8 @@ async function runPlan(
         receipts: results.map((r) => r.receipt),
         error: ctx.env.redact(asInternal(thrown.error)),
       }
+    const stopped = controlStop(done)
+    if (stopped) return { batchId, results, receipts: results.map((r) => r.receipt), stopped }
     if (options.stopOnError && done.result.isError) break
   }
   return { batchId, results, receipts: results.map((r) => r.receipt) }
@@ -182,6 +203,12 @@ async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Pr
         const { done, thrown } = await runOne(ctx, batchId, { ...call, itemKey: lane.itemKey })
         slot.results.push(done)
         if (thrown) throw thrown.error
+        const stopped = controlStop(done)
+        if (stopped) {
+          // Only this lane stops: the envelope judged this item, not the others.
+          slot.stopped = stopped
+          break
+        }
       }
     }
   }

@@ -1,6 +1,6 @@
 import { untilAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
-import type { ApprovalRequest, ReceiptStatus, Tool, ToolCall, ToolOutput } from '../contract/types.js'
+import type { ApprovalRequest, ControlDecision, ReceiptStatus, Tool, ToolCall, ToolOutput } from '../contract/types.js'
 import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
@@ -11,6 +11,7 @@ import { approvalContext, approvalRequest, decideApproval } from './approvals.js
 import { runTool } from './body.js'
 import { idempotencyKeyOf } from './idempotency-key.js'
 import { isStrict, undeclaredKeys } from '../tools/tool-parameters.js'
+import { controlOf } from '../tools/tool-control.js'
 
 /**
  * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
@@ -51,7 +52,13 @@ type Passage = {
 }
 
 /** How a stage ends a call: a status and the result the model reads. */
-type Finish = { status: ReceiptStatus; result: ToolResultMessage; attempts?: number; cached?: boolean }
+type Finish = {
+  status: ReceiptStatus
+  result: ToolResultMessage
+  attempts?: number
+  cached?: boolean
+  control?: ControlDecision
+}
 type Pause = Extract<CallOutcome, { kind: 'pause' }>
 /** A stage passes the call on (undefined), finishes it, or pauses it. */
 type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause | undefined>
@@ -211,7 +218,10 @@ function cached(p: Passage): Promise<Finish> | undefined {
   const key = cacheKeyOf(p)
   p.cacheKey = key
   const hit = p.ctx.env.cache.get(key)
-  return hit ? succeed(p, hit, 0, true) : undefined
+  if (!hit) return undefined
+  // An entry this runtime's calls did not write has no decision: its envelope reads nothing (fails closed).
+  const control = controlOf(p.tool) && (controlOnce.get(hit) ?? controlOf(p.tool)?.decide(undefined))
+  return succeed(p, hit, 0, true, control)
 }
 
 async function body(p: Passage): Promise<Finish | Pause> {
@@ -237,11 +247,16 @@ async function body(p: Passage): Promise<Finish | Pause> {
         outcome.attempts,
       )
   }
+  const control = controlOf(tool)?.decide(outcome.value)
+  if (control) controlOnce.set(outcome.output, control)
   const key = p.cacheKey
   if (key !== undefined)
     ctx.env.cache.set(key, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
-  return succeed(p, outcome.output, outcome.attempts, false)
+  return succeed(p, outcome.output, outcome.attempts, false, control)
 }
+
+/** What a control envelope decided for an output, so a cache hit decides what its first call did. */
+const controlOnce = new WeakMap<ToolOutput, ControlDecision>()
 
 function parse(p: Passage, args: Record<string, unknown>): Finish | undefined {
   // Checked on the raw arguments: a zod object would strip unknown keys before we saw them.
@@ -267,7 +282,13 @@ function cacheKeyOf({ ctx, tool, signature, args }: Passage): string {
   return `${String(scope)}\u0000${signature}`
 }
 
-async function succeed(p: Passage, output: ToolOutput, attempts: number, fromCache: boolean): Promise<Finish> {
+async function succeed(
+  p: Passage,
+  output: ToolOutput,
+  attempts: number,
+  fromCache: boolean,
+  control?: ControlDecision,
+): Promise<Finish> {
   const { ctx, call } = p
   if (!ctx.state.succeeded.has(p.signature)) ctx.state.succeeded.set(p.signature, call.id)
   const result: ToolResultMessage = {
@@ -279,11 +300,16 @@ async function succeed(p: Passage, output: ToolOutput, attempts: number, fromCac
   }
   if (output.details !== undefined) result.details = output.details
   // A body that returned while a nested exec of its own waits for approval did not finish its work.
-  return { status: p.childPaused ? 'paused' : 'ok', result, attempts, cached: fromCache }
+  const finish: Finish = { status: p.childPaused ? 'paused' : 'ok', result, attempts, cached: fromCache }
+  if (control) finish.control = control
+  return finish
 }
 
 /** Every finished call: the afterToolCall hook may replace its result; then its receipt and the breaker. */
-async function finishCall(p: Passage, { status, result, attempts = 0, cached = false }: Finish): Promise<CallOutcome> {
+async function finishCall(
+  p: Passage,
+  { status, result, attempts = 0, cached = false, control }: Finish,
+): Promise<CallOutcome> {
   const { ctx, call } = p
   // An abort does not wait for a hook: the result as it stands is the call's result.
   const after = ctx.env.settings.hooks.afterToolCall
@@ -305,6 +331,7 @@ async function finishCall(p: Passage, { status, result, attempts = 0, cached = f
     attempts,
     cached,
     startedAt: p.startedAt,
+    ...(control && { control }),
   })
   const outcome: CallOutcome = {
     kind: 'result',

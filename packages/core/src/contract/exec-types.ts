@@ -3,6 +3,7 @@
 import type {
   ApprovalDecision,
   ApprovalRequest,
+  ControlDecision,
   Message,
   NestorErrorLike,
   OutputSchema,
@@ -39,7 +40,12 @@ export type ExecResult<O = unknown> = StateFields & {
   pending?: { state: RunState; approvals: RunState['pending'] }
   /** The validated final answer of an exec with `output`; set only when `status` is 'completed'. */
   output?: O
+  /** Set when a tool's control envelope ended the exec (status 'completed', `text` is that call's result). */
+  stopped?: ExecStop
 }
+
+/** Which call's control envelope stopped an exec, and what it decided (docs/governance.md). */
+export type ExecStop = { reason: 'control_stop'; toolName: string; toolCallId: string; control: ControlDecision }
 
 export type PrepareTurnInfo = {
   iteration: number

@@ -120,6 +120,14 @@ function buildSchemas(z: Zod) {
     batchId: z.string().optional(),
     itemKey: z.string().optional(),
     callKey: z.string().optional(),
+    control: z
+      .object({
+        status: z.string().optional(),
+        decision: z.enum(['continue', 'stop']),
+        diagnosis: record,
+        reason: z.string().optional(),
+      })
+      .optional(),
   })
 
   const approvalRequest: z.ZodType<ApprovalRequest> = z.object({

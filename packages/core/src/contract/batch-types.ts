@@ -18,6 +18,11 @@ export type BatchOptions = {
   maxLanes?: number
   /** Calls a plan may hold (all lanes together); more is rejected before any call. Default 1024. */
   maxCalls?: number
+  /**
+   * Cut each call's arguments to what its tool's parameters declare (`project`) before the plan
+   * is checked, so a larger record can feed a closed schema. Default false.
+   */
+  project?: boolean
 }
 export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
 export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }

@@ -125,6 +125,28 @@ describe('control envelopes in the loop', () => {
   })
 })
 
+describe('control envelopes across a pause', () => {
+  it('a receipt keeps its control decision in the paused state and after the resume', async () => {
+    const { tool } = deploy({ a: { status: 'ok' } })
+    const approveMe = defineTool({
+      name: 'publish',
+      description: 'Publishes',
+      parameters: z.object({}),
+      needsApproval: true,
+      execute: () => 'published',
+    })
+    const turn = calls({ name: 'deploy', args: { item: 'a' } }, { name: 'publish', id: 'p1' })
+    const runtime = new Runtime({ provider: scripted([turn, 'done']), model: 'm' })
+    const paused = await runtime.exec('go', { tools: [tool, approveMe] })
+    expect(paused.status).toBe('paused')
+    const state = JSON.parse(JSON.stringify(paused.pending?.state))
+    expect(state.receipts[0].control).toEqual({ status: 'ok', decision: 'continue', diagnosis: {} })
+    const resumed = await runtime.resume(state, { approve: ['p1'] }, { tools: [tool, approveMe] })
+    expect(resumed.status).toBe('completed')
+    expect(resumed.receipts[0]?.control?.decision).toBe('continue')
+  })
+})
+
 describe('control envelopes in batches', () => {
   it('a lane whose call decides stop ends there; the other lanes go on', async () => {
     const { tool, ran } = deploy({

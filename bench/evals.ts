@@ -3,7 +3,7 @@ import { Runtime, defineTool, type Message } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { evaluate, scorers } from '@nestor/evals'
 import { z } from 'zod'
-import { median } from './stats.js'
+import { median, quantile } from './stats.js'
 
 // What the eval harness adds over running the same execs directly (docs/evals.md): N scripted
 // cases (a tool call, then an answer), run one at a time by `evaluate` (events read into the exec
@@ -18,6 +18,8 @@ export type EvalsBenchReport = {
   direct: number
   harness: number
   overhead: number
+  /** p25 and p75 of the per-round ratios. */
+  spread: [number, number]
   cases: number
   modelCalls: number
 }
@@ -102,6 +104,7 @@ export async function evalsBench(cases = 200, rounds = 21, delayMs = 0): Promise
     direct: median(directs),
     harness: median(harnesses),
     overhead: median(ratios),
+    spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
     cases,
     modelCalls: counts.model,
   }
@@ -111,8 +114,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const cases = Number(process.env.BENCH_EVAL_CASES ?? 200)
   const rounds = Number(process.env.BENCH_EVAL_ROUNDS ?? 21)
   const ms = (x: number) => `${x.toFixed(1)} ms`
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`
   const line = (r: EvalsBenchReport, what: string) =>
-    `eval harness, ${r.cases} scripted cases (one tool call each), ${what}: direct ${ms(r.direct)}, evaluate ${ms(r.harness)}: overhead ${(r.overhead * 100).toFixed(1)} % (${(((r.harness - r.direct) / r.cases) * 1000).toFixed(0)} µs a case)`
+    `eval harness, ${r.cases} scripted cases (one tool call each), ${what}: direct ${ms(r.direct)}, evaluate ${ms(r.harness)}: overhead ${pct(r.overhead)} (p25-p75 ${pct(r.spread[0])} to ${pct(r.spread[1])}; ${(((r.harness - r.direct) / r.cases) * 1000).toFixed(0)} µs a case)`
   const cpu = await evalsBench(cases, rounds, 0)
   console.log(line(cpu, 'no model latency, CPU time'))
   const latency = await evalsBench(cases, Math.ceil(rounds / 3), 1)

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Runtime, type Provider } from '@nestor/core'
+import { Runtime, type ContextOptions, type Provider, type Tool } from '@nestor/core'
 import { ApprovalGate, chatRoutes, runRoutes, toNodeListener } from '@nestor/web'
 import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
 import { PLANNER_SYSTEM } from '../demo/trip-agents.js'
@@ -20,6 +20,10 @@ export type WebAppOptions = {
   paceMs?: number
   /** Heartbeat comment interval on event streams. Default 15000. */
   heartbeatMs?: number
+  /** Context management for every run (docs/context.md). Default: none. */
+  context?: ContextOptions
+  /** The tools each run gets, made fresh per run. Default: the trip planner's. */
+  tools?: () => Tool[]
 }
 
 export type WebApp = { server: Server; runtime: Runtime; gate: ApprovalGate }
@@ -49,12 +53,14 @@ export function sessionOf(request: Request): string | undefined {
 export function createWebApp(options: WebAppOptions = {}): WebApp {
   // Calls that need approval wait for the page's buttons: the run stays live meanwhile.
   const gate = new ApprovalGate()
+  const tools = options.tools ?? (() => webTools([]))
   const runtime = new Runtime({
     provider: options.provider ?? tripModel(options.paceMs ?? 15),
     model: options.model ?? 'scripted-demo',
     system: PLANNER_SYSTEM,
     maxIterations: 20,
     approve: gate.approve,
+    ...(options.context && { context: options.context }),
   })
   const api = runRoutes({
     runtime,
@@ -62,7 +68,7 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     owner: sessionOf,
     prefix: '/api/runs',
     // Each run gets fresh tools (the saved briefs are per run).
-    start: (input) => runtime.exec(input, { tools: webTools([]) }),
+    start: (input) => runtime.exec(input, { tools: tools() }),
     sse: { heartbeatMs: options.heartbeatMs ?? 15_000 },
   })
   // The AI SDK's useChat backend (POST /api/chat, GET /api/chat/{id}/stream to resume after a reload),
@@ -71,7 +77,7 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     runtime,
     owner: sessionOf,
     api: '/api/chat',
-    start: ({ text }) => runtime.exec(text || 'Plan a trip', { tools: webTools([]) }),
+    start: ({ text }) => runtime.exec(text || 'Plan a trip', { tools: tools() }),
     heartbeatMs: options.heartbeatMs ?? 15_000,
   })
   const publicDir = join(repoRoot(), 'examples', 'web', 'public')

@@ -36,8 +36,23 @@ class DelegatingResearcher extends Researcher {
   }
 }
 
+/**
+ * The demo's tools, with a preview for the approval: save_brief shows the brief it would save as
+ * a diff against the saved ones, which the page prints next to Approve and Reject.
+ */
 export function webTools(store: { title: string; body: string }[] = []): Tool[] {
-  return plannerTools(store, new DelegatingResearcher())
+  return plannerTools(store, new DelegatingResearcher()).map((tool) =>
+    tool.spec.name === 'save_brief' ? { ...tool, prepare: (args) => briefDiff(store, args) } : tool,
+  )
+}
+
+function briefDiff(store: { title: string; body: string }[], args: Record<string, unknown>): string {
+  const { title, body } = args as { title: string; body: string }
+  const old = store.find((brief) => brief.title === title)
+  const lines = (text: string, sign: string) => text.split('\n').map((line) => `${sign} ${line}`)
+  return [`--- ${old ? title : '/dev/null'}`, `+++ ${title}`, ...lines(old?.body ?? '', '-'), ...lines(body, '+')]
+    .filter((line) => line !== '- ')
+    .join('\n')
 }
 
 const lastUserText = (messages: Message[]) => {

@@ -89,7 +89,6 @@ describe('an eval whose cases fork a recorded run', () => {
           {
             journal,
             runId: 'lisbon-1',
-            input: 'Plan Lisbon',
             at: 'root#1:tool:call_Lisbon',
             edit: { toolResult: toolResult as string },
           },

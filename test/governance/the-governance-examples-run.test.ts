@@ -8,6 +8,7 @@ import { main as redactionAndBudgets } from '../../examples/governance/redaction
 import { main as batches } from '../../examples/governance/batches.js'
 import { main as boundedBatches } from '../../examples/governance/bounded-batches.js'
 import { main as controlEnvelopes } from '../../examples/governance/control-envelopes.js'
+import { main as declaredRegistry } from '../../examples/governance/declared-registry.js'
 
 const roundTrip = fileURLToPath(new URL('../../examples/dist/governance/approval-round-trip.js', import.meta.url))
 
@@ -59,6 +60,16 @@ describe('the examples docs/governance.md runs', () => {
       ['web', 1, 'deploy'],
       ['jobs', 2, undefined],
     ])
+  })
+
+  it("declared registry: each owner runs with its manifest's allowed tools, and an undeclared owner is refused", async () => {
+    const { support, billing, refused } = await declaredRegistry(() => {})
+    expect(support.receipts.map((r) => [r.toolName, r.status])).toEqual([
+      ['lookup_order', 'ok'],
+      ['issue_refund', 'unknown_tool'],
+    ])
+    expect(billing.receipts.map((r) => [r.toolName, r.status])).toEqual([['issue_refund', 'ok']])
+    expect(refused).toMatch(/^invalid_options: invalid option owner: .*"sales"/)
   })
 
   it('the approval round trip pauses in one node process and completes in another (built code: run `npx tsc -b` first)', async () => {

@@ -17,6 +17,7 @@ const EVENT_TYPES = [
   'approval_required',
   'retry',
   'turn_end',
+  'context_compacted',
   'agent_end',
 ]
 const $ = (id) => document.getElementById(id)
@@ -104,6 +105,18 @@ function apply(event) {
       if (!document.querySelector('.approval') && run && !run.ended) setStatus('running')
       return
     }
+    case 'context_compacted': {
+      // A compaction is a step of its exec: what was cut, and how much smaller the request got.
+      if (!exec) return
+      const li = el(
+        'li',
+        'step compaction',
+        `context compacted (${event.strategy}, ${event.reason}): ${event.before.messages} → ${event.after.messages} messages, ~${event.before.tokens} → ~${event.after.tokens} tokens`,
+      )
+      li.dataset.strategy = event.strategy
+      exec.steps.append(li)
+      return
+    }
     case 'approval_required':
       for (const request of event.approvals) showApproval(request)
       setStatus('waiting')
@@ -125,7 +138,9 @@ function apply(event) {
 
 function startExec(event) {
   const parent = event.parentExecId ? execs.get(event.parentExecId) : undefined
-  const name = event.depth === 0 ? 'planner' : (parent?.runningTool ?? 'exec')
+  // The summarizer of a compaction is a nested exec opened by no tool call of its parent.
+  const summarizer = event.parentToolCallId?.startsWith('context-')
+  const name = event.depth === 0 ? 'planner' : summarizer ? 'context summary' : (parent?.runningTool ?? 'exec')
   const node = el('details', 'exec')
   node.open = true
   node.dataset.execId = event.execId
@@ -139,7 +154,7 @@ function startExec(event) {
   const children = el('div', 'children')
   node.append(summary, steps, text, children)
   execs.set(event.execId, { node, steps, text, children, status, currentStep: undefined, runningTool: undefined })
-  ;(parent ? (parent.currentStep ?? parent.children) : $('tree')).append(node)
+  ;(parent ? (summarizer ? parent.steps : (parent.currentStep ?? parent.children)) : $('tree')).append(node)
 }
 
 function showApproval(request) {
@@ -147,6 +162,11 @@ function showApproval(request) {
   const card = el('div', 'approval')
   card.dataset.toolCallId = request.toolCallId
   card.append(el('strong', '', `Allow ${request.toolName}?`), el('pre', '', JSON.stringify(request.args, null, 2)))
+  // What the tool's prepare() says the call would do (a diff, a plan), shown as it is.
+  if (request.preview !== undefined) {
+    const text = typeof request.preview === 'string' ? request.preview : JSON.stringify(request.preview, null, 2)
+    card.append(el('pre', 'preview', text))
+  }
   const approve = el('button', 'approve', 'Approve')
   const reject = el('button', 'reject', 'Reject')
   approve.type = reject.type = 'button'

@@ -11,8 +11,8 @@ import type { AgentToolOptions, ToolMethod } from './tool-options.js'
  * instance. Each new object gets its own Tool (with `this` = that object) and an own-property
  * copy of the method that `exec({ tools: [obj.method] })` understands. With `register: true` the
  * instance's tool is added to the global registry when the instance is constructed (a later
- * instance replaces an earlier one under the same name); a static method is bound to its class
- * and registered once, when the class is defined.
+ * instance of the same declaration replaces an earlier one; another tool of that name throws); a
+ * static method is bound to its class and registered once, when the class is defined.
  */
 export function tool<S extends SchemaInput>(options: AgentToolOptions<S>) {
   return function decorate<This, M extends ToolMethod<S, This>>(

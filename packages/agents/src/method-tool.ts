@@ -8,6 +8,10 @@ export type Impl = (this: unknown, args: never, ctx: ToolContext) => unknown
 // field, so decorated methods work on any class, not only on Agent subclasses.
 const tables = new WeakMap<object, Map<PropertyKey, Tool>>()
 
+// The declaration (its options object) each registered tool came from: a later instance of the
+// same declaration takes its place in the registry; another tool of that name is a clash.
+const declarationOf = new WeakMap<Tool, AgentToolOptions>()
+
 /**
  * The implementation an instance method resolves to: looked up through the prototype chain, not
  * taken from the decorated value, so a subclass override wins as it would for a plain call. Own
@@ -44,6 +48,7 @@ export function bindMethodTool(
     execute: (args, ctx) => impl.call(owner, args as never, ctx),
     ...(options.output !== undefined && { output: options.output }),
     ...(options.needsApproval !== undefined && { needsApproval: options.needsApproval as Tool['needsApproval'] }),
+    ...(options.prepare !== undefined && { prepare: options.prepare as Tool['prepare'] }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.retries !== undefined && { retries: options.retries }),
     ...(options.cacheable !== undefined && { cacheable: options.cacheable }),
@@ -60,6 +65,11 @@ export function bindMethodTool(
     Object.defineProperty(bound, 'name', { value: name })
     Object.defineProperty(owner, key, { value: bound, writable: true, configurable: true, enumerable: false })
   }
-  if (options.register) registry.add(tool)
+  if (options.register) {
+    const current = registry.get(name)
+    if (current && declarationOf.get(current) === options) registry.replace(tool)
+    else registry.add(tool)
+    declarationOf.set(tool, options)
+  }
   return tool
 }

@@ -1,4 +1,12 @@
-import type { ApprovalPredicate, CacheOptions, InferArgs, SchemaInput, ToolContext, ToolControl } from '@nestor/core'
+import type {
+  ApprovalPredicate,
+  CacheOptions,
+  InferArgs,
+  PreparePreview,
+  SchemaInput,
+  ToolContext,
+  ToolControl,
+} from '@nestor/core'
 
 /**
  * Options of one agent tool, shared by `@tool(...)` and `defineAgentTools`. The name defaults to
@@ -11,6 +19,8 @@ export type AgentToolOptions<S extends SchemaInput = SchemaInput> = {
   /** Adds the tool to the core `registry`: per instance at construction, or at class definition for a static method. */
   register?: boolean
   needsApproval?: boolean | ApprovalPredicate<InferArgs<S>>
+  /** What the approver sees of a call that needs approval (a diff, a plan): JSON, as `ApprovalRequest.preview`. */
+  prepare?: PreparePreview<InferArgs<S>>
   timeoutMs?: number
   retries?: number
   cacheable?: boolean | CacheOptions<InferArgs<S>>

@@ -32,6 +32,9 @@ export type {
   ErrorCode,
   ToolReceipt,
   ApprovalRequest,
+  JsonValue,
+  PreparePreview,
+  ReceiptApproval,
   ApprovalDecision,
   ResumeDecisions,
   OutputSchema,
@@ -47,19 +50,31 @@ export type {
   RuntimeOptions,
   ExecOptions,
   RetentionOptions,
+  OwnerDefaults,
+  ToolList,
+  ContextInfo,
+  ContextOptions,
+  ContextStrategy,
 } from './contract/exec-types.js'
+export type { ExecStats, ToolStats } from './contract/exec-stats-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
 export type { AgentEvent, EventOf } from './contract/event-types.js'
 export { NestorError } from './contract/errors.js'
 export type { InferArgs, SchemaInput } from './schema/schema.js'
 export { defineTool } from './tools/tool.js'
 export { project } from './schema/project.js'
+export { estimateTokens } from './window/estimate.js'
 export type { DefineToolOptions } from './tools/tool.js'
 export { ToolRegistry, registry } from './tools/registry.js'
+export { suppliedResults } from './tools/supplied-results.js'
+export type { SuppliedToolSpec } from './tools/supplied-results.js'
+export { loadRegistry, DeclaredRegistry } from './tools/load-registry.js'
+export type { DeclaredOwner } from './tools/load-registry.js'
 export { Runtime, exec } from './runtime/runtime.js'
 export { ExecRun } from './exec/run.js'
 export type { AttachedRun } from './runtime/run-registry.js'
 export { currentExec } from './exec/frame.js'
+export { withProvider } from './exec/provider-scope.js'
 export { RUN_STATE_VERSION } from './state/run-state.js'
 export { memoryJournal } from './state/memory-journal.js'
 export type { Journal, JournalEntry } from './contract/journal.js'

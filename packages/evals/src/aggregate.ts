@@ -49,20 +49,30 @@ export function caseReport<I, E>(
   const status = trials.find((t) => t.status !== 'completed')?.status ?? 'completed'
   const scores: Record<string, ScoreResult> = {}
   const spread: Record<string, Spread> = {}
-  const usage = emptyUsage()
-  const scorerUsage = emptyUsage()
-  const byModel = new Map<string, Usage>()
-  for (const t of trials) {
-    addUsage(usage, t.usage)
-    addUsage(scorerUsage, t.scorerUsage)
-    for (const [model, u] of t.byModel) byModel.set(model, addUsage(byModel.get(model) ?? emptyUsage(), u))
+  // One trial (the common case) is its own total: nothing to add up.
+  let usage = last.usage
+  let scorerUsage = last.scorerUsage
+  let byModel = last.byModel
+  if (trials.length > 1) {
+    usage = emptyUsage()
+    scorerUsage = emptyUsage()
+    byModel = new Map<string, Usage>()
+    for (const t of trials) {
+      addUsage(usage, t.usage)
+      addUsage(scorerUsage, t.scorerUsage)
+      for (const [model, u] of t.byModel) byModel.set(model, addUsage(byModel.get(model) ?? emptyUsage(), u))
+    }
   }
   if (isScored({ status })) {
     for (const name of scorerNames) {
       const xs = trials.map((t) => t.scores[name]?.score ?? 0)
       const entry: ScoreResult = { score: round(mean(xs)) }
-      const reason = [...trials].reverse().find((t) => t.scores[name]?.reason)?.scores[name]?.reason
-      if (reason !== undefined) entry.reason = reason
+      for (let t = trials.length - 1; t >= 0; t--) {
+        const reason = trials[t]!.scores[name]?.reason
+        if (reason === undefined || reason === '') continue
+        entry.reason = reason
+        break
+      }
       scores[name] = entry
       if (trials.length > 1) spread[name] = spreadOf(xs)
     }

@@ -4,8 +4,16 @@ import { NestorError, type Provider } from '@nestor/core'
 import { replay } from '@nestor/providers/testing'
 import type { CassetteMode, CassetteOptions } from './types.js'
 
-/** How a case reaches its model: through `provider`, or not at all (`missing` says why). */
-export type CaseCassette = { provider: Provider | undefined; wrap(p: Provider): Provider; missing?: string }
+/**
+ * How a case reaches its model: through `provider`, or not at all (`missing` says why). `scoped`:
+ * the provider is a cassette, installed for the task's execs with core's `withProvider`.
+ */
+export type CaseCassette = {
+  provider: Provider | undefined
+  wrap(p: Provider): Provider
+  missing?: string
+  scoped?: boolean
+}
 
 export type Cassettes = { dir: string; mode: CassetteMode }
 
@@ -44,6 +52,7 @@ export function caseCassette(cassettes: Cassettes | undefined, id: string, live:
     return {
       provider: replay({ provider: live, dir, mode: 'record' }),
       wrap: (p) => replay({ provider: p, dir, mode: 'record' }),
+      scoped: true,
     }
   }
   if (!recorded)
@@ -53,5 +62,5 @@ export function caseCassette(cassettes: Cassettes | undefined, id: string, live:
       missing: `no cassette for case ${id} in ${cassettes.dir} (replay mode)`,
     }
   const offline = replay({ dir, mode: 'strict' })
-  return { provider: offline, wrap: () => offline }
+  return { provider: offline, wrap: () => offline, scoped: true }
 }

@@ -1,4 +1,4 @@
-import type { AgentEvent, ExecResult, ExecRun, Usage } from '@nestor/core'
+import { withProvider, type AgentEvent, type ExecResult, type ExecRun, type Usage } from '@nestor/core'
 import { addUsage, emptyUsage, messageOf } from '@nestor/core/provider-kit'
 import type { CaseCassette } from './cassettes.js'
 import type { LoadedCase } from './data.js'
@@ -31,6 +31,11 @@ async function settle(
 ): Promise<ExecResult> {
   const got = isRun(value) ? value : await value
   if (!isRun(got)) return got
+  // A Nestor run is read synchronously (no promise per event); anything else run-like is iterated.
+  if (typeof got.subscribe === 'function') {
+    got.subscribe(tree.add)
+    return await got
+  }
   for await (const event of got as AsyncIterable<AgentEvent>) tree.add(event)
   return await got
 }
@@ -77,15 +82,21 @@ export async function runTrial<I, E>(
   if (cassette.missing) return done('cassette_missing', { error: cassette.missing })
 
   const timeout = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)
-  const signals = [options.signal, timeout].filter((s): s is AbortSignal => s !== undefined)
   const signal =
-    signals.length === 0 ? new AbortController().signal : signals.length === 1 ? signals[0]! : AbortSignal.any(signals)
+    options.signal && timeout
+      ? AbortSignal.any([options.signal, timeout])
+      : (options.signal ?? timeout ?? new AbortController().signal)
   const aborted = (): CaseStatus => (timeout?.aborted && !options.signal?.aborted ? 'timeout' : 'aborted')
 
   let result: ExecResult | undefined
   try {
     const ctx = { signal, case: c, trial, provider: cassette.provider }
-    result = await untilAborted(settle(options.task(c.input, ctx), tree), signal)
+    // With cassettes, every exec the task opens without a provider of its own goes through the
+    // case's cassette, whether or not the task passes ctx.provider.
+    const task = () => options.task(c.input, ctx)
+    const work = settle(cassette.scoped ? withProvider(cassette.provider!, task) : task(), tree)
+    // A signal nothing can abort (no eval signal, no timeout) needs no watch.
+    result = options.signal || timeout ? await untilAborted(work, signal) : await work
   } catch (error) {
     if (signal.aborted)
       return done(aborted(), { error: `the task stopped on abort: ${messageOf(error)}`, scores: zero('aborted') })
@@ -148,6 +159,8 @@ export async function runTrial<I, E>(
 
 /** The result as JSON can hold it: errors as { code, message }, no resumable state. */
 function toJson(result: ExecResult): ExecResult {
+  // Most results are JSON already: kept as they are, not copied.
+  if (!result.error && !result.pending) return result
   const { error, pending, ...rest } = result
   const out = { ...rest } as ExecResult
   if (error) out.error = { code: error.code, message: error.message } as ExecResult['error']

@@ -30,20 +30,35 @@ export type ExecNode = {
 
 const cut = (text: string, max = 500) => (text.length > max ? `${text.slice(0, max)}…` : text)
 
-/** Builds the tree from a run's events as they come (cheap: a map lookup per event it keeps). */
+/**
+ * Builds the tree from a run's events as they come, synchronously (`run.subscribe`). Cheap: most
+ * events fall through the switch, and the lookups are small arrays of the tree's own execs and
+ * calls (a case has few), not maps made per case.
+ */
 export class TreeBuilder {
-  private readonly execs = new Map<string, ExecNode>()
-  private readonly calls = new Map<string, ToolNode>()
+  private readonly execs: ExecNode[] = []
+  private readonly calls: ToolNode[] = []
   root: ExecNode | undefined
   /** Usage of live model turns (not those replayed from a journal) per model, for costs. */
   readonly byModel = new Map<string, Usage>()
 
-  add(event: AgentEvent): void {
+  private exec(execId: string): ExecNode | undefined {
+    for (let i = this.execs.length - 1; i >= 0; i--) if (this.execs[i]!.execId === execId) return this.execs[i]
+    return undefined
+  }
+
+  private call(toolCallId: string): ToolNode | undefined {
+    for (let i = this.calls.length - 1; i >= 0; i--) if (this.calls[i]!.toolCallId === toolCallId) return this.calls[i]
+    return undefined
+  }
+
+  /** Bound: handed to `run.subscribe` as it is. */
+  readonly add = (event: AgentEvent): void => {
     switch (event.type) {
       case 'agent_start': {
-        const call = event.parentToolCallId === undefined ? undefined : this.calls.get(event.parentToolCallId)
+        const call = event.parentToolCallId === undefined ? undefined : this.call(event.parentToolCallId)
         const node: ExecNode = { execId: event.execId, name: call?.toolName ?? 'root', depth: event.depth, tools: [] }
-        this.execs.set(event.execId, node)
+        this.execs.push(node)
         if (call) call.children.push(node)
         else this.root ??= node
         return
@@ -55,17 +70,19 @@ export class TreeBuilder {
           args: event.args,
           children: [],
         }
-        this.calls.set(event.toolCallId, call)
-        this.execs.get(event.execId)?.tools.push(call)
+        this.calls.push(call)
+        this.exec(event.execId)?.tools.push(call)
         return
       }
       case 'tool_end': {
-        const call = this.calls.get(event.toolCallId)
+        const call = this.call(event.toolCallId)
         if (!call) return
         call.isError = event.isError
         call.durationMs = event.durationMs
         call.status = event.receipt.status
-        call.result = cut(event.result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join(''))
+        let text = ''
+        for (const c of event.result.content) text += c.type === 'text' ? c.text : `[${c.type}]`
+        call.result = cut(text)
         if (event.replayed) call.replayed = true
         return
       }
@@ -77,7 +94,7 @@ export class TreeBuilder {
         return
       }
       case 'agent_end': {
-        const node = this.execs.get(event.execId)
+        const node = this.exec(event.execId)
         if (!node) return
         node.status = event.result.status
         node.text = cut(event.result.text, 2000)

@@ -17,8 +17,9 @@ export type TaskContext<I = unknown, E = unknown> = {
   /** 1-based trial number. */
   trial: number
   /**
-   * The provider to give the exec: with `cassettes`, the case's recorder or strict replayer (around
-   * `evaluate({ provider })`); otherwise `evaluate({ provider })` itself, or undefined.
+   * With `cassettes`, the case's recorder or strict replayer (around `evaluate({ provider })`):
+   * every exec the task opens without a `provider` option takes it anyway (core's `withProvider`),
+   * so passing it is optional. Otherwise `evaluate({ provider })` itself, or undefined.
    */
   provider: Provider | undefined
 }

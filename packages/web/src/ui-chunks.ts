@@ -11,6 +11,7 @@ export type ExecPartData = {
   text: string
   tokens: number
 }
+/** A call waiting for a decision, then decided: the whole request, its tool's `preview` included. */
 export type ApprovalPartData = ApprovalRequest & { status: 'pending' | 'approved' | 'rejected' }
 
 /**

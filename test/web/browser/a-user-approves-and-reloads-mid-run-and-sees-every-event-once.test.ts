@@ -42,6 +42,8 @@ describe.skipIf(!hasChromium)('the web example in headless Chromium', () => {
     // Reload mid-run: the page redraws what it stored and reads on after its last position.
     await page.reload()
     await page.locator('.approval button.approve').waitFor(WAIT)
+    // The card shows what save_brief's prepare() says it would save, next to the buttons.
+    await expect(page.locator('.approval pre.preview').textContent()).resolves.toContain('+++ Lisbon in May')
     const restored = await seen(page)
     expect(restored.execId).toBe(before.execId)
     expect(await page.locator('details.exec[data-depth="2"]').count()).toBe(2)

@@ -16,6 +16,7 @@ export const NOT_RUN = {
   steering: 'Skipped due to queued user message',
   aborted: 'aborted',
   breaker: (tool: string) => `Skipped: tool ${tool} tripped the circuit breaker`,
+  toolBudget: 'Skipped: the tool call budget of this exec is used up',
   stoppedAt: (tool: string) => `Skipped: the exec stopped at tool ${tool}`,
   controlStop: (tool: string) => `Skipped: the control envelope of tool ${tool} stopped the exec`,
   needsApproval: 'rejected: needs approval and the runtime has no approve handler',
@@ -35,7 +36,12 @@ export function errorResult(toolCallId: string, toolName: string, text: string):
 }
 
 export function makeReceipt(fields: Omit<ToolReceipt, 'durationMs'> & { durationMs?: number }): ToolReceipt {
-  return { ...fields, durationMs: fields.durationMs ?? Math.max(0, Date.now() - fields.startedAt) }
+  // A call answered before its approval gate needed no decision there.
+  return {
+    ...fields,
+    approval: fields.approval ?? { required: false },
+    durationMs: fields.durationMs ?? Math.max(0, Date.now() - fields.startedAt),
+  }
 }
 
 /** The error result and receipt of a call that is not run (nothing is recorded or emitted yet). */

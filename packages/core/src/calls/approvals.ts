@@ -1,11 +1,62 @@
 import { messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import type { PriorDecision } from '../state/exec-state.js'
-import type { ApprovalDecision, ApprovalRequest, Tool, ToolCall, ToolContext } from '../contract/types.js'
+import type { ApprovalDecision, ApprovalRequest, JsonValue, Tool, ToolCall, ToolContext } from '../contract/types.js'
 
-/** What a person (or an approve handler) is asked to decide about one call. */
-export function approvalRequest(ctx: ExecContext, call: ToolCall, args: Record<string, unknown>): ApprovalRequest {
-  return { toolCallId: call.id, toolName: call.name, args, execId: ctx.execId, depth: ctx.depth, path: ctx.path }
+/** What a person (or an approve handler) is asked to decide about one call, with the tool's preview. */
+export function approvalRequest(
+  ctx: ExecContext,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  preview?: JsonValue,
+): ApprovalRequest {
+  const request: ApprovalRequest = {
+    toolCallId: call.id,
+    toolName: call.name,
+    args,
+    execId: ctx.execId,
+    depth: ctx.depth,
+    path: ctx.path,
+  }
+  if (preview !== undefined) request.preview = preview
+  return request
+}
+
+/** A tool's preview of a call, as JSON; or why there is none (`prepare` threw or returned no JSON). */
+export type Preview = { ok: true; value?: JsonValue } | { ok: false; message: string }
+
+/**
+ * Runs the tool's `prepare`. Its value is copied through JSON here, so the event, the pending list
+ * and the stored state all hold the same plain value; one JSON cannot hold fails the call.
+ */
+export async function previewOf(
+  ctx: ExecContext,
+  tool: Tool,
+  args: Record<string, unknown>,
+  toolCtx: ToolContext,
+): Promise<Preview> {
+  if (!tool.prepare) return { ok: true }
+  const name = tool.spec.name
+  const prepare = tool.prepare
+  let value: unknown
+  try {
+    // A prepare that never settles must not hold the exec past an abort (the stage answers `aborted`).
+    value = await untilAborted(
+      Promise.resolve().then(() => prepare(args, toolCtx)),
+      ctx.control.controller.signal,
+    )
+  } catch (error) {
+    return { ok: false, message: `prepare of ${name} failed: ${ctx.env.redact(messageOf(error))}` }
+  }
+  if (value === ABORTED) return { ok: false, message: 'aborted' }
+  if (value === undefined) return { ok: true }
+  try {
+    const text = JSON.stringify(value) as string | undefined
+    if (text === undefined) throw new Error(`a ${typeof value} is not JSON`)
+    return { ok: true, value: ctx.env.redact(JSON.parse(text) as JsonValue) }
+  } catch (error) {
+    return { ok: false, message: `prepare of ${name} returned a preview that is not JSON: ${messageOf(error)}` }
+  }
 }
 
 /** The ToolContext a `needsApproval` predicate sees: the exec's signal, no progress updates or log lines. */
@@ -40,26 +91,24 @@ export async function needsApprovalOf(
   }
 }
 
-/**
- * Whether a call may run. Without `needsApproval` it may. With an `approve` handler anywhere up the
- * tree, the handler decides now (its request carries the ancestry path, and the
- * `approval_required` event reaches the root stream through the normal event flow). Without a
- * handler the exec pauses. A handler that throws rejects the call; an abort stops the wait.
- */
-export async function decideApproval(
-  ctx: ExecContext,
+/** Whether a call needs a decision; no await on the common path (no predicate), so no extra tick. */
+export function needsDecision(
   tool: Tool,
-  call: ToolCall,
   args: Record<string, unknown>,
   toolCtx: ToolContext,
-): Promise<PriorDecision | undefined | 'pause'> {
-  // No await on the common path (no predicate): a call without approval starts without extra ticks.
-  const needs =
-    typeof tool.needsApproval === 'function' ? await needsApprovalOf(tool, args, toolCtx) : tool.needsApproval === true
-  if (!needs) return undefined
+): boolean | Promise<boolean> {
+  return typeof tool.needsApproval === 'function' ? needsApprovalOf(tool, args, toolCtx) : tool.needsApproval === true
+}
+
+/**
+ * The decision on a call that needs one. With an `approve` handler anywhere up the tree, the
+ * handler decides now (its request carries the ancestry path, and the `approval_required` event
+ * reaches the root stream through the normal event flow). Without a handler the exec pauses. A
+ * handler that throws rejects the call; an abort stops the wait.
+ */
+export async function decideApproval(ctx: ExecContext, request: ApprovalRequest): Promise<PriorDecision | 'pause'> {
   const handler = ctx.env.approve
   if (!handler) return 'pause'
-  const request = approvalRequest(ctx, call, args)
   emit(ctx, { type: 'approval_required', approvals: [request] })
   let decision: ApprovalDecision | typeof ABORTED
   try {

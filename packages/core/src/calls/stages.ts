@@ -1,17 +1,27 @@
 import { untilAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
-import type { ApprovalRequest, ControlDecision, ReceiptStatus, Tool, ToolCall, ToolOutput } from '../contract/types.js'
+import type { NestorError } from '../contract/errors.js'
+import type {
+  ApprovalRequest,
+  ControlDecision,
+  ReceiptApproval,
+  ReceiptStatus,
+  Tool,
+  ToolCall,
+  ToolOutput,
+} from '../contract/types.js'
 import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import { markPaused, priorDecision, recordDecision, replayedTool, throwIfContradicted } from '../state/tree-journal.js'
 import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
-import { approvalContext, approvalRequest, decideApproval } from './approvals.js'
+import { approvalContext, approvalRequest, decideApproval, needsDecision, previewOf } from './approvals.js'
 import { runTool } from './body.js'
 import { idempotencyKeyOf } from './idempotency-key.js'
 import { isStrict, undeclaredKeys } from '../tools/tool-parameters.js'
 import { controlOf } from '../tools/tool-control.js'
+import { hasMissingResult, missingResultError } from '../tools/supplied-results.js'
 
 /**
  * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
@@ -23,7 +33,10 @@ export type CallOutcome =
       result: ToolResultMessage
       receipt: ToolReceipt
       tripped: boolean
-      /** A hook threw (or a bug): the call still has its result and receipt, the exec fails after. */
+      /**
+       * A hook threw (or a bug), or the call stops the exec (`missing_result`): the call still has
+       * its result and receipt, the exec fails after.
+       */
       thrown?: { error: unknown }
       /** The answer came from the journal: the body did not run (docs/durability.md). */
       replayed?: true
@@ -49,15 +62,18 @@ type Passage = {
   cacheKey?: string
   /** A child exec of the body paused, in an exec that cannot pause (a batch): receipt `paused`. */
   childPaused?: boolean
+  /** What the approval gate found: the receipt's `approval`. */
+  approval: ReceiptApproval
 }
 
-/** How a stage ends a call: a status and the result the model reads. */
+/** How a stage ends a call: a status and the result the model reads; `stop` fails the exec after it. */
 type Finish = {
   status: ReceiptStatus
   result: ToolResultMessage
   attempts?: number
   cached?: boolean
   control?: ControlDecision
+  stop?: NestorError
 }
 type Pause = Extract<CallOutcome, { kind: 'pause' }>
 /** A stage passes the call on (undefined), finishes it, or pauses it. */
@@ -70,6 +86,7 @@ type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause
  */
 const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
   ['beforeToolCall hook', beforeHook],
+  ['supplied result', suppliedResult],
   ['known tool and valid arguments', validCall],
   ['duplicate call', notDuplicate],
   ['approval', approval],
@@ -110,6 +127,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<Cal
     args: call.arguments,
     signature: callSignature(call.name, call.arguments),
     idempotencyKey: idempotencyKeyOf(ctx, iteration, call.id),
+    approval: { required: false },
   }
   try {
     for (const [, stage] of STAGES) {
@@ -138,8 +156,9 @@ const fail = (p: Passage, status: ReceiptStatus, text: string, attempts = 0): Fi
   attempts,
 })
 
-async function beforeHook(p: Passage): Promise<Finish | undefined> {
-  const { ctx, call } = p
+/** The beforeToolCall hook (the app's policy); `call` is the one to judge (after an edit, its new arguments). */
+async function beforeHook(p: Passage, call: ToolCall = p.call): Promise<Finish | undefined> {
+  const { ctx } = p
   const before = ctx.env.settings.hooks.beforeToolCall
   const hook = before
     ? await hookUntilAbort(ctx, () =>
@@ -151,6 +170,13 @@ async function beforeHook(p: Passage): Promise<Finish | undefined> {
   if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
   if (hook && hook.block) return fail(p, 'rejected', `blocked: ${hook.reason}`)
   return undefined
+}
+
+/** A suppliedResults tool without a result: nothing may be guessed, so the exec stops here. */
+function suppliedResult(p: Passage): Finish | undefined {
+  if (!p.tool || !hasMissingResult(p.tool)) return undefined
+  const stop = missingResultError(p.call.name)
+  return { ...fail(p, 'skipped', stop.message), stop }
 }
 
 /** The tool exists, and the arguments (or those an approver already edited) pass its schema. */
@@ -190,27 +216,57 @@ function notDuplicate(p: Passage): Finish | undefined {
 
 async function approval(p: Passage): Promise<Finish | Pause | undefined> {
   const { ctx, call, tool, prior } = p
-  const decision =
-    prior ?? (await decideApproval(ctx, tool, call, p.args, approvalContext(ctx, call, p.idempotencyKey)))
-  if (decision === undefined) return undefined
-  if (decision === 'pause') {
-    const request = approvalRequest(ctx, call, p.args)
-    markPaused(ctx.journal, p.iteration, request)
-    return { kind: 'pause', requests: [request] }
+  const toolCtx = approvalContext(ctx, call, p.idempotencyKey)
+  let decision = prior
+  if (!decision) {
+    const needs = needsDecision(tool, p.args, toolCtx)
+    if (!(needs instanceof Promise ? await needs : needs)) return undefined
+    p.approval = { required: true }
+    const preview = await previewOf(ctx, tool, p.args, toolCtx)
+    if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
+    if (!preview.ok) return fail(p, 'tool_error', preview.message)
+    const request = approvalRequest(ctx, call, p.args, preview.value)
+    const decided = await decideApproval(ctx, request)
+    if (decided === 'pause') {
+      markPaused(ctx.journal, p.iteration, request)
+      return { kind: 'pause', requests: [request] }
+    }
+    decision = decided
   }
+  p.approval = { required: true }
   // Journaled before the call runs: a replay takes the same decision without asking again.
   const saved = recordDecision(ctx.journal, p.iteration, call.id, decision)
   if (saved) await saved
   // An abort while a decision was awaited: the call is not run.
   if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
+  p.approval.decision = !decision.approved ? 'rejected' : decision.args ? 'edited' : 'approved'
   if (!decision.approved) return fail(p, 'rejected', `rejected: ${decision.reason}`)
-  // An approver's edit (given now, not by a resume, whose edit was checked above) is checked too.
-  if (decision.args && decision !== prior) {
-    const invalid = parse(p, decision.args)
-    if (invalid) return invalid
-    p.signature = callSignature(call.name, p.args)
+  return revalidate(p, decision, decision === prior)
+}
+
+/**
+ * An approved call passes its gates again before it runs: time passed while a person decided, so
+ * the policy or what `prepare` reads may have changed. A decision taken before this pass (resume, a
+ * journal) already had the hook and the arguments checked on the way here; `prepare` runs again.
+ */
+async function revalidate(
+  p: Passage,
+  decision: Extract<PriorDecision, { approved: true }>,
+  earlier: boolean,
+): Promise<Finish | undefined> {
+  const { ctx, call, tool } = p
+  if (!earlier) {
+    if (decision.args) {
+      const invalid = parse(p, decision.args)
+      if (invalid) return invalid
+      p.signature = callSignature(call.name, p.args)
+    }
+    const blocked = await beforeHook(p, decision.args ? { ...call, arguments: decision.args } : call)
+    if (blocked) return blocked
   }
-  return undefined
+  const preview = await previewOf(ctx, tool, p.args, approvalContext(ctx, call, p.idempotencyKey))
+  if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
+  return preview.ok ? undefined : fail(p, 'tool_error', preview.message)
 }
 
 function cached(p: Passage): Promise<Finish> | undefined {
@@ -308,7 +364,7 @@ async function succeed(
 /** Every finished call: the afterToolCall hook may replace its result; then its receipt and the breaker. */
 async function finishCall(
   p: Passage,
-  { status, result, attempts = 0, cached = false, control }: Finish,
+  { status, result, attempts = 0, cached = false, control, stop }: Finish,
 ): Promise<CallOutcome> {
   const { ctx, call } = p
   // An abort does not wait for a hook: the result as it stands is the call's result.
@@ -331,6 +387,7 @@ async function finishCall(
     attempts,
     cached,
     startedAt: p.startedAt,
+    approval: p.approval,
     ...(control && { control }),
   })
   const outcome: CallOutcome = {
@@ -339,7 +396,7 @@ async function finishCall(
     receipt,
     tripped: track(ctx, p.signature, status),
   }
-  if (thrown) outcome.thrown = thrown
+  if (thrown ?? stop) outcome.thrown = thrown ?? { error: stop }
   return outcome
 }
 

@@ -55,6 +55,18 @@ type EventBody =
   | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }
   | { type: 'turn_end'; iteration: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: 'partial_output'; partial: unknown }
+  /**
+   * The history was compacted before a model call (`reason: 'limit'`) or after the provider said
+   * the request was too long (`'overflow'`): see docs/context.md.
+   */
+  | {
+      type: 'context_compacted'
+      strategy: 'summarize' | 'truncate' | 'custom'
+      reason: 'limit' | 'overflow'
+      before: { messages: number; tokens: number }
+      after: { messages: number; tokens: number }
+      replayed?: true
+    }
   | { type: 'agent_end'; result: ExecResult }
 
 export type AgentEvent = EventBase & EventBody

@@ -17,6 +17,7 @@ import type {
 } from './types.js'
 import type { RunState } from './run-state-schema.js'
 import type { Journal } from './journal.js'
+import type { ExecStats } from './exec-stats-types.js'
 
 export type ExecInput = string | Message | Message[]
 
@@ -42,6 +43,8 @@ export type ExecResult<O = unknown> = StateFields & {
   output?: O
   /** Set when a tool's control envelope ended the exec (status 'completed', `text` is that call's result). */
   stopped?: ExecStop
+  /** What `receipts` add up to: per-tool calls and results, errors by kind, the longest same-tool streak. */
+  stats: ExecStats
 }
 
 /** Which call's control envelope stopped an exec, and what it decided (docs/governance.md). */
@@ -71,6 +74,33 @@ export type LoopHooks = {
   ): ToolResultMessage | void | Promise<ToolResultMessage | void>
 }
 
+/** What a custom compaction strategy is told (docs/context.md). */
+export type ContextInfo = {
+  /** The model's window, and the room kept for its reply. */
+  maxTokens: number
+  reserveTokens: number
+  /** The estimated tokens of the request as it stands, and what compaction should bring it under. */
+  tokens: number
+  targetTokens: number
+  iteration: number
+  reason: 'limit' | 'overflow'
+}
+/**
+ * How a history over the window is made to fit: the oldest turns summarized by the model, dropped,
+ * or a function that returns the new history (it must keep every tool call with its result).
+ */
+export type ContextStrategy =
+  'summarize' | 'truncate' | ((messages: Message[], info: ContextInfo) => Message[] | Promise<Message[]>)
+/** Keeps a long run inside the model's window: see docs/context.md. */
+export type ContextOptions = {
+  /** Default: the model's context window, as the adapter knows it. */
+  maxTokens?: number
+  /** Room for the reply. Default: a sixth of `maxTokens`, at least 1024 and at most 32768. */
+  reserveTokens?: number
+  /** Default 'summarize'. */
+  strategy?: ContextStrategy
+}
+
 export type QueueMode = 'all' | 'one'
 export type SteeringMode = 'interrupt' | 'after-turn'
 
@@ -84,6 +114,10 @@ export type RuntimeOptions = {
   /** Default 8. */
   maxDepth?: number
   maxTotalIterations?: number
+  /** Tool calls one exec may run (nested execs inherit it); the next one ends it `budget_exceeded`. */
+  maxToolCalls?: number
+  /** Tool calls the whole exec tree may run, shared like `maxTotalIterations`. */
+  maxTotalToolCalls?: number
   toolExecution?: 'sequential' | 'parallel'
   duplicateCalls?: 'reject' | 'allow'
   /** Default 2; Infinity turns the breaker off. */
@@ -122,6 +156,8 @@ export type RuntimeOptions = {
   stateMaxAgeMs?: number
   /** Provider-specific request knobs for every call (maxTokens…). */
   providerOptions?: Record<string, unknown>
+  /** Context management for every exec of this runtime (an exec's own `context` wins). */
+  context?: ContextOptions
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */
   retention?: RetentionOptions
 }
@@ -131,9 +167,13 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   toolset?: 'all' | 'none'
   toolsAllow?: string[]
   toolsDeny?: string[]
+  /** A call to one of these ends this exec (in place of the runtime's list; not inherited). */
+  stopAtTools?: string[]
   toolChoice?: ToolChoice
   parallelToolCalls?: boolean
   maxIterations?: number
+  /** Tool calls this exec may run (default: the parent's, else the runtime's). */
+  maxToolCalls?: number
   model?: string
   provider?: Provider
   system?: string
@@ -151,10 +191,30 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   journal?: Journal
   /** The run's id in the journal (default: the root's execId). The same id again replays the run. */
   runId?: string
+  /**
+   * An owner of the runtime's declared registry (`loadRegistry`): its defaults apply to this exec
+   * (`allowedTools` as `toolsAllow`, `toolTimeoutMs`, `maxToolCalls`); options given here win.
+   */
+  owner?: string
+  /** Keeps the run inside the model's window (inherited by nested execs): see docs/context.md. */
+  context?: ContextOptions
 }
 
-/** Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists tools. */
-export type ToolList = { list(): Tool[] }
+/**
+ * Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists
+ * tools. A declared registry (`loadRegistry`) also has the owners `exec({ owner })` names.
+ */
+export type ToolList = { list(): Tool[]; readonly owners?: ReadonlyMap<string, OwnerDefaults> }
+
+/** What an exec naming an owner runs with unless its own options say otherwise. */
+export type OwnerDefaults = {
+  /** Tool names (or globs) the owner's execs may use: its own tools unless the manifest says. */
+  readonly allowedTools: readonly string[]
+  /** Completed tool calls per exec (`maxToolCalls`). */
+  readonly maxToolCalls?: number
+  /** The timeout of each tool call of the owner's execs (a tool's own `timeoutMs` wins). */
+  readonly toolTimeoutMs?: number
+}
 
 /**
  * How long a runtime keeps root runs readable by `runtime.attach`, and how much of each. Memory is

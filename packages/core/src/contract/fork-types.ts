@@ -8,12 +8,17 @@ export type ForkEdit =
   | { message: string | AssistantMessage | Message[] }
   | { decision: { approved: true; args?: Record<string, unknown> } | { approved: false; reason: string } }
 
-/** The recorded run to fork: its journal and run id, the input it was opened with, and where to change what. */
+/** The recorded run to fork: its journal and run id, where to change what (and, for old journals, its input). */
 export type ForkSource = {
   journal: Journal
   runId: string
-  /** The root's input, as the recorded run was given it (the journal holds only its digest). */
-  input: ExecInput
+  /**
+   * The root's input, as the recorded run was given it. Optional: a journal keeps it with the
+   * run's first model step (redacted). Needed for journals written before that (they keep only a
+   * digest) and for an input a secret was redacted out of: without it such a fork fails
+   * `invalid_options` saying so.
+   */
+  input?: ExecInput
   /** A journal key of the recorded run (`root#2:tool:call_7`): replayed up to here, edited here. */
   at: string
   edit: ForkEdit

@@ -6,7 +6,11 @@
  * other fields are the step's outcome (the assistant message, the tool result and receipt, the
  * decision, the taken messages).
  */
-export type JournalEntry = { key: string; kind: 'model' | 'tool' | 'decision' | 'message'; [field: string]: unknown }
+export type JournalEntry = {
+  key: string
+  kind: 'model' | 'tool' | 'decision' | 'message' | 'context'
+  [field: string]: unknown
+}
 
 /**
  * Where an exec tree records its finished steps so that a later run (in this process or another)

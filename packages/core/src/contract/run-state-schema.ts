@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4'
 import { lazy, zod, type Zod } from '../base/zod-lazy.js'
 import {
+  APPROVAL_DECISIONS,
   RECEIPT_STATUSES,
   type ApprovalRequest,
   type Message,
@@ -128,6 +129,7 @@ function buildSchemas(z: Zod) {
         reason: z.string().optional(),
       })
       .optional(),
+    approval: z.object({ required: z.boolean(), decision: z.enum(APPROVAL_DECISIONS).optional() }).optional(),
   })
 
   const approvalRequest: z.ZodType<ApprovalRequest> = z.object({
@@ -137,11 +139,12 @@ function buildSchemas(z: Zod) {
     execId: z.string(),
     depth: count,
     path: z.array(z.string()),
+    preview: json.optional(),
   })
 
   const journalEntry: z.ZodType<JournalEntry> = z.looseObject({
     key: z.string().min(1),
-    kind: z.enum(['model', 'tool', 'decision', 'message']),
+    kind: z.enum(['model', 'tool', 'decision', 'message', 'context']),
   })
 
   const runStateSchema = z.object({
@@ -159,9 +162,14 @@ function buildSchemas(z: Zod) {
     toolNames: z.array(z.string()),
     toolChoice: toolChoice.optional(),
     parallelToolCalls: z.boolean().optional(),
+    /** The exec's own stopAtTools, when it set them. */
+    stopAtTools: z.array(z.string()).optional(),
     iterationsUsed: count,
     /** `null` stands for Infinity (JSON has no Infinity). */
     iterationBudget: count.nullable(),
+    /** Tool calls this exec ran, and its maxToolCalls (`null`: Infinity); absent in older states. */
+    toolCallsUsed: count.optional(),
+    toolCallBudget: count.nullable().optional(),
     usage,
     totalUsage: usage,
     /** [signature, first call id] of calls that already succeeded (duplicate rejection survives a pause). */
@@ -179,7 +187,12 @@ function buildSchemas(z: Zod) {
     ),
     receipts: z.array(receipt),
     /** Tree-wide counters, so budgets continue across the pause. */
-    tree: z.object({ iterations: count, tokens: z.number().nonnegative(), elapsedMs: z.number().nonnegative() }),
+    tree: z.object({
+      iterations: count,
+      tokens: z.number().nonnegative(),
+      elapsedMs: z.number().nonnegative(),
+      toolCalls: count.optional(),
+    }),
     /**
      * The exec tree's journal (docs/durability.md): its run id, its entries (or the `id` of the
      * external journal that holds them), and where each waiting call sits, by journal key.

@@ -117,6 +117,15 @@ export type ToolOutput = { content: ToolResultContent[]; details?: unknown }
 
 export type ApprovalPredicate<A> = (args: A, ctx: ToolContext) => boolean | Promise<boolean>
 
+/** Any value JSON can hold: what a stored state may carry (an approval preview). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+
+/**
+ * What the approver of a call should see (a diff, a plan), computed from the arguments before the
+ * call waits for a decision and again after it is approved. Its value must be JSON; a throw fails the call.
+ */
+export type PreparePreview<A> = (args: A, ctx: ToolContext) => unknown
+
 /** A validation outcome: parsed arguments, or human-readable issues. */
 export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string[] }
 
@@ -131,6 +140,8 @@ export type Tool<A = Record<string, unknown>, R = unknown> = {
   /** Gate on results: a result failing it becomes an error result. */
   validateOutput?(result: unknown): Validation<unknown>
   needsApproval?: boolean | ApprovalPredicate<A>
+  /** The preview of a call that needs approval: `ApprovalRequest.preview` (see PreparePreview). */
+  prepare?: PreparePreview<A>
   timeoutMs?: number
   retries?: number
   /** Reuse results for identical calls: `true`, or bounds and a scope (see CacheOptions). */
@@ -316,6 +327,10 @@ export type ErrorCode =
   | 'refusal'
   /** A journal does not fit this run: a recorded step the code contradicts, another run's journal (docs/durability.md). */
   | 'journal_mismatch'
+  /** A call to a `suppliedResults` tool that has no supplied result: the exec stops (docs/governance.md). */
+  | 'missing_result'
+  /** The request does not fit the model's context window even after compacting (docs/context.md). */
+  | 'context_overflow'
 
 /** Every status a receipt can have: one list, which the RunState schema checks against too. */
 export const RECEIPT_STATUSES = [
@@ -351,7 +366,13 @@ export type ToolReceipt = {
   callKey?: string
   /** Set for a successful call of a tool with a control envelope. */
   control?: ControlDecision
+  /** Whether the call needed a decision at its approval gate, and the decision it got (if any). */
+  approval?: ReceiptApproval
 }
+
+/** The decisions a receipt names, as `runtime.resume` names them: approve, edit (approve new arguments), reject. */
+export const APPROVAL_DECISIONS = ['approved', 'edited', 'rejected'] as const
+export type ReceiptApproval = { required: boolean; decision?: (typeof APPROVAL_DECISIONS)[number] }
 
 // ─── Approvals and resumable state ───────────────────────────────────────────
 
@@ -363,6 +384,8 @@ export type ApprovalRequest = {
   depth: number
   /** execIds from the root exec down to the one asking. */
   path: string[]
+  /** What the tool's `prepare` returned for these arguments (absent without `prepare`). */
+  preview?: JsonValue
 }
 export type ApprovalDecision =
   { approved: true; args?: Record<string, unknown> } | { approved: false; reason?: string } | boolean

@@ -40,6 +40,8 @@ export class EventLog<T> implements AsyncIterable<T> {
   closed = false
   /** Sees every event as it is pushed: a batch's `onEvent` (its own stream, nested execs included). */
   onPush: ((item: T) => void) | undefined
+  /** Synchronous readers (`subscribe`): called at each push, holding nothing. */
+  private subscribers: ((item: T) => void)[] = []
 
   constructor(
     private readonly window = DEFAULT_REPLAY_WINDOW,
@@ -55,6 +57,22 @@ export class EventLog<T> implements AsyncIterable<T> {
     if (this.items.length - this.offset > this.window) this.trim()
     if (this.parked.length > 0) this.signal()
     this.onPush?.(item)
+    for (const subscriber of this.subscribers) subscriber(item)
+  }
+
+  /**
+   * Calls `subscriber` with every event still kept (from the first when called right after the
+   * run opened), then with each event as it is pushed, synchronously; returns the unsubscribe.
+   * It holds no cursor: nothing is kept for it, and no promise is made per event.
+   */
+  subscribe(subscriber: (item: T) => void): () => void {
+    for (let position = this.first; position <= this.end; position++) subscriber(this.at(position) as T)
+    if (this.closed) return () => {}
+    // Copy on write: a push in progress keeps the list it started with.
+    this.subscribers = [...this.subscribers, subscriber]
+    return () => {
+      this.subscribers = this.subscribers.filter((s) => s !== subscriber)
+    }
   }
 
   /**
@@ -72,6 +90,7 @@ export class EventLog<T> implements AsyncIterable<T> {
 
   close(): void {
     this.closed = true
+    this.subscribers = []
     this.signal()
   }
 

@@ -28,6 +28,28 @@ export function checkBudgets(ctx: ExecContext): NestorError | undefined {
   return undefined
 }
 
+/**
+ * The tool-call budgets, checked before each call runs: the exec's own (`maxToolCalls`), then the
+ * tree's (`maxTotalToolCalls`). Counts calls that ran or are running, so parallel calls cannot
+ * overshoot together.
+ */
+export function checkToolCallBudgets(ctx: ExecContext): NestorError | undefined {
+  const { state, tree } = ctx
+  if (state.toolCallsUsed >= state.toolCallBudget) {
+    return new NestorError(
+      'budget_exceeded',
+      `budget maxToolCalls exceeded: ${state.toolCallsUsed} of ${state.toolCallBudget} tool calls used by exec ${ctx.execId}`,
+    )
+  }
+  if (tree.maxTotalToolCalls !== undefined && tree.toolCalls >= tree.maxTotalToolCalls) {
+    return new NestorError(
+      'budget_exceeded',
+      `budget maxTotalToolCalls exceeded: ${tree.toolCalls} of ${tree.maxTotalToolCalls} tool calls used by the exec tree`,
+    )
+  }
+  return undefined
+}
+
 export function iterationLimit(ctx: ExecContext): NestorError {
   return new NestorError(
     'iteration_limit',

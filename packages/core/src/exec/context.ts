@@ -1,5 +1,12 @@
 import type { AgentEvent, EventPayload } from '../contract/event-types.js'
-import type { ExecInput, ExecOptions, ExecResult, LoopHooks, RuntimeOptions } from '../contract/exec-types.js'
+import type {
+  ContextOptions,
+  ExecInput,
+  ExecOptions,
+  ExecResult,
+  LoopHooks,
+  RuntimeOptions,
+} from '../contract/exec-types.js'
 import type { ApprovalDecision, ApprovalRequest, Provider } from '../contract/types.js'
 import type { EventLog } from '../events/event-log.js'
 import type { OutputGate } from '../schema/output.js'
@@ -26,7 +33,10 @@ export type TreeState = {
   iterations: number
   tokens: number
   startedAt: number
+  /** Tool calls run anywhere in the tree (a paused call counts once it runs). */
+  toolCalls: number
   maxTotalIterations?: number
+  maxTotalToolCalls?: number
   maxTotalTokens?: number
   deadlineMs?: number
   maxDepth: number
@@ -57,6 +67,8 @@ export type ExecEnv = {
   readonly model: string
   readonly system?: string
   readonly parallelToolCalls?: boolean
+  /** This exec's own stopAtTools (in settings too): a paused state keeps it. */
+  readonly stopAtTools?: readonly string[]
   readonly settings: LoopSettings
   /** Sends a finished event to this exec's listeners and up through its ancestors' streams. */
   publish(event: AgentEvent): void
@@ -71,6 +83,8 @@ export type ExecEnv = {
   readonly output?: OutputGate
   /** Decides calls that need approval: the nearest handler up the tree; without one the exec pauses. */
   readonly approve?: Approver
+  /** Context management (window/): the exec's own, else its parent's, else the runtime's. */
+  readonly context?: ContextOptions
 }
 
 /** How an exec is steered and observed while it runs; never stored. */

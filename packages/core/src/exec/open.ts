@@ -11,6 +11,7 @@ import type { ToolSlots } from '../tools/tool-slots.js'
 import type { ExecContext, ExecEnv, ExecHost, LoopSettings, TreeState } from './context.js'
 import type { Frame } from './frame.js'
 import type { Listeners } from './listeners.js'
+import { scopedProvider } from './provider-scope.js'
 import { MessageQueue } from './message-queue.js'
 import type { ToolSet } from './tool-set.js'
 
@@ -49,9 +50,10 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   const rt = host.options
   const parent = frame?.ctx
   // A child of another runtime's exec takes that runtime's provider, model and system prompt only
-  // when asked; one of the same runtime inherits its parent's.
+  // when asked; one of the same runtime inherits its parent's. Else a `withProvider` scope around
+  // the call (an eval's cassette) stands in for the runtime's provider.
   const inherit = parent?.env.host === host ? parent.env : undefined
-  const provider = options.provider ?? inherit?.provider ?? rt.provider
+  const provider = options.provider ?? inherit?.provider ?? scopedProvider() ?? rt.provider
   // A child also applies its ancestors' secrets: its events flow into their streams.
   const secrets = [
     ...new Set([...(parent?.env.secrets ?? []), ...(rt.secrets ?? []), ...(provider.secrets?.() ?? [])]),
@@ -65,17 +67,21 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   let settings = exec.settings ? { ...owner.settings, ...exec.settings } : owner.settings
   if (options.providerOptions)
     settings = { ...settings, providerOptions: { ...settings.providerOptions, ...options.providerOptions } }
+  if (options.stopAtTools) settings = { ...settings, stopAtTools: new Set(options.stopAtTools) }
   const system = options.system ?? (inherit ? inherit.system : rt.system)
   // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
   const approve = parent?.env.approve ?? rt.approve
+  const context = options.context ?? inherit?.context ?? rt.context
   const env: ExecEnv = {
     host,
     provider,
     model: options.model ?? inherit?.model ?? rt.model,
     ...(system !== undefined && { system }),
     ...(options.parallelToolCalls !== undefined && { parallelToolCalls: options.parallelToolCalls }),
+    ...(options.stopAtTools && { stopAtTools: options.stopAtTools }),
     ...(exec.output && { output: exec.output }),
     ...(approve && { approve }),
+    ...(context && { context }),
     settings,
     cache: owner.cache,
     slots: owner.slots,
@@ -120,9 +126,11 @@ function rootTree({ host }: ContextOwner): TreeState {
   return {
     iterations: 0,
     tokens: 0,
+    toolCalls: 0,
     startedAt: Date.now(),
     maxDepth: rt.maxDepth ?? 8,
     ...(rt.maxTotalIterations !== undefined && { maxTotalIterations: rt.maxTotalIterations }),
+    ...(rt.maxTotalToolCalls !== undefined && { maxTotalToolCalls: rt.maxTotalToolCalls }),
     ...(rt.maxTotalTokens !== undefined && { maxTotalTokens: rt.maxTotalTokens }),
     ...(rt.deadlineMs !== undefined && { deadlineMs: rt.deadlineMs }),
   }

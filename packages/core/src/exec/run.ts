@@ -1,5 +1,7 @@
+import { messageOf } from '../contract/errors.js'
 import { boundedEvents, type EventLog } from '../events/event-log.js'
 import type { ExecContext } from './context.js'
+import { currentFrame, outsideFrames } from './frame.js'
 import { toUserMessage } from './message-queue.js'
 import type { AgentEvent } from '../contract/event-types.js'
 import type { ExecResult } from '../contract/exec-types.js'
@@ -36,6 +38,32 @@ export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements Asyn
   /** Every event from the first, each kept until this iterator has read it. */
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
     return this.#log[Symbol.asyncIterator]()
+  }
+
+  /**
+   * Calls `listener` synchronously with every event of this run (nested execs' included): those
+   * already published that the run still keeps (all of them right after `exec()` returns), then
+   * each as it is published, until the run ends. Unlike iterating, it
+   * costs no promise per event and keeps nothing for the listener. A listener that throws is
+   * reported once (a warning) and keeps being called; like `runtime.on`, it runs outside any
+   * exec's frame. Returns the unsubscribe function.
+   */
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    let reported = false
+    const call = (event: AgentEvent) => {
+      try {
+        listener(event)
+      } catch (error) {
+        if (reported) return
+        reported = true
+        process.emitWarning(
+          `a Nestor run subscriber threw on ${event.type} (reported once): ${this.#ctx.env.redact(messageOf(error))}`,
+        )
+      }
+    }
+    return this.#log.subscribe((event) =>
+      currentFrame() === undefined ? call(event) : outsideFrames(() => call(event)),
+    )
   }
 
   /** @internal A reader that fails with `events_expired` once it falls out of the replay window. */

@@ -1,10 +1,17 @@
 import type { ExecResult } from '../contract/exec-types.js'
 import type { NestorErrorLike } from '../contract/types.js'
 import type { AssistantMessage, Message, ToolResultMessage } from '../contract/types.js'
+import { statsFromReceipts } from '../calls/exec-stats.js'
 import { emit, type ExecContext } from '../exec/context.js'
 
-/** Where the loop starts: fresh input, or the calls a paused exec left (runtime.resume). */
-export type LoopStart = { input: Message[] } | { resume: { message: AssistantMessage; remaining: string[] } }
+/**
+ * Where the loop starts: fresh input, input still being read (a fork's, from the recorded run),
+ * or the calls a paused exec left (runtime.resume).
+ */
+export type LoopStart =
+  | { input: Message[] }
+  | { recorded: Promise<Message[]> }
+  | { resume: { message: AssistantMessage; remaining: string[] } }
 
 /** How an exec ends: what its result says beyond the counters every result carries. */
 export type Ending = {
@@ -37,19 +44,23 @@ export function end(ctx: ExecContext, ending: Ending): ExecResult {
 
 /** The ExecResult of an exec in its current state; budget fields are always set. */
 export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
+  // Receipts leave redacted: their signature holds the call's arguments.
+  const receipts = ctx.env.redact(ctx.state.receipts.slice())
+  const history = ctx.state.history.slice()
   const result: ExecResult = {
     execId: ctx.execId,
     status: ending.status,
     text: ending.text ?? '',
     messages: ctx.state.history.slice(ctx.state.startIndex),
     // Copies: a result never changes after it resolves, whatever still holds the live state.
-    history: ctx.state.history.slice(),
+    history,
     iterationsUsed: ctx.state.iterationsUsed,
     iterationBudget: ctx.state.iterationBudget,
     usage: { ...ctx.state.usage },
     totalUsage: { ...ctx.state.totalUsage },
-    // Receipts leave redacted: their signature holds the call's arguments.
-    receipts: ctx.env.redact(ctx.state.receipts.slice()),
+    receipts,
+    // Derived from the receipts the result carries, so anyone can recompute it from them.
+    stats: statsFromReceipts(receipts, history),
   }
   if (ending.error) result.error = ctx.env.redact(ending.error)
   // The waiting calls' arguments leave redacted like events; only the state (needed to resume) keeps them.

@@ -6,10 +6,10 @@ import type { ApprovalRequest, AssistantMessage, Message, ReceiptStatus, ToolCal
 import type { ToolResultMessage } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
 import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
-import { approvalContext, approvalRequest, needsApprovalOf } from '../calls/approvals.js'
+import { approvalContext, approvalRequest, needsApprovalOf, previewOf } from '../calls/approvals.js'
 import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
-import { checkBudgets, iterationLimit } from '../exec/budget.js'
+import { checkBudgets, checkToolCallBudgets, iterationLimit } from '../exec/budget.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
@@ -17,7 +17,8 @@ import { toRunState } from '../state/run-state.js'
 import { markPaused, recordTool, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import type { TurnOutcome } from './stream-turn.js'
-import { fromJournal, fromProvider, requestFor } from './turns.js'
+import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
+import { fitWindow } from '../window/fit.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
@@ -28,6 +29,15 @@ import { fromJournal, fromProvider, requestFor } from './turns.js'
  * of finished turns and calls, are the only places the loop touches it.
  */
 export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecResult> {
+  if ('recorded' in start) {
+    // A fork without its input reads it first; one it cannot read fails the fork with why.
+    const input = await start.recorded.catch((error: unknown) => asInternal(error))
+    if (!Array.isArray(input)) {
+      announce(ctx, { input: [] })
+      return end(ctx, { status: 'failed', error: input })
+    }
+    start = { input }
+  }
   for (const message of announce(ctx, start)) append(ctx, message)
   let text = ''
   let output: unknown
@@ -61,6 +71,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         if (ctx.state.iterationsUsed >= ctx.state.iterationBudget)
           return end(ctx, { status: 'failed', error: iterationLimit(ctx) })
 
+        if (ctx.env.context) await fitWindow(ctx, iteration)
         // A turn comes from the journal when this run recorded it, else from the provider.
         const recorded = replayedTurn(ctx.journal, iteration, ctx.state.history, ctx.state.startIndex)
         let turn: TurnOutcome
@@ -73,6 +84,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           if (!request) return end(ctx, aborted(ctx))
           beginTurn(ctx, iteration, request.model)
           turn = await fromProvider(ctx, iteration, request, steering.messages.length > 0)
+          if (ctx.env.context) turn = await retryOnOverflow(ctx, iteration, turn)
         }
         const { message, error } = turn
         ctx.state.history.push(message)
@@ -188,6 +200,8 @@ type ToolRound = {
   stoppedAt?: ToolResultMessage
   /** A call whose control envelope decided stop: the exec ends with its result. */
   controlStop?: { result: ToolResultMessage; stopped: NonNullable<Ending['stopped']> }
+  /** A call found a tool-call budget used up: it and the calls after it were skipped. */
+  overBudget?: NestorError
 }
 
 /**
@@ -248,7 +262,22 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
     if (skipWith !== undefined) return skip('skipped', skipWith)
     if (ctx.env.settings.steering === 'interrupt' && ctx.control.steering.pending)
       return skip('skipped', NOT_RUN.steering)
-    const saved = settle(index, call, await runToolCall(ctx, call))
+    const overBudget = checkToolCallBudgets(ctx)
+    if (overBudget) {
+      round.overBudget ??= overBudget
+      skipWith ??= NOT_RUN.toolBudget
+      return skip('skipped', NOT_RUN.toolBudget)
+    }
+    // Counted when it starts, so parallel calls see each other; a call that pauses runs (and
+    // counts) again when it is resumed.
+    ctx.state.toolCallsUsed++
+    ctx.tree.toolCalls++
+    const outcome = await runToolCall(ctx, call)
+    if (outcome.kind === 'pause') {
+      ctx.state.toolCallsUsed--
+      ctx.tree.toolCalls--
+    }
+    const saved = settle(index, call, outcome)
     if (saved)
       await saved.catch((error: unknown) => {
         // The journal failed: the call has its result, but the exec cannot go on unrecorded.
@@ -310,14 +339,18 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], round: To
     if (!checked.ok) continue
     const args = checked.value as Record<string, unknown>
     const key = idempotencyKeyOf(ctx, ctx.state.iterationsUsed, call.id)
-    if (!(await needsApprovalOf(tool, args, approvalContext(ctx, call, key)))) continue
-    const request = approvalRequest(ctx, call, args)
+    const toolCtx = approvalContext(ctx, call, key)
+    if (!(await needsApprovalOf(tool, args, toolCtx))) continue
+    // A preview that fails is not listed: the call fails at its own approval gate when it is reached.
+    const preview = await previewOf(ctx, tool, args, toolCtx)
+    if (!preview.ok) continue
+    const request = approvalRequest(ctx, call, args, preview.value)
     markPaused(ctx.journal, ctx.state.iterationsUsed, request)
     round.pending.push(request)
   }
 }
 
-/** What the tool round decided: pause, breaker, stop-at-tool, a control stop or abort end the exec; else undefined. */
+/** What the tool round decided: pause, breaker, budget, stop-at-tool, a control stop or abort end the exec; else undefined. */
 function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
   if (round.pending.length > 0) {
     // Without an approve handler the stream still announces what waits for a decision, once, from
@@ -340,6 +373,7 @@ function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
     const why = `tool ${name} failed ${count} consecutive times with identical arguments`
     return { status: 'failed', error: new NestorError('circuit_breaker', why) }
   }
+  if (round.overBudget) return { status: 'failed', error: round.overBudget }
   if (round.stoppedAt) return { status: 'completed', text: textOf(round.stoppedAt) }
   const stop = round.controlStop
   if (stop) return { status: 'completed', text: textOf(stop.result), stopped: stop.stopped }
@@ -355,10 +389,16 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     toolNames: [...ctx.tools.keys()],
     ...(env.system !== undefined && { system: env.system }),
     ...(env.parallelToolCalls !== undefined && { parallelToolCalls: env.parallelToolCalls }),
+    ...(env.stopAtTools && { stopAtTools: [...env.stopAtTools] }),
     state: ctx.state,
     pending: round.pending,
     remaining: round.remaining,
-    tree: { iterations: tree.iterations, tokens: tree.tokens, elapsedMs: Date.now() - tree.startedAt },
+    tree: {
+      iterations: tree.iterations,
+      tokens: tree.tokens,
+      toolCalls: tree.toolCalls,
+      elapsedMs: Date.now() - tree.startedAt,
+    },
     ...(!ctx.parent && ctx.journal && { journal: ctx.journal.tree }),
     ...(env.host.options.stateMaxAgeMs !== undefined && { maxAgeMs: env.host.options.stateMaxAgeMs }),
     ...(env.host.options.stateSecret !== undefined && { secret: env.host.options.stateSecret }),

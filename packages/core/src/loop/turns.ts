@@ -4,6 +4,8 @@ import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
 import { takeMessages } from '../state/tree-journal.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
+import { compactAfterOverflow, overflowError } from '../window/fit.js'
+import { overflowOf } from '../window/overflow.js'
 
 // Where a model turn comes from: the journal (recorded by an earlier run) or the provider (live).
 // The loop opens the turn (its iteration bookkeeping) between building the request and streaming.
@@ -61,6 +63,24 @@ export async function fromProvider(
     }
   }
   return streamTurn(ctx, request)
+}
+
+/**
+ * A turn the provider refused as too long for the model's window is compacted once and asked
+ * again; still too long (or nothing left to cut), the exec fails `context_overflow` (docs/context.md).
+ */
+export async function retryOnOverflow(ctx: ExecContext, iteration: number, turn: TurnOutcome): Promise<TurnOutcome> {
+  let overflow = overflowOf(turn.error)
+  if (!overflow) return turn
+  if (await compactAfterOverflow(ctx, iteration, overflow)) {
+    const preparing = requestFor(ctx, iteration)
+    const request = preparing instanceof Promise ? await preparing : preparing
+    if (!request) return turn
+    turn = await streamTurn(ctx, request)
+    overflow = overflowOf(turn.error)
+    if (!overflow) return turn
+  }
+  return { message: turn.message, error: overflowError(ctx, overflow) }
 }
 
 const needsPreparing = (ctx: ExecContext): boolean =>

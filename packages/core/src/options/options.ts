@@ -2,7 +2,7 @@ import { invalidOption } from '../contract/errors.js'
 import { option, parseOptions, strictOptions, type SameKeys } from './option-schema.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
-import type { ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
+import type { ContextOptions, ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
 
 const MAX_ITERATIONS = 10_000
 
@@ -30,6 +30,18 @@ const toolChoice = () =>
         (c as { type?: unknown }).type === 'function' &&
         typeof (c as { name?: unknown }).name === 'string'),
   )
+// Checked as a whole in checkContext: maxTokens must leave room above reserveTokens.
+const contextOptions = () =>
+  option.object({
+    maxTokens: option.positiveInt().optional(),
+    reserveTokens: option.nonNegativeInt().optional(),
+    strategy: option
+      .custom<NonNullable<ContextOptions['strategy']>>(
+        "'summarize', 'truncate' or a function (messages, info) => messages",
+        (v) => v === 'summarize' || v === 'truncate' || typeof v === 'function',
+      )
+      .optional(),
+  })
 const modelName = () => option.nonEmptyString('a non-empty model name')
 
 // Shapes are functions and schemas lazy: nothing is built (and zod is not loaded) at import.
@@ -52,6 +64,8 @@ const runtimeShape = () => ({
   maxIterations: iterations().optional(),
   maxDepth: option.positiveInt().optional(),
   maxTotalIterations: option.positiveInt().optional(),
+  maxToolCalls: option.nonNegativeInt().optional(),
+  maxTotalToolCalls: option.nonNegativeInt().optional(),
   toolExecution: option.oneOf(['sequential', 'parallel']).optional(),
   duplicateCalls: option.oneOf(['reject', 'allow']).optional(),
   breakerThreshold: option.positiveIntOrInfinity().optional(),
@@ -73,6 +87,7 @@ const runtimeShape = () => ({
   claimState: option.function().optional(),
   stateMaxAgeMs: option.nonNegative().optional(),
   providerOptions: option.plainObject().optional(),
+  context: contextOptions().optional(),
   retention: option
     .object({
       replayWindow: option.nonNegativeInt().optional(),
@@ -89,9 +104,11 @@ const execShape = () => ({
   toolset: option.oneOf(['all', 'none']).optional(),
   toolsAllow: toolNames().optional(),
   toolsDeny: toolNames().optional(),
+  stopAtTools: toolNames().optional(),
   toolChoice: toolChoice().optional(),
   parallelToolCalls: option.boolean().optional(),
   maxIterations: iterations().optional(),
+  maxToolCalls: option.nonNegativeInt().optional(),
   model: modelName().optional(),
   provider: provider().optional(),
   system: option.string().optional(),
@@ -116,6 +133,8 @@ const execShape = () => ({
     )
     .optional(),
   runId: option.nonEmptyString('a non-empty run id').optional(),
+  owner: option.nonEmptyString('a non-empty owner id').optional(),
+  context: contextOptions().optional(),
 })
 const execSchema = strictOptions(execShape)
 
@@ -128,12 +147,14 @@ void execKeysMatch
 /** Every RuntimeOptions rule, checked in the constructor: a bad runtime never makes a request. */
 export function validateRuntimeOptions(o: RuntimeOptions): void {
   parseOptions(runtimeSchema, o)
+  if (o.context) checkContext(o.context)
 }
 
 /** Every ExecOptions rule, checked once per exec() call. */
 export function validateExecOptions(o: ExecOptions): void {
   parseOptions(execSchema, o)
   if (o.history) validateHistory(o.history)
+  if (o.context) checkContext(o.context)
   if (o.outputRetries !== undefined && o.output === undefined)
     throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
   // Without one the run id is the new exec's id: nothing could ever replay what the journal holds.
@@ -143,6 +164,11 @@ export function validateExecOptions(o: ExecOptions): void {
       'a run id with journal, the same on every run of it (exec(input, { journal, runId }))',
       o.runId,
     )
+}
+
+function checkContext({ maxTokens, reserveTokens }: ContextOptions): void {
+  if (maxTokens !== undefined && reserveTokens !== undefined && reserveTokens >= maxTokens)
+    throw invalidOption('context.reserveTokens', `fewer tokens than context.maxTokens (${maxTokens})`, reserveTokens)
 }
 
 /**

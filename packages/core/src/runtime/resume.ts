@@ -52,6 +52,7 @@ export function prepareResume(
   const execOptions: ExecOptions = { model: checked.model }
   if (checked.system !== undefined) execOptions.system = checked.system
   if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
+  if (checked.stopAtTools) execOptions.stopAtTools = checked.stopAtTools
   if (options.signal) execOptions.signal = options.signal
   return {
     execId: checked.execId,
@@ -112,5 +113,6 @@ function resumeJournal(state: RunState, given: Journal | undefined): TreeJournal
 export function restoreTree(tree: TreeState, stored: RunState['tree']): void {
   tree.iterations = stored.iterations
   tree.tokens = stored.tokens
+  tree.toolCalls = stored.toolCalls ?? 0
   tree.startedAt = Date.now() - stored.elapsedMs
 }

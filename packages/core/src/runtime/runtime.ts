@@ -17,6 +17,7 @@ import { ToolSet } from '../exec/tool-set.js'
 import { announce, end, resultOf, type LoopStart } from '../loop/ending.js'
 import { runLoop } from '../loop/loop.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
+import { checkSuppliedHistory } from '../options/supplied-history.js'
 import { OutputGate } from '../schema/output.js'
 import type { SchemaInput } from '../schema/schema.js'
 import { freshState } from '../state/exec-state.js'
@@ -24,10 +25,11 @@ import { claimState, type PendingClaim } from '../state/state-claims.js'
 import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
 import type { ForkOptions, ForkSource } from '../contract/fork-types.js'
 import { forkJournal } from '../state/fork.js'
-import { filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
+import { checkToolNames, filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
+import { applyOwner } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -83,9 +85,18 @@ export class Runtime {
    */
   exec<S extends OutputSchema | undefined = undefined>(
     input: ExecInput,
-    options: ExecOptions<S> = {},
+    given: ExecOptions<S> = {},
   ): ExecRun<OutputOf<S>> {
-    validateExecOptions(options)
+    return this.openExec({ input }, given)
+  }
+
+  /** An exec from its input, or from one read later (a fork's, from the recorded run). */
+  private openExec<S extends OutputSchema | undefined>(
+    from: { input: ExecInput } | { recorded: Promise<Message[]> },
+    given: ExecOptions<S>,
+  ): ExecRun<OutputOf<S>> {
+    validateExecOptions(given)
+    const { options, settings } = applyOwner(this.options.registry, given)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output =
       options.output === undefined
@@ -101,13 +112,17 @@ export class Runtime {
         choice.name,
       )
     }
-    const messages = toMessages(input)
-    if (messages.length === 0 && (options.history ?? []).length === 0) {
+    const messages = 'input' in from ? toMessages(from.input) : []
+    if ('input' in from && messages.length === 0 && (options.history ?? []).length === 0) {
       // A model call needs at least one message: refuse here rather than send `messages: []`.
-      throw invalidOption('input', 'at least one message (in input or options.history)', input)
+      throw invalidOption('input', 'at least one message (in input or options.history)', from.input)
     }
+    if (options.history) checkSuppliedHistory(options.history, messages)
     const history = [...(options.history ?? [])]
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
+    // A nested exec inherits its parent's per-exec cap unless it sets its own.
+    const toolCallBudget =
+      options.maxToolCalls ?? frame?.ctx.state.toolCallBudget ?? this.options.maxToolCalls ?? Infinity
     // A root opens the tree's journal (in memory at least: a pause at any depth resumes from the
     // root); a nested exec takes its place in its tree's, and a replayed child its old execId,
     // so approval paths stay the same.
@@ -122,26 +137,42 @@ export class Runtime {
         this.settings.strictArguments,
       ),
       options,
-      state: freshState(history, history.length, budget),
+      state: freshState(history, history.length, budget, toolCallBudget),
       execId,
       ...(journal && { journal }),
       ...(output && { output }),
+      ...(settings && { settings }),
     })
+    // A journaled root keeps its input (redacted) with its first model step: a fork needs it.
+    const keep = (input: Message[]) => {
+      if (journal && !frame && options.journal) journal.input = ctx.env.redact(input)
+      return input
+    }
+    const recorded = 'input' in from ? undefined : from.recorded.then(keep)
+    // A refused exec never reads it: no unhandled rejection.
+    recorded?.catch(() => undefined)
+    const start: LoopStart = recorded ? { recorded } : { input: keep(messages) }
     if (ctx.depth > ctx.tree.maxDepth)
       return this.start(
         ctx,
-        { input: messages },
+        start,
         new NestorError(
           'max_depth',
           `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
         ),
       ) as ExecRun<OutputOf<S>>
-    return this.start(ctx, { input: messages }) as ExecRun<OutputOf<S>>
+    return this.start(ctx, start) as ExecRun<OutputOf<S>>
   }
 
-  /** Replays a recorded run up to `source.at`, applies `source.edit` there, goes on live as `options.runId` (docs/evals.md). */
+  /**
+   * Replays a recorded run up to `source.at`, applies `source.edit` there, goes on live as
+   * `options.runId` (docs/evals.md). Without `source.input` the input comes from the journal.
+   */
   fork(source: ForkSource, options: ForkOptions): ExecRun {
-    return this.exec(source.input, { ...options, journal: forkJournal(source, options.runId, options.journal) })
+    const fork = forkJournal(source, options.runId, options.journal)
+    const forkOptions = { ...options, journal: fork.journal }
+    if (source.input !== undefined) return this.exec(source.input, forkOptions)
+    return this.openExec({ recorded: fork.input() }, forkOptions)
   }
 
   /**
@@ -232,6 +263,8 @@ export class Runtime {
       // A child inherits what its parent resolved, minus the tool whose body is running.
       tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
     } else tools = this.registryTools()
+    const { toolsAllow, toolsDeny, stopAtTools } = options
+    checkToolNames(tools, { toolsAllow, toolsDeny, stopAtTools })
     return indexTools(filterTools(tools, options.toolsAllow, options.toolsDeny))
   }
 

@@ -31,6 +31,13 @@ const FIELDS = {
     store: (budget) => (Number.isFinite(budget) ? budget : null),
     restore: (stored) => stored ?? Infinity,
   } satisfies Field<number, number | null>,
+  /** Tool calls this exec ran (a paused call counts once it runs): the maxToolCalls budget. */
+  toolCallsUsed: same<number>(),
+  /** maxToolCalls of this exec; Infinity when unbounded, stored as null. */
+  toolCallBudget: {
+    store: (budget) => (Number.isFinite(budget) ? budget : null),
+    restore: (stored) => stored ?? Infinity,
+  } satisfies Field<number, number | null>,
   usage: same<Usage>(),
   totalUsage: same<Usage>(),
   receipts: same<ToolReceipt[]>(),
@@ -74,12 +81,19 @@ export type StoredState = Pick<RunState, StateKey>
 const KEYS = Object.keys(FIELDS) as StateKey[]
 
 /** The state of an exec that has done nothing yet. */
-export function freshState(history: Message[], startIndex: number, iterationBudget: number): ExecState {
+export function freshState(
+  history: Message[],
+  startIndex: number,
+  iterationBudget: number,
+  toolCallBudget = Infinity,
+): ExecState {
   return {
     history,
     startIndex,
     iterationsUsed: 0,
     iterationBudget,
+    toolCallsUsed: 0,
+    toolCallBudget,
     usage: emptyUsage(),
     totalUsage: emptyUsage(),
     receipts: [],
@@ -110,6 +124,9 @@ export function restoredState(stored: RunState): ExecState {
     state[key] = value === undefined ? undefined : (FIELDS[key].restore as (stored: unknown) => unknown)(value)
   }
   state['decisions'] ??= new Map()
+  // States paused before the tool-call budgets existed hold neither field.
+  state['toolCallsUsed'] ??= 0
+  state['toolCallBudget'] ??= Infinity
   const toolCallIds = new Set<string>()
   for (const m of stored.history)
     if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') toolCallIds.add(c.id)

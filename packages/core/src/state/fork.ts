@@ -1,26 +1,34 @@
-import { NestorError } from '../contract/errors.js'
+import { NestorError, messageOf } from '../contract/errors.js'
 import type { ForkEdit, ForkSource } from '../contract/fork-types.js'
 import type { Journal, JournalEntry } from '../contract/journal.js'
-import type { AssistantMessage, ToolResultMessage } from '../contract/types.js'
+import type { AssistantMessage, Message, ToolResultMessage } from '../contract/types.js'
 import { memoryJournal } from './memory-journal.js'
+import { inputDigest } from './tree-journal.js'
 
 /**
  * A journal for the fork's run id that, on first load, copies the recorded run's entries up to
  * `at` (edited there) into `target`: the exec then replays them and goes on live. The source is
  * only read, so the original run's journal is untouched.
  */
-export function forkJournal(source: ForkSource, runId: string, target: Journal = memoryJournal()): Journal {
+export function forkJournal(
+  source: ForkSource,
+  runId: string,
+  target: Journal = memoryJournal(),
+): { journal: Journal; input: () => Promise<Message[]> } {
   if (runId === source.runId && target === source.journal)
     throw new NestorError(
       'invalid_options',
       'fork: the new runId must differ from the recorded run id on the same journal',
     )
+  // The recorded run is read once, for its steps and (without source.input) its input.
+  let recorded: Promise<JournalEntry[]> | undefined
+  const load = () => (recorded ??= source.journal.load(source.runId))
   let seeded: Promise<JournalEntry[]> | undefined
   const seed = async (): Promise<JournalEntry[]> => {
     const already = await target.load(runId)
     if (already.length > 0)
       throw new NestorError('invalid_options', `fork: run ${runId} already has entries in the target journal`)
-    const entries = await source.journal.load(source.runId)
+    const entries = await load()
     const index = entries.findIndex((entry) => entry.key === source.at)
     if (index < 0)
       throw new NestorError(
@@ -36,7 +44,43 @@ export function forkJournal(source: ForkSource, runId: string, target: Journal =
     load: async (id) => (id === runId ? (seeded ??= seed()) : target.load(id)),
     append: (id, entry) => target.append(id, entry),
   }
-  return target.id === undefined ? forked : { ...forked, id: target.id }
+  return {
+    journal: target.id === undefined ? forked : { ...forked, id: target.id },
+    input: () =>
+      load().then(
+        (entries) => recordedInput(entries, source.runId),
+        (error: unknown) => {
+          throw NestorError.isInstance(error)
+            ? error
+            : new NestorError('hook_error', `the journal's load failed: ${messageOf(error)}`, { cause: error })
+        },
+      ),
+  }
+}
+
+/**
+ * The input the recorded root was opened with, from its first model step. Checked against that
+ * step's digest (of the input and the steering taken before the turn): a redacted secret makes
+ * them differ, and the fork could not replay.
+ */
+function recordedInput(entries: JournalEntry[], runId: string): Message[] {
+  const first = entries.find((entry) => entry.key === 'root#1:model')
+  const input = first?.rootInput
+  if (!first || !Array.isArray(input))
+    throw new NestorError(
+      'invalid_options',
+      first
+        ? `fork: the journal of run ${runId} keeps only a digest of its input (it was recorded before journals kept the input): pass source.input`
+        : `fork: run ${runId} has no recorded first model step to take its input from: pass source.input`,
+    )
+  const steering = entries.filter((entry) => entry.key.startsWith('root#1:message:'))
+  const before = [...(input as Message[]), ...steering.flatMap((entry) => entry.messages as Message[])]
+  if (first.input !== undefined && first.input !== inputDigest(before))
+    throw new NestorError(
+      'invalid_options',
+      `fork: the input of run ${runId} held a secret, redacted in its journal: pass source.input`,
+    )
+  return structuredClone(input as Message[])
 }
 
 function edited(entry: JournalEntry, edit: ForkEdit): JournalEntry {

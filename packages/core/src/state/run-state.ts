@@ -15,6 +15,7 @@ export type Pause = {
   toolNames: string[]
   system?: string
   parallelToolCalls?: boolean
+  stopAtTools?: string[]
   state: ExecState
   /** Calls waiting for a decision, this exec's and those of its paused children. */
   pending: ApprovalRequest[]
@@ -46,6 +47,7 @@ export function toRunState(pause: Pause): RunState {
   if (Number.isFinite(maxAgeMs)) state.expiresAt = Date.now() + maxAgeMs
   if (pause.system !== undefined) state.system = pause.system
   if (pause.parallelToolCalls !== undefined) state.parallelToolCalls = pause.parallelToolCalls
+  if (pause.stopAtTools) state.stopAtTools = pause.stopAtTools
   const journal = journalField(pause)
   if (journal) state.journal = journal
   const plain = JSON.parse(JSON.stringify(state)) as RunState

@@ -40,6 +40,8 @@ export type TreeJournal = {
 export type ExecJournal = {
   key: string
   tree: TreeJournal
+  /** A root's input, redacted: kept with its first model step so a fork can start without it. */
+  input?: Message[]
   /** Steering and follow-up entries taken so far (they number the next one). */
   messages: number
   /** Children opened per tool call id (the next child's index). */
@@ -139,7 +141,9 @@ export function throwIfContradicted(exec: ExecJournal | undefined): void {
   if (exec?.tree.failure) throw exec.tree.failure
 }
 
-const digest = (messages: Message[]) => createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 32)
+/** What a first model step keeps of its exec's input (with the steering taken before it). */
+export const inputDigest = (messages: Message[]): string =>
+  createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 32)
 
 /**
  * The recorded model turn for this iteration, or undefined (the turn runs live). The first turn
@@ -155,7 +159,7 @@ export function replayedTurn(
   const key = modelKey(exec.key, iteration)
   const entry = exec.tree.replay.get(key)
   if (!entry) return undefined
-  if (entry.input !== undefined && entry.input !== digest(history.slice(startIndex)))
+  if (entry.input !== undefined && entry.input !== inputDigest(history.slice(startIndex)))
     throw mismatch(exec, key, 'the exec was opened with other input than the recorded one')
   return structuredClone(entry.message as AssistantMessage)
 }
@@ -178,15 +182,18 @@ export function recordTurn(
     // Hashed now when the entry goes to a journal; an in-memory entry only if a paused state
     // ever carries it (entriesToStore), which most runs never do.
     const input = history.slice(startIndex, -1)
-    if (exec.tree.journal) entry.input = digest(input)
-    else exec.tree.unhashed.set(entry, input)
+    if (exec.tree.journal) {
+      entry.input = inputDigest(input)
+      // The root's own input (not the steering taken before this turn), for runtime.fork.
+      if (exec.input) entry.rootInput = exec.input
+    } else exec.tree.unhashed.set(entry, input)
   }
   return record(exec, entry)
 }
 
 /** A tree's recorded entries, complete for storing in a RunState (every input digest computed). */
 export function entriesToStore(tree: TreeJournal): JournalEntry[] {
-  for (const [entry, input] of tree.unhashed) entry.input = digest(input)
+  for (const [entry, input] of tree.unhashed) entry.input = inputDigest(input)
   tree.unhashed.clear()
   return tree.recorded
 }
@@ -274,4 +281,32 @@ export function takeMessages(
   if (messages.length === 0) return { messages, replayed: false }
   const saved = record(exec, { key: messageKey(exec.key, next, exec.messages++), kind: 'message', messages })
   return saved ? { messages, replayed: false, saved } : { messages, replayed: false }
+}
+
+// A compaction is a step of its own: a replay applies the recorded one and never summarizes again.
+const contextKey = (exec: string, iteration: number, reason: string) => `${exec}#${iteration}:context:${reason}`
+
+/** True when this run recorded model turn `iteration` (it replays: nothing is decided live before it). */
+export const turnRecorded = (exec: ExecJournal | undefined, iteration: number): boolean =>
+  exec !== undefined && exec.tree.replay.has(modelKey(exec.key, iteration))
+
+/** The compaction recorded before model turn `iteration` for `reason`, if any. */
+export function replayedCompaction(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  reason: 'limit' | 'overflow',
+): JournalEntry | undefined {
+  if (!exec || exec.tree.replay.size === 0) return undefined
+  const entry = exec.tree.replay.get(contextKey(exec.key, iteration, reason))
+  return entry && structuredClone(entry)
+}
+
+export function recordCompaction(
+  exec: ExecJournal | undefined,
+  iteration: number,
+  reason: 'limit' | 'overflow',
+  fields: Record<string, unknown>,
+): Promise<void> | undefined {
+  if (!exec) return undefined
+  return record(exec, { ...fields, key: contextKey(exec.key, iteration, reason), kind: 'context' })
 }

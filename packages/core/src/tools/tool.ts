@@ -6,6 +6,7 @@ import {
   toolSource,
   type ApprovalPredicate,
   type CacheOptions,
+  type PreparePreview,
   type ToolSource,
   type Tool,
   type ToolContext,
@@ -22,6 +23,8 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
   /** Result gate: a result failing this schema becomes an error result. */
   output?: SchemaInput
   needsApproval?: boolean | ApprovalPredicate<InferArgs<S>>
+  /** What the approver sees of a call that needs approval (a diff, a plan): JSON, sent as `ApprovalRequest.preview`. */
+  prepare?: PreparePreview<InferArgs<S>>
   timeoutMs?: number
   retries?: number
   cacheable?: boolean | CacheOptions<InferArgs<S>>
@@ -36,7 +39,7 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
 
 /** The one tool-name rule, for every way a tool is made (defineTool, `{ spec, execute }`, agents). */
-function checkToolName(name: unknown): void {
+export function checkToolName(name: unknown): void {
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new NestorError(
       'invalid_options',
@@ -56,6 +59,7 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
   }
   if (options.output) tool.validateOutput = compileSchema(options.output).validate
   if (options.needsApproval !== undefined) tool.needsApproval = options.needsApproval
+  if (options.prepare !== undefined) tool.prepare = checkPrepare(options.name, options.prepare)
   if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs
   if (options.retries !== undefined) tool.retries = options.retries
   if (options.strictArguments !== undefined) tool.strictArguments = options.strictArguments
@@ -76,6 +80,15 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
 function checkControl(name: string, control: ToolControl): ToolControl {
   compileControl(name, control)
   return control
+}
+
+function checkPrepare<P>(name: string, prepare: P): P {
+  if (typeof prepare !== 'function')
+    throw new NestorError(
+      'invalid_options',
+      `invalid option prepare of tool ${name}: expected a function (args, ctx) => preview, got ${typeof prepare}`,
+    )
+  return prepare
 }
 
 function checkCacheable<A>(name: string, value: boolean | CacheOptions<A>): boolean | CacheOptions<A> {
@@ -131,6 +144,7 @@ function normalizeOne(input: Tool): Tool {
   }
   checkToolName(spec.name)
   if (input.control !== undefined) checkControl(spec.name, input.control)
+  if (input.prepare !== undefined) checkPrepare(spec.name, input.prepare)
   if (input.validate) {
     normalized.add(input)
     return input

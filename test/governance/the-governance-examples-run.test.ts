@@ -7,6 +7,7 @@ import { main as inProcess } from '../../examples/governance/in-process-approval
 import { main as redactionAndBudgets } from '../../examples/governance/redaction-and-budgets.js'
 import { main as batches } from '../../examples/governance/batches.js'
 import { main as boundedBatches } from '../../examples/governance/bounded-batches.js'
+import { main as controlEnvelopes } from '../../examples/governance/control-envelopes.js'
 import { main as declaredRegistry } from '../../examples/governance/declared-registry.js'
 
 const roundTrip = fileURLToPath(new URL('../../examples/dist/governance/approval-round-trip.js', import.meta.url))
@@ -47,6 +48,18 @@ describe('the examples docs/governance.md runs', () => {
     const { maxInFlight, refused } = await boundedBatches(() => {})
     expect(maxInFlight).toBe(2)
     expect(refused).toMatch(/^invalid_options: .*4 lanes exceed maxLanes 3/)
+  })
+
+  it('control envelopes: a blocked deploy stops the exec with its diagnosis, and only its own batch lane', async () => {
+    const { result, batch, deployed } = await controlEnvelopes(() => {})
+    expect(result.status).toBe('completed')
+    expect(result.stopped).toMatchObject({ reason: 'control_stop', toolCallId: 'web' })
+    expect(result.stopped?.control.diagnosis).toEqual({ why: 'migration pending', ticket: 'OPS-12' })
+    expect(deployed.slice(0, 2)).toEqual(['api', 'web'])
+    expect(batch.lanes.map((l) => [l.itemKey, l.results.length, l.stopped?.callKey])).toEqual([
+      ['web', 1, 'deploy'],
+      ['jobs', 2, undefined],
+    ])
   })
 
   it("declared registry: each owner runs with its manifest's allowed tools, and an undeclared owner is refused", async () => {

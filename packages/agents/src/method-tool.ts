@@ -52,6 +52,7 @@ export function bindMethodTool(
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.retries !== undefined && { retries: options.retries }),
     ...(options.cacheable !== undefined && { cacheable: options.cacheable }),
+    ...(options.control !== undefined && { control: options.control }),
   }) as Tool
 
   let table = tables.get(owner)

@@ -1,4 +1,12 @@
-import type { ApprovalPredicate, CacheOptions, InferArgs, PreparePreview, SchemaInput, ToolContext } from '@nestor/core'
+import type {
+  ApprovalPredicate,
+  CacheOptions,
+  InferArgs,
+  PreparePreview,
+  SchemaInput,
+  ToolContext,
+  ToolControl,
+} from '@nestor/core'
 
 /**
  * Options of one agent tool, shared by `@tool(...)` and `defineAgentTools`. The name defaults to
@@ -18,6 +26,8 @@ export type AgentToolOptions<S extends SchemaInput = SchemaInput> = {
   cacheable?: boolean | CacheOptions<InferArgs<S>>
   /** Result gate: a result failing this schema becomes an error result. */
   output?: SchemaInput
+  /** Its result's status decides whether the loop continues (core's ToolControl, docs/governance.md). */
+  control?: ToolControl
 }
 
 /**

@@ -23,6 +23,8 @@ export type {
   LogLevel,
   ToolOutput,
   CacheOptions,
+  ToolControl,
+  ControlDecision,
   ToolInput,
   ToolChoice,
   ApprovalPredicate,
@@ -43,6 +45,7 @@ export type {
   ExecInput,
   ExecStatus,
   ExecResult,
+  ExecStop,
   LoopHooks,
   RuntimeOptions,
   ExecOptions,
@@ -59,6 +62,7 @@ export type { AgentEvent, EventOf } from './contract/event-types.js'
 export { NestorError } from './contract/errors.js'
 export type { InferArgs, SchemaInput } from './schema/schema.js'
 export { defineTool } from './tools/tool.js'
+export { project } from './schema/project.js'
 export { estimateTokens } from './window/estimate.js'
 export type { DefineToolOptions } from './tools/tool.js'
 export { ToolRegistry, registry } from './tools/registry.js'

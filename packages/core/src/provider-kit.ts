@@ -23,7 +23,7 @@ export type {
   QueueMode,
   SteeringMode,
 } from './contract/exec-types.js'
-export type { BatchLane, BatchCallResult } from './contract/batch-types.js'
+export type { BatchLane, BatchCallResult, BatchStop } from './contract/batch-types.js'
 export type { MessageDelta, AgentEventType, EventBase, EventPayload } from './contract/event-types.js'
 export { toolSource, offlineProvider, isOfflineProvider } from './contract/types.js'
 export { generateId } from './base/ids.js'

@@ -18,6 +18,7 @@ export const NOT_RUN = {
   breaker: (tool: string) => `Skipped: tool ${tool} tripped the circuit breaker`,
   toolBudget: 'Skipped: the tool call budget of this exec is used up',
   stoppedAt: (tool: string) => `Skipped: the exec stopped at tool ${tool}`,
+  controlStop: (tool: string) => `Skipped: the control envelope of tool ${tool} stopped the exec`,
   needsApproval: 'rejected: needs approval and the runtime has no approve handler',
 } as const
 

@@ -4,14 +4,29 @@ import { generateId } from '../base/ids.js'
 import { asInternal } from '../exec/hooks.js'
 import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
 import { runToolCall } from './stages.js'
-import type { BatchCallResult, BatchLane, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
+import type {
+  BatchCallResult,
+  BatchLane,
+  BatchResult,
+  BatchStop,
+  ParallelBatchResult,
+} from '../contract/batch-types.js'
 import type { ToolCall } from '../contract/types.js'
+import { project } from '../schema/project.js'
+import { specFor } from '../tools/tool-parameters.js'
 
 /** Documented defaults: a plan larger than this is a mistake far more often than a need. */
 export const DEFAULT_MAX_LANES = 256
 export const DEFAULT_MAX_CALLS = 1024
 
 export type BatchBounds = { maxLanes?: number; maxCalls?: number }
+/** What every plan shape takes besides its bounds: `project` keeps only what each tool declares. */
+type PlanOptions = BatchBounds & { project?: boolean }
+
+function checkProject(value: unknown): boolean {
+  if (value !== undefined && typeof value !== 'boolean') throw invalidOption('project', 'a boolean', value)
+  return value === true
+}
 
 /** A bound is a positive integer; a plan over it is rejected naming the key and the count. */
 function checkBound(key: 'maxLanes' | 'maxCalls', value: number | undefined, fallback: number, count: number): void {
@@ -29,12 +44,15 @@ type PlannedCall = { tool: string; args: Record<string, unknown>; callKey?: stri
 
 /**
  * Batches run tool calls with no model in the loop, through the same gates as the loop's calls.
- * The whole plan is validated first: one bad call rejects the batch before anything runs.
+ * The whole plan is validated first: one bad call rejects the batch before anything runs. With
+ * `projected`, each call's arguments are first cut to its tool's parameters (as the model is told
+ * them, so a strictArguments tool is closed); returns the calls to run.
  */
-function validatePlan(ctx: ExecContext, calls: PlannedCall[]): void {
+function validatePlan(ctx: ExecContext, planned: PlannedCall[], projected = false): PlannedCall[] {
   const problems: string[] = []
+  const calls = projected ? planned.map((call, i) => projectCall(ctx, call, i, problems)) : planned
   for (const [i, call] of calls.entries()) {
-    const where = call.itemKey !== undefined ? `lane ${call.itemKey} call ${call.callKey}` : `call ${call.callKey ?? i}`
+    const where = whereOf(call, i)
     const tool = ctx.tools.get(call.tool)
     if (!tool) {
       problems.push(`${where}: unknown tool ${JSON.stringify(call.tool)}`)
@@ -46,6 +64,22 @@ function validatePlan(ctx: ExecContext, calls: PlannedCall[]): void {
   }
   if (problems.length)
     throw new NestorError('invalid_options', `invalid batch plan, nothing was run:\n- ${problems.join('\n- ')}`)
+  return calls
+}
+
+/** How a plan problem names its call. */
+const whereOf = (call: PlannedCall, index: number): string =>
+  call.itemKey !== undefined ? `lane ${call.itemKey} call ${call.callKey}` : `call ${call.callKey ?? index}`
+
+function projectCall(ctx: ExecContext, call: PlannedCall, index: number, problems: string[]): PlannedCall {
+  const tool = ctx.tools.get(call.tool)
+  if (!tool) return call
+  try {
+    return { ...call, args: project(specFor(tool, ctx.tools.strict).parameters, call.args) as PlannedCall['args'] }
+  } catch (error) {
+    problems.push(`${whereOf(call, index)}: ${(error as Error).message}`)
+    return call
+  }
 }
 
 function assertUniqueKeys(label: string, keys: (string | undefined)[]): void {
@@ -88,6 +122,19 @@ async function runOne(
   return outcome.kind === 'result' && outcome.thrown ? { done, thrown: outcome.thrown } : { done }
 }
 
+/** The stop a call's control envelope decided, or undefined when its batch or lane goes on. */
+function controlStop({ callKey, receipt }: BatchCallResult): BatchStop | undefined {
+  const control = receipt.control
+  if (control?.decision !== 'stop') return undefined
+  const stop: BatchStop = {
+    reason: 'control_stop',
+    toolName: receipt.toolName,
+    toolCallId: receipt.toolCallId,
+    control,
+  }
+  return callKey !== undefined ? { ...stop, callKey } : stop
+}
+
 const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchCallResult =>
   call.callKey !== undefined ? { callKey: call.callKey, ...r } : r
 
@@ -96,16 +143,16 @@ const withKey = (call: PlannedCall, r: Omit<BatchCallResult, 'callKey'>): BatchC
 export function runBatch(
   ctx: ExecContext,
   calls: { tool: string; args: Record<string, unknown>; callKey?: string }[],
-  options: { stopOnError?: boolean } & BatchBounds,
+  options: { stopOnError?: boolean } & PlanOptions,
 ): Promise<BatchResult> {
   if (!Array.isArray(calls)) throw invalidOption('calls', 'an array of { tool, args, callKey? }', calls)
+  const projected = checkProject(options.project)
   checkBound('maxCalls', options.maxCalls, DEFAULT_MAX_CALLS, calls.length)
   assertUniqueKeys(
     'callKey',
     calls.map((c) => c.callKey),
   )
-  validatePlan(ctx, calls)
-  return runPlan(ctx, calls, options)
+  return runPlan(ctx, validatePlan(ctx, calls, projected), options)
 }
 
 async function runPlan(
@@ -126,6 +173,8 @@ async function runPlan(
         receipts: results.map((r) => r.receipt),
         error: ctx.env.redact(asInternal(thrown.error)),
       }
+    const stopped = controlStop(done)
+    if (stopped) return { batchId, results, receipts: results.map((r) => r.receipt), stopped }
     if (options.stopOnError && done.result.isError) break
   }
   return { batchId, results, receipts: results.map((r) => r.receipt) }
@@ -134,11 +183,12 @@ async function runPlan(
 export function runParallelBatch(
   ctx: ExecContext,
   lanes: BatchLane[],
-  options: { maxConcurrency: number } & BatchBounds,
+  options: { maxConcurrency: number } & PlanOptions,
 ): Promise<ParallelBatchResult> {
   const width = options?.maxConcurrency
   if (typeof width !== 'number' || !Number.isInteger(width) || width < 1)
     throw invalidOption('maxConcurrency', 'a positive integer', width)
+  const projected = checkProject(options.project)
   if (!Array.isArray(lanes)) throw invalidOption('lanes', 'an array of { itemKey, calls }', lanes)
   checkBound('maxLanes', options.maxLanes, DEFAULT_MAX_LANES, lanes.length)
   for (const lane of lanes) {
@@ -162,11 +212,16 @@ export function runParallelBatch(
       `callKey in lane ${lane.itemKey}`,
       lane.calls.map((c) => c.callKey),
     )
-  validatePlan(
+  const planned = validatePlan(
     ctx,
     lanes.flatMap((lane) => lane.calls.map((c) => ({ ...c, itemKey: lane.itemKey }))),
+    projected,
   )
-  return runLanes(ctx, lanes, width)
+  if (!projected) return runLanes(ctx, lanes, width)
+  // The projected calls, back in their lanes (validatePlan keeps the plan's order).
+  let next = 0
+  const cut = lanes.map((lane) => ({ ...lane, calls: lane.calls.map((c) => ({ ...c, args: planned[next++]!.args })) }))
+  return runLanes(ctx, cut, width)
 }
 
 async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Promise<ParallelBatchResult> {
@@ -182,6 +237,12 @@ async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Pr
         const { done, thrown } = await runOne(ctx, batchId, { ...call, itemKey: lane.itemKey })
         slot.results.push(done)
         if (thrown) throw thrown.error
+        const stopped = controlStop(done)
+        if (stopped) {
+          // Only this lane stops: the envelope judged this item, not the others.
+          slot.stopped = stopped
+          break
+        }
       }
     }
   }

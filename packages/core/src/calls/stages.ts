@@ -1,7 +1,15 @@
 import { untilAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
 import type { NestorError } from '../contract/errors.js'
-import type { ApprovalRequest, ReceiptApproval, ReceiptStatus, Tool, ToolCall, ToolOutput } from '../contract/types.js'
+import type {
+  ApprovalRequest,
+  ControlDecision,
+  ReceiptApproval,
+  ReceiptStatus,
+  Tool,
+  ToolCall,
+  ToolOutput,
+} from '../contract/types.js'
 import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
@@ -12,6 +20,7 @@ import { approvalContext, approvalRequest, decideApproval, needsDecision, previe
 import { runTool } from './body.js'
 import { idempotencyKeyOf } from './idempotency-key.js'
 import { isStrict, undeclaredKeys } from '../tools/tool-parameters.js'
+import { controlOf } from '../tools/tool-control.js'
 import { hasMissingResult, missingResultError } from '../tools/supplied-results.js'
 
 /**
@@ -63,6 +72,7 @@ type Finish = {
   result: ToolResultMessage
   attempts?: number
   cached?: boolean
+  control?: ControlDecision
   stop?: NestorError
 }
 type Pause = Extract<CallOutcome, { kind: 'pause' }>
@@ -264,7 +274,10 @@ function cached(p: Passage): Promise<Finish> | undefined {
   const key = cacheKeyOf(p)
   p.cacheKey = key
   const hit = p.ctx.env.cache.get(key)
-  return hit ? succeed(p, hit, 0, true) : undefined
+  if (!hit) return undefined
+  // An entry this runtime's calls did not write has no decision: its envelope reads nothing (fails closed).
+  const control = controlOf(p.tool) && (controlOnce.get(hit) ?? controlOf(p.tool)?.decide(undefined))
+  return succeed(p, hit, 0, true, control)
 }
 
 async function body(p: Passage): Promise<Finish | Pause> {
@@ -290,11 +303,16 @@ async function body(p: Passage): Promise<Finish | Pause> {
         outcome.attempts,
       )
   }
+  const control = controlOf(tool)?.decide(outcome.value)
+  if (control) controlOnce.set(outcome.output, control)
   const key = p.cacheKey
   if (key !== undefined)
     ctx.env.cache.set(key, outcome.output, typeof tool.cacheable === 'object' ? tool.cacheable.ttlMs : undefined)
-  return succeed(p, outcome.output, outcome.attempts, false)
+  return succeed(p, outcome.output, outcome.attempts, false, control)
 }
+
+/** What a control envelope decided for an output, so a cache hit decides what its first call did. */
+const controlOnce = new WeakMap<ToolOutput, ControlDecision>()
 
 function parse(p: Passage, args: Record<string, unknown>): Finish | undefined {
   // Checked on the raw arguments: a zod object would strip unknown keys before we saw them.
@@ -320,7 +338,13 @@ function cacheKeyOf({ ctx, tool, signature, args }: Passage): string {
   return `${String(scope)}\u0000${signature}`
 }
 
-async function succeed(p: Passage, output: ToolOutput, attempts: number, fromCache: boolean): Promise<Finish> {
+async function succeed(
+  p: Passage,
+  output: ToolOutput,
+  attempts: number,
+  fromCache: boolean,
+  control?: ControlDecision,
+): Promise<Finish> {
   const { ctx, call } = p
   if (!ctx.state.succeeded.has(p.signature)) ctx.state.succeeded.set(p.signature, call.id)
   const result: ToolResultMessage = {
@@ -332,13 +356,15 @@ async function succeed(p: Passage, output: ToolOutput, attempts: number, fromCac
   }
   if (output.details !== undefined) result.details = output.details
   // A body that returned while a nested exec of its own waits for approval did not finish its work.
-  return { status: p.childPaused ? 'paused' : 'ok', result, attempts, cached: fromCache }
+  const finish: Finish = { status: p.childPaused ? 'paused' : 'ok', result, attempts, cached: fromCache }
+  if (control) finish.control = control
+  return finish
 }
 
 /** Every finished call: the afterToolCall hook may replace its result; then its receipt and the breaker. */
 async function finishCall(
   p: Passage,
-  { status, result, attempts = 0, cached = false, stop }: Finish,
+  { status, result, attempts = 0, cached = false, control, stop }: Finish,
 ): Promise<CallOutcome> {
   const { ctx, call } = p
   // An abort does not wait for a hook: the result as it stands is the call's result.
@@ -362,6 +388,7 @@ async function finishCall(
     cached,
     startedAt: p.startedAt,
     approval: p.approval,
+    ...(control && { control }),
   })
   const outcome: CallOutcome = {
     kind: 'result',

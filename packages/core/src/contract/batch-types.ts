@@ -1,6 +1,7 @@
 // The public types of batches: tool calls run through the loop's gates with no model.
 
 import type { AgentEvent } from './event-types.js'
+import type { ExecStop } from './exec-types.js'
 import type { ToolInput, ToolReceipt, ToolResultMessage, NestorErrorLike } from './types.js'
 
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
@@ -17,19 +18,28 @@ export type BatchOptions = {
   maxLanes?: number
   /** Calls a plan may hold (all lanes together); more is rejected before any call. Default 1024. */
   maxCalls?: number
+  /**
+   * Cut each call's arguments to what its tool's parameters declare (`project`) before the plan
+   * is checked, so a larger record can feed a closed schema. Default false.
+   */
+  project?: boolean
 }
 export type BatchLane = { itemKey: string; calls: { callKey: string; tool: string; args: Record<string, unknown> }[] }
 export type BatchCallResult = { callKey?: string; result: ToolResultMessage; receipt: ToolReceipt }
+/** A call whose control envelope decided stop: its batch (or lane) ran nothing after it. */
+export type BatchStop = ExecStop & { callKey?: string }
 /** `error` is set when a hook or a bug stopped the batch; `results` holds what ran before. */
 export type BatchResult = {
   batchId: string
   results: BatchCallResult[]
   receipts: ToolReceipt[]
   error?: NestorErrorLike
+  stopped?: BatchStop
 }
 export type ParallelBatchResult = {
   batchId: string
-  lanes: { itemKey: string; results: BatchCallResult[] }[]
+  /** A lane stopped by a control envelope says so; the other lanes go on. */
+  lanes: { itemKey: string; results: BatchCallResult[]; stopped?: BatchStop }[]
   receipts: ToolReceipt[]
   error?: NestorErrorLike
 }

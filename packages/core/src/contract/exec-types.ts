@@ -3,6 +3,7 @@
 import type {
   ApprovalDecision,
   ApprovalRequest,
+  ControlDecision,
   Message,
   NestorErrorLike,
   OutputSchema,
@@ -40,9 +41,14 @@ export type ExecResult<O = unknown> = StateFields & {
   pending?: { state: RunState; approvals: RunState['pending'] }
   /** The validated final answer of an exec with `output`; set only when `status` is 'completed'. */
   output?: O
+  /** Set when a tool's control envelope ended the exec (status 'completed', `text` is that call's result). */
+  stopped?: ExecStop
   /** What `receipts` add up to: per-tool calls and results, errors by kind, the longest same-tool streak. */
   stats: ExecStats
 }
+
+/** Which call's control envelope stopped an exec, and what it decided (docs/governance.md). */
+export type ExecStop = { reason: 'control_stop'; toolName: string; toolCallId: string; control: ControlDecision }
 
 export type PrepareTurnInfo = {
   iteration: number

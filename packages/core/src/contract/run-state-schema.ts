@@ -121,6 +121,14 @@ function buildSchemas(z: Zod) {
     batchId: z.string().optional(),
     itemKey: z.string().optional(),
     callKey: z.string().optional(),
+    control: z
+      .object({
+        status: z.string().optional(),
+        decision: z.enum(['continue', 'stop']),
+        diagnosis: record,
+        reason: z.string().optional(),
+      })
+      .optional(),
     approval: z.object({ required: z.boolean(), decision: z.enum(APPROVAL_DECISIONS).optional() }).optional(),
   })
 

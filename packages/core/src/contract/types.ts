@@ -150,6 +150,31 @@ export type Tool<A = Record<string, unknown>, R = unknown> = {
   concurrency?: number
   /** Reject argument keys `spec.parameters` does not declare; overrides the runtime's option. */
   strictArguments?: boolean
+  /** Its result's status decides whether the loop (or a batch lane) goes on: see ToolControl. */
+  control?: ToolControl
+}
+
+/**
+ * A tool's control envelope (docs/governance.md "Control envelopes"): the status at `statusField`
+ * of each result decides whether the exec or batch lane continues or stops. Paths are dot-separated
+ * keys into the result (`'status'`, `'outcome.state'`). Checked at definition.
+ */
+export type ToolControl = {
+  statusField: string
+  continueStatuses: readonly string[]
+  stopStatuses: readonly string[]
+  /** Receipt name → dot path in the result: the fields copied onto `receipt.control.diagnosis`. */
+  diagnosis?: Readonly<Record<string, string>>
+}
+
+/** What a control envelope decided for one call. A result it cannot read fails closed: `stop`, with `reason`. */
+export type ControlDecision = {
+  status?: string
+  decision: 'continue' | 'stop'
+  /** The declared diagnosis fields the result has (a missing path is left out). */
+  diagnosis: Record<string, unknown>
+  /** Set when the call failed closed: why its result decided nothing. */
+  reason?: string
 }
 
 /**
@@ -339,6 +364,8 @@ export type ToolReceipt = {
   batchId?: string
   itemKey?: string
   callKey?: string
+  /** Set for a successful call of a tool with a control envelope. */
+  control?: ControlDecision
   /** Whether the call needed a decision at its approval gate, and the decision it got (if any). */
   approval?: ReceiptApproval
 }

@@ -20,6 +20,7 @@ export type Ending = {
   error?: NestorErrorLike
   pending?: ExecResult['pending']
   output?: unknown
+  stopped?: ExecResult['stopped']
 }
 
 /** Emits agent_start, the first event of every exec; returns the input messages. */
@@ -66,6 +67,7 @@ export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
   if (ending.pending)
     result.pending = { state: ending.pending.state, approvals: ctx.env.redact(ending.pending.approvals) }
   if ('output' in ending) result.output = ending.output
+  if (ending.stopped) result.stopped = ctx.env.redact(ending.stopped)
   return result
 }
 

@@ -198,6 +198,8 @@ type ToolRound = {
   tripped?: { name: string; count: number }
   /** The result of a `stopAtTools` call: the exec ends with it. */
   stoppedAt?: ToolResultMessage
+  /** A call whose control envelope decided stop: the exec ends with its result. */
+  controlStop?: { result: ToolResultMessage; stopped: NonNullable<Ending['stopped']> }
   /** A call found a tool-call budget used up: it and the calls after it were skipped. */
   overBudget?: NestorError
 }
@@ -241,6 +243,12 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
     if (ctx.env.settings.stopAtTools.has(call.name) && !outcome.result.isError && !round.stoppedAt) {
       round.stoppedAt = outcome.result
       skipWith ??= NOT_RUN.stoppedAt(call.name)
+    }
+    const control = outcome.receipt.control
+    if (control?.decision === 'stop' && !round.controlStop) {
+      const stopped = { reason: 'control_stop' as const, toolName: call.name, toolCallId: call.id, control }
+      round.controlStop = { result: outcome.result, stopped }
+      skipWith ??= NOT_RUN.controlStop(call.name)
     }
     // Durable before the next call starts: a crash from here on never runs this body again.
     return outcome.replayed ? undefined : recordTool(ctx.journal, ctx.state.iterationsUsed, call, outcome)
@@ -342,7 +350,7 @@ async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], round: To
   }
 }
 
-/** What the tool round decided: pause, breaker, budget, stop-at-tool or abort end the exec; else undefined. */
+/** What the tool round decided: pause, breaker, budget, stop-at-tool, a control stop or abort end the exec; else undefined. */
 function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
   if (round.pending.length > 0) {
     // Without an approve handler the stream still announces what waits for a decision, once, from
@@ -367,6 +375,8 @@ function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
   }
   if (round.overBudget) return { status: 'failed', error: round.overBudget }
   if (round.stoppedAt) return { status: 'completed', text: textOf(round.stoppedAt) }
+  const stop = round.controlStop
+  if (stop) return { status: 'completed', text: textOf(stop.result), stopped: stop.stopped }
   return undefined
 }
 

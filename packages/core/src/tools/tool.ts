@@ -1,6 +1,7 @@
 import { NestorError } from '../contract/errors.js'
 import { compileSchema, type InferArgs, type SchemaInput } from '../schema/schema.js'
 import { compileParameters } from './tool-parameters.js'
+import { compileControl } from './tool-control.js'
 import {
   toolSource,
   type ApprovalPredicate,
@@ -9,6 +10,7 @@ import {
   type ToolSource,
   type Tool,
   type ToolContext,
+  type ToolControl,
   type ToolInput,
   type ToolOutput,
 } from '../contract/types.js'
@@ -30,6 +32,8 @@ export type DefineToolOptions<S extends SchemaInput, R> = {
   concurrency?: number
   /** Reject argument keys the schema does not declare (and tell the model so). */
   strictArguments?: boolean
+  /** Its result's status decides whether the loop or batch lane continues (docs/governance.md). */
+  control?: ToolControl
 }
 
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/
@@ -59,6 +63,7 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
   if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs
   if (options.retries !== undefined) tool.retries = options.retries
   if (options.strictArguments !== undefined) tool.strictArguments = options.strictArguments
+  if (options.control !== undefined) tool.control = checkControl(options.name, options.control)
   if (options.cacheable !== undefined) tool.cacheable = checkCacheable(options.name, options.cacheable)
   if (options.concurrency !== undefined) {
     const n = options.concurrency
@@ -70,6 +75,11 @@ export function defineTool<S extends SchemaInput, R>(options: DefineToolOptions<
     tool.concurrency = n
   }
   return tool
+}
+
+function checkControl(name: string, control: ToolControl): ToolControl {
+  compileControl(name, control)
+  return control
 }
 
 function checkPrepare<P>(name: string, prepare: P): P {
@@ -133,6 +143,7 @@ function normalizeOne(input: Tool): Tool {
     )
   }
   checkToolName(spec.name)
+  if (input.control !== undefined) checkControl(spec.name, input.control)
   if (input.prepare !== undefined) checkPrepare(spec.name, input.prepare)
   if (input.validate) {
     normalized.add(input)

@@ -44,6 +44,10 @@ export type {
   RuntimeOptions,
   ExecOptions,
   RetentionOptions,
+  Choices,
+  ChoiceOutput,
+  ExecOutputOf,
+  ChoiceOf,
 } from './contract/exec-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
 export type { AgentEvent, EventOf } from './contract/event-types.js'

@@ -5,6 +5,7 @@ import type {
   ApprovalRequest,
   Message,
   NestorErrorLike,
+  OutputOf,
   OutputSchema,
   Provider,
   ToolCall,
@@ -27,7 +28,7 @@ export type ExecStatus = 'completed' | 'paused' | 'failed' | 'aborted'
  */
 type StateFields = Pick<RunState, 'execId' | 'history' | 'iterationsUsed' | 'usage' | 'totalUsage' | 'receipts'>
 
-export type ExecResult<O = unknown> = StateFields & {
+export type ExecResult<O = unknown, C extends string = string> = StateFields & {
   status: ExecStatus
   /** Final assistant text ('' if none). */
   text: string
@@ -39,7 +40,20 @@ export type ExecResult<O = unknown> = StateFields & {
   pending?: { state: RunState; approvals: RunState['pending'] }
   /** The validated final answer of an exec with `output`; set only when `status` is 'completed'. */
   output?: O
+  /** The name an exec with `choices` decided on (its `output.choice`); set only when `status` is 'completed'. */
+  choice?: C
 }
+
+/** `exec({ choices })`: the names to decide among, or a record of name → what choosing it means. */
+export type Choices<C extends string = string> = readonly C[] | Readonly<Record<C, string>>
+
+/** `result.output` of an exec with `choices`: the decision and the model's reason for it. */
+export type ChoiceOutput<C extends string = string> = { reason: string; choice: C }
+
+/** The type of `result.output`: from `choices` when there are any (`C` not `never`), else from the schema. */
+export type ExecOutputOf<S, C extends string> = [C] extends [never] ? OutputOf<S> : ChoiceOutput<C>
+/** The type of `result.choice`: the names of `choices`; plain `string` (never set) for an exec without them. */
+export type ChoiceOf<C extends string> = [C] extends [never] ? string : C
 
 export type PrepareTurnInfo = {
   iteration: number
@@ -120,7 +134,7 @@ export type RuntimeOptions = {
   retention?: RetentionOptions
 }
 
-export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined> = {
+export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined, C extends string = string> = {
   tools?: ToolInput[]
   toolset?: 'all' | 'none'
   toolsAllow?: string[]
@@ -136,7 +150,12 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   providerOptions?: Record<string, unknown>
   /** A zod (v4 or v3) or JSON Schema for the final answer: `result.output` is the parsed, validated value. */
   output?: S
-  /** How often an answer that fails `output` goes back to the model with the issues. Default 2. */
+  /**
+   * A forced decision among named options, as typed output (not with `output`): `result.choice` is
+   * the name, `result.output` `{ reason, choice }`. See docs/output.md "Choices".
+   */
+  choices?: Choices<C>
+  /** How often an answer that fails `output` (or `choices`) goes back to the model with the issues. Default 2. */
   outputRetries?: number
   /**
    * Records every finished step of this exec tree and replays recorded ones instead of running

@@ -2,6 +2,7 @@ import { invalidOption } from '../contract/errors.js'
 import { option, parseOptions, strictOptions, type SameKeys } from './option-schema.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
+import { choiceNames } from '../schema/choices.js'
 import type { ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
 
 const MAX_ITERATIONS = 10_000
@@ -102,6 +103,13 @@ const execShape = () => ({
   output: option
     .custom<ExecOptions['output']>('a zod schema or a JSON Schema object', (v) => typeof v === 'object' && v !== null)
     .optional(),
+  // Names checked in validateExecOptions (empty, duplicate or non-string names each say so).
+  choices: option
+    .custom<NonNullable<ExecOptions['choices']>>(
+      'an array of names or a record of name → description',
+      (v) => typeof v === 'object' && v !== null,
+    )
+    .optional(),
   outputRetries: option
     .custom<number>('an integer in 0..10', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10)
     .optional(),
@@ -134,8 +142,14 @@ export function validateRuntimeOptions(o: RuntimeOptions): void {
 export function validateExecOptions(o: ExecOptions): void {
   parseOptions(execSchema, o)
   if (o.history) validateHistory(o.history)
-  if (o.outputRetries !== undefined && o.output === undefined)
-    throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
+  if (o.choices !== undefined) {
+    // choices is typed output: one schema per exec.
+    if (o.output !== undefined)
+      throw invalidOption('choices', 'not together with output (choices is an output)', o.choices)
+    choiceNames(o.choices)
+  }
+  if (o.outputRetries !== undefined && o.output === undefined && o.choices === undefined)
+    throw invalidOption('outputRetries', 'to be given with output or choices', o.outputRetries)
   // Without one the run id is the new exec's id: nothing could ever replay what the journal holds.
   if (o.journal !== undefined && o.runId === undefined)
     throw invalidOption(

@@ -3,6 +3,7 @@ import type { ModelRequest } from '@nestor/core/provider-kit'
 import { invalidOption } from '@nestor/core/provider-kit'
 import { hasToolHistory, toBedrockMessages } from './convert-messages.js'
 import { toBedrockToolChoice } from './tool-choice.js'
+import { withOutputInstructions } from '../shared/output-instructions.js'
 
 export type BedrockRequestDefaults = { maxTokens?: number; thinking?: { budgetTokens: number } }
 
@@ -16,10 +17,12 @@ export type BedrockRequestDefaults = { maxTokens?: number; thinking?: { budgetTo
  * Converse has no 'none' tool choice: see `toBedrockToolChoice` for how it is emulated.
  */
 export function buildConverseInput(
-  request: ModelRequest,
+  original: ModelRequest,
   defaults: BedrockRequestDefaults,
   providerName: string,
 ): ConverseStreamCommandInput {
+  // Converse has no structured-output field: typed output is stated in the system prompt.
+  const request = withOutputInstructions(original)
   const options = request.options ?? {}
   const input: ConverseStreamCommandInput = {
     modelId: request.model,

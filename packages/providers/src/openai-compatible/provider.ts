@@ -123,9 +123,16 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
       const textTools = protocol === 'text' && activeTools(resolved).length > 0
       if (resolved.output && (textTools || !(await nativeOutputFor(model)))) resolved = withOutputInstructions(resolved)
       if (protocol === 'native') return yield* inner.stream(resolved, signal)
-      const events = inner.stream(toTextProtocolRequest(resolved), signal)
+      const { request: textRequest, instructions } = toTextProtocolRequest(resolved)
+      const events = inner.stream(textRequest, signal)
       const parser = textProtocolParser(activeTools(resolved).length > 0)
-      yield* parsedEvents(parser, events, new AssistantBuilder(name, model), signal ?? new AbortController().signal)
+      const builder = new AssistantBuilder(name, model)
+      for await (const event of parsedEvents(parser, events, builder, signal ?? new AbortController().signal)) {
+        // The injected instructions travel on the start event, so message_start can show them.
+        if (event.type === 'start' && instructions)
+          yield { ...event, injectedPrompt: { kind: 'text-tool-protocol', text: instructions } }
+        else yield event
+      }
     },
   }
 }

@@ -130,6 +130,8 @@ export type RuntimeOptions = {
   stateMaxAgeMs?: number
   /** Provider-specific request knobs for every call (maxTokens…). */
   providerOptions?: Record<string, unknown>
+  /** Thinking on (true) or off (false) for every call, where the adapter can say it: see `ExecOptions.think`. */
+  think?: boolean
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */
   retention?: RetentionOptions
 }
@@ -148,6 +150,12 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   history?: Message[]
   signal?: AbortSignal
   providerOptions?: Record<string, unknown>
+  /**
+   * Thinking on (true) or off (false) for this exec's calls (wins over the runtime's). Sent by the
+   * adapters that can say it; asking a model that cannot think fails `invalid_options` naming
+   * `think`. See docs/providers.md "Thinking: the think option".
+   */
+  think?: boolean
   /** A zod (v4 or v3) or JSON Schema for the final answer: `result.output` is the parsed, validated value. */
   output?: S
   /**

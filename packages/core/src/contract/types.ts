@@ -198,6 +198,12 @@ export type ModelRequest = {
    * native structured output where they can, else they state the schema in the instructions.
    */
   output?: OutputSpec
+  /**
+   * Ask the model to think (true) or not (false) before it answers; unset leaves the provider's
+   * default. Adapters that can send it do, gated on the model's thinking capability (a model that
+   * cannot think fails `invalid_options` naming `think`); others ignore it (docs/providers.md).
+   */
+  think?: boolean
 }
 
 /** What `exec({ output })` accepts: a zod v4 or v3 schema, or a JSON Schema object. */

@@ -74,6 +74,7 @@ const runtimeShape = () => ({
   claimState: option.function().optional(),
   stateMaxAgeMs: option.nonNegative().optional(),
   providerOptions: option.plainObject().optional(),
+  think: option.boolean().optional(),
   retention: option
     .object({
       replayWindow: option.nonNegativeInt().optional(),
@@ -100,6 +101,7 @@ const execShape = () => ({
   history: option.custom<ExecOptions['history']>('an array of messages', Array.isArray).optional(),
   signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
   providerOptions: option.plainObject().optional(),
+  think: option.boolean().optional(),
   output: option
     .custom<ExecOptions['output']>('a zod schema or a JSON Schema object', (v) => typeof v === 'object' && v !== null)
     .optional(),

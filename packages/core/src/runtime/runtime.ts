@@ -74,6 +74,7 @@ export class Runtime {
     if (options.maxRetries !== undefined) this.settings.maxRetries = options.maxRetries
     if (options.streamIdleTimeoutMs !== undefined) this.settings.streamIdleTimeoutMs = options.streamIdleTimeoutMs
     if (options.providerOptions !== undefined) this.settings.providerOptions = options.providerOptions
+    if (options.think !== undefined) this.settings.think = options.think
   }
 
   /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */

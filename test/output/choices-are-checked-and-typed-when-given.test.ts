@@ -1,4 +1,5 @@
 import { Runtime, type exec } from '@nestor/core'
+import { Agent } from '@nestor/agents'
 import { scripted } from '@nestor/providers'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
@@ -59,5 +60,19 @@ describe('choices options', () => {
     const plain = await runtime.exec('x')
     expect(plain.choice).toBeUndefined()
     expectTypeOf<ReturnType<typeof exec<undefined, 'a' | 'b'>>>().toMatchTypeOf<Promise<{ choice?: 'a' | 'b' }>>()
+  })
+
+  it('an Agent with its own output schema decides when a call gives choices (its schema steps aside)', async () => {
+    class Triage extends Agent {
+      instructions = 'Triage refunds.'
+      override output = z.object({ summary: z.string() })
+    }
+    const agent = new Triage({
+      runtime: new Runtime({ provider: scripted(['{"reason":"ok","choice":"approve"}']), model: 'm' }),
+    })
+    const result = await agent.exec('Refund?', { choices: ['approve', 'reject'] })
+    expect(result.status).toBe('completed')
+    expect(result.choice).toBe('approve')
+    expectTypeOf(result.choice).toEqualTypeOf<'approve' | 'reject' | undefined>()
   })
 })

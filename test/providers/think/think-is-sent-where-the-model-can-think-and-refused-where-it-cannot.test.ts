@@ -140,8 +140,9 @@ describe('think on Bedrock: Claude thinking in additionalModelRequestFields', ()
 })
 
 describe('think options', () => {
-  it('refuse a think that is not a boolean, on the runtime and on the exec', () => {
+  it('take a boolean think on the runtime and on the exec, and refuse anything else', () => {
     const provider = openaiCompatible({ baseURL: 'http://127.0.0.1:9/v1' })
+    expect(() => new Runtime({ provider, model: 'm', think: true })).not.toThrow()
     expect(() => new Runtime({ provider, model: 'm', think: 'high' as unknown as boolean })).toThrow(
       expect.objectContaining({ code: 'invalid_options', message: expect.stringContaining('think') }),
     )

@@ -10,7 +10,7 @@ import {
   type SchemaInput,
   type Tool,
 } from '@nestor/core'
-import type { OutputOf, OutputSchema } from '@nestor/core'
+import type { ChoiceOf, ExecOutputOf, OutputSchema } from '@nestor/core'
 import { toolSource, type ToolSource } from '@nestor/core/provider-kit'
 import { agentAsTool, type AsToolDefaultSchema, type AsToolOptions } from './as-tool.js'
 import { bindDeclaredTools } from './define-agent-tools.js'
@@ -65,12 +65,14 @@ export abstract class Agent implements ToolSource {
    * Runtime: the agent's own if it has one, else the current exec's; outside any exec and without
    * one, it throws `no_runtime`.
    */
-  exec<S extends OutputSchema | undefined = undefined>(
+  exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(
     input: ExecInput,
-    options: ExecOptions<S> = {},
-  ): ExecRun<OutputOf<S>> {
+    options: ExecOptions<S, C> = {},
+  ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     const merged: ExecOptions = { ...options }
-    if (merged.output === undefined && this.output !== undefined) merged.output = this.output
+    // A call's choices are its output: the agent's own schema does not apply to it.
+    if (merged.output === undefined && merged.choices === undefined && this.output !== undefined)
+      merged.output = this.output
     if (merged.system === undefined && this.instructions) merged.system = this.instructions
     if (merged.tools === undefined && merged.toolset === undefined) {
       const own = this.ownTools()
@@ -79,14 +81,14 @@ export abstract class Agent implements ToolSource {
     if (merged.provider === undefined && this.provider && !this.runtime) merged.provider = this.provider
     if (merged.model === undefined && this.model !== undefined && !this.runtime) merged.model = this.model
     const runtime = this.runtime ?? this.standaloneRuntime()
-    if (runtime) return runtime.exec(input, merged) as ExecRun<OutputOf<S>>
+    if (runtime) return runtime.exec(input, merged) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
     if (!currentExec()) {
       throw new NestorError(
         'no_runtime',
         `${this.constructor.name}.exec() was called outside any exec: give the agent a runtime (or a provider and a model), or call it from inside a tool body`,
       )
     }
-    return execInFrame(input, merged) as ExecRun<OutputOf<S>>
+    return execInFrame(input, merged) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
   }
 
   /**

@@ -55,6 +55,10 @@ export type {
   ContextInfo,
   ContextOptions,
   ContextStrategy,
+  Choices,
+  ChoiceOutput,
+  ExecOutputOf,
+  ChoiceOf,
 } from './contract/exec-types.js'
 export type { ExecStats, ToolStats } from './contract/exec-stats-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'

@@ -8,6 +8,7 @@ export type {
   ModelRequest,
   OutputSpec,
   ModelEvent,
+  InjectedPrompt,
   NestorErrorLike,
   Capabilities,
   ToolSpec,

@@ -3,6 +3,7 @@
 import type {
   ApprovalRequest,
   AssistantMessage,
+  InjectedPrompt,
   Message,
   NestorErrorLike,
   ToolReceipt,
@@ -32,7 +33,16 @@ type EventBody =
   /** `model`: the model this turn's request names (after `prepareTurn`), known before the call. */
   | { type: 'turn_start'; iteration: number; iterationBudget: number; model: string }
   /** `replayed: true` when the message comes from a journal (no model call, no deltas): see docs/durability.md. */
-  | { type: 'message_start'; message: Message; replayed?: true }
+  /**
+   * `injectedPrompt`: the provider added instructions to this call's system prompt (the text tool
+   * protocol of a model without native tools): what kind, their length and their text.
+   */
+  | {
+      type: 'message_start'
+      message: Message
+      replayed?: true
+      injectedPrompt?: { kind: InjectedPrompt['kind']; length: number; text: string }
+    }
   | { type: 'message_delta'; delta: MessageDelta }
   /** `abandoned: true`: a durable run's process died mid-message; the turn runs again, readers drop this one (docs/dbos.md). */
   | { type: 'message_end'; message: Message; replayed?: true; abandoned?: true }

@@ -6,6 +6,7 @@ import type {
   ControlDecision,
   Message,
   NestorErrorLike,
+  OutputOf,
   OutputSchema,
   Provider,
   ToolCall,
@@ -29,7 +30,7 @@ export type ExecStatus = 'completed' | 'paused' | 'failed' | 'aborted'
  */
 type StateFields = Pick<RunState, 'execId' | 'history' | 'iterationsUsed' | 'usage' | 'totalUsage' | 'receipts'>
 
-export type ExecResult<O = unknown> = StateFields & {
+export type ExecResult<O = unknown, C extends string = string> = StateFields & {
   status: ExecStatus
   /** Final assistant text ('' if none). */
   text: string
@@ -45,10 +46,23 @@ export type ExecResult<O = unknown> = StateFields & {
   stopped?: ExecStop
   /** What `receipts` add up to: per-tool calls and results, errors by kind, the longest same-tool streak. */
   stats: ExecStats
+  /** The name an exec with `choices` decided on (its `output.choice`); set only when `status` is 'completed'. */
+  choice?: C
 }
 
 /** Which call's control envelope stopped an exec, and what it decided (docs/governance.md). */
 export type ExecStop = { reason: 'control_stop'; toolName: string; toolCallId: string; control: ControlDecision }
+
+/** `exec({ choices })`: the names to decide among, or a record of name → what choosing it means. */
+export type Choices<C extends string = string> = readonly C[] | Readonly<Record<C, string>>
+
+/** `result.output` of an exec with `choices`: the decision and the model's reason for it. */
+export type ChoiceOutput<C extends string = string> = { reason: string; choice: C }
+
+/** The type of `result.output`: from `choices` when there are any (`C` not `never`), else from the schema. */
+export type ExecOutputOf<S, C extends string> = [C] extends [never] ? OutputOf<S> : ChoiceOutput<C>
+/** The type of `result.choice`: the names of `choices`; plain `string` (never set) for an exec without them. */
+export type ChoiceOf<C extends string> = [C] extends [never] ? string : C
 
 export type PrepareTurnInfo = {
   iteration: number
@@ -158,11 +172,13 @@ export type RuntimeOptions = {
   providerOptions?: Record<string, unknown>
   /** Context management for every exec of this runtime (an exec's own `context` wins). */
   context?: ContextOptions
+  /** Thinking on (true) or off (false) for every call, where the adapter can say it: see `ExecOptions.think`. */
+  think?: boolean
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */
   retention?: RetentionOptions
 }
 
-export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined> = {
+export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined, C extends string = string> = {
   tools?: ToolInput[]
   toolset?: 'all' | 'none'
   toolsAllow?: string[]
@@ -180,9 +196,20 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   history?: Message[]
   signal?: AbortSignal
   providerOptions?: Record<string, unknown>
+  /**
+   * Thinking on (true) or off (false) for this exec's calls (wins over the runtime's). Sent by the
+   * adapters that can say it; asking a model that cannot think fails `invalid_options` naming
+   * `think`. See docs/providers.md "Thinking: the think option".
+   */
+  think?: boolean
   /** A zod (v4 or v3) or JSON Schema for the final answer: `result.output` is the parsed, validated value. */
   output?: S
-  /** How often an answer that fails `output` goes back to the model with the issues. Default 2. */
+  /**
+   * A forced decision among named options, as typed output (not with `output`): `result.choice` is
+   * the name, `result.output` `{ reason, choice }`. See docs/output.md "Choices".
+   */
+  choices?: Choices<C>
+  /** How often an answer that fails `output` (or `choices`) goes back to the model with the issues. Default 2. */
   outputRetries?: number
   /**
    * Records every finished step of this exec tree and replays recorded ones instead of running

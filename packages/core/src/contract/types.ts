@@ -234,6 +234,12 @@ export type ModelRequest = {
    * native structured output where they can, else they state the schema in the instructions.
    */
   output?: OutputSpec
+  /**
+   * Ask the model to think (true) or not (false) before it answers; unset leaves the provider's
+   * default. Adapters that can send it do, gated on the model's thinking capability (a model that
+   * cannot think fails `invalid_options` naming `think`); others ignore it (docs/providers.md).
+   */
+  think?: boolean
 }
 
 /** What `exec({ output })` accepts: a zod v4 or v3 schema, or a JSON Schema object. */
@@ -247,6 +253,13 @@ export type OutputOf<S> = [S] extends [undefined]
       ? O
       : unknown
 
+/**
+ * Instructions an adapter wrote into the system prompt on its own, so a reader of the events can
+ * see what the model was told beyond the exec's own system prompt. `text-tool-protocol`: the
+ * tool descriptions and call format given to a model without native tool calling.
+ */
+export type InjectedPrompt = { kind: 'text-tool-protocol'; text: string }
+
 /** The schema a typed-output exec asks for, in JSON Schema, with a name for APIs that want one. */
 export type OutputSpec = { name: string; schema: JSONSchema }
 
@@ -255,7 +268,8 @@ export type OutputSpec = { name: string; schema: JSONSchema }
  * final AssistantMessage (partial content kept on error/abort). A provider never throws mid-stream.
  */
 export type ModelEvent =
-  | { type: 'start'; message: AssistantMessage }
+  /** `injectedPrompt`: instructions the adapter added to the request itself (see `InjectedPrompt`). */
+  | { type: 'start'; message: AssistantMessage; injectedPrompt?: InjectedPrompt }
   | { type: 'text_delta'; delta: string }
   | { type: 'thinking_delta'; delta: string }
   | { type: 'toolcall_start'; id: string; name: string }

@@ -57,6 +57,8 @@ export type LoopSettings = {
   stopAtTools: ReadonlySet<string>
   hooks: LoopHooks
   providerOptions?: Record<string, unknown>
+  /** `think` of the exec, else of the runtime: sent on every request as `ModelRequest.think`. */
+  think?: boolean
 }
 
 /** What an exec runs with, fixed when it opens: the provider, model and rules. */

@@ -68,6 +68,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   if (options.providerOptions)
     settings = { ...settings, providerOptions: { ...settings.providerOptions, ...options.providerOptions } }
   if (options.stopAtTools) settings = { ...settings, stopAtTools: new Set(options.stopAtTools) }
+  if (options.think !== undefined) settings = { ...settings, think: options.think }
   const system = options.system ?? (inherit ? inherit.system : rt.system)
   // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
   const approve = parent?.env.approve ?? rt.approve

@@ -13,7 +13,10 @@ import type { UserMessage } from '../contract/types.js'
  * `instanceof Promise`), which never rejects: a failure is a result with `status: 'failed'`.
  * Steering, follow-up and abort act on the running loop.
  */
-export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements AsyncIterable<AgentEvent> {
+export class ExecRun<O = unknown, C extends string = string>
+  extends Promise<ExecResult<O, C>>
+  implements AsyncIterable<AgentEvent>
+{
   // then/catch/finally return plain promises: a derived promise is no run (and the constructor
   // below is not an executor constructor).
   static override get [Symbol.species](): PromiseConstructor {
@@ -21,13 +24,13 @@ export class ExecRun<O = unknown> extends Promise<ExecResult<O>> implements Asyn
   }
 
   /** Resolves (never rejects) with the result: the same value as awaiting the run. */
-  readonly result: Promise<ExecResult<O>>
+  readonly result: Promise<ExecResult<O, C>>
   readonly execId: string
   readonly #ctx: ExecContext
   readonly #log: EventLog<AgentEvent>
 
   /** @internal */
-  constructor(ctx: ExecContext, result: Promise<ExecResult<O>>) {
+  constructor(ctx: ExecContext, result: Promise<ExecResult<O, C>>) {
     super((resolve, reject) => result.then(resolve, reject))
     this.result = result
     this.execId = ctx.execId

@@ -68,6 +68,9 @@ export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
     result.pending = { state: ending.pending.state, approvals: ctx.env.redact(ending.pending.approvals) }
   if ('output' in ending) result.output = ending.output
   if (ending.stopped) result.stopped = ctx.env.redact(ending.stopped)
+  // A decision's name, beside the `{ reason, choice }` it came in.
+  if (ctx.env.output?.spec.name === 'choice' && ending.output !== undefined)
+    result.choice = (ending.output as { choice: string }).choice
   return result
 }
 

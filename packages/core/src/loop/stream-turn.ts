@@ -2,7 +2,7 @@ import { NestorError, messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { DeltaGuard } from '../events/delta-guard.js'
 import { untilAbort } from '../base/abort-watch.js'
-import type { AssistantMessage, ModelEvent, ModelRequest, NestorErrorLike } from '../contract/types.js'
+import type { AssistantMessage, InjectedPrompt, ModelEvent, ModelRequest, NestorErrorLike } from '../contract/types.js'
 import type { MessageDelta } from '../contract/event-types.js'
 import { emptyUsage } from '../contract/usage.js'
 
@@ -29,7 +29,11 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
       case 'start':
         // The provider goes on building this object: the event gets the message as it is now.
         message = event.message
-        emit(ctx, { type: 'message_start', message: snapshot(message) })
+        emit(ctx, {
+          type: 'message_start',
+          message: snapshot(message),
+          ...(event.injectedPrompt && { injectedPrompt: injected(event.injectedPrompt) }),
+        })
         return false
       case 'text_delta':
         deltas.push('text', event.delta)
@@ -108,6 +112,9 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
     return finish(ctx, partial, error)
   }
 }
+
+/** What message_start says of a prompt the provider injected: its kind, length and text. */
+const injected = ({ kind, text }: InjectedPrompt) => ({ kind, length: text.length, text })
 
 /** The final message as the turn reports it, settled before any event carries it. */
 function settle(ctx: ExecContext, message: AssistantMessage): AssistantMessage {

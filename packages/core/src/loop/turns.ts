@@ -127,5 +127,6 @@ function requestOf(
   if (env.settings.maxRetries !== undefined) request.maxRetries = env.settings.maxRetries
   if (env.settings.streamIdleTimeoutMs !== undefined) request.streamIdleTimeoutMs = env.settings.streamIdleTimeoutMs
   if (env.output) request.output = env.output.spec
+  if (env.settings.think !== undefined) request.think = env.settings.think
   return request
 }

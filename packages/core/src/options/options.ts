@@ -2,6 +2,7 @@ import { invalidOption } from '../contract/errors.js'
 import { option, parseOptions, strictOptions, type SameKeys } from './option-schema.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
+import { choiceNames } from '../schema/choices.js'
 import type { ContextOptions, ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
 
 const MAX_ITERATIONS = 10_000
@@ -88,6 +89,7 @@ const runtimeShape = () => ({
   stateMaxAgeMs: option.nonNegative().optional(),
   providerOptions: option.plainObject().optional(),
   context: contextOptions().optional(),
+  think: option.boolean().optional(),
   retention: option
     .object({
       replayWindow: option.nonNegativeInt().optional(),
@@ -116,8 +118,16 @@ const execShape = () => ({
   history: option.custom<ExecOptions['history']>('an array of messages', Array.isArray).optional(),
   signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
   providerOptions: option.plainObject().optional(),
+  think: option.boolean().optional(),
   output: option
     .custom<ExecOptions['output']>('a zod schema or a JSON Schema object', (v) => typeof v === 'object' && v !== null)
+    .optional(),
+  // Names checked in validateExecOptions (empty, duplicate or non-string names each say so).
+  choices: option
+    .custom<NonNullable<ExecOptions['choices']>>(
+      'an array of names or a record of name → description',
+      (v) => typeof v === 'object' && v !== null,
+    )
     .optional(),
   outputRetries: option
     .custom<number>('an integer in 0..10', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10)
@@ -155,8 +165,14 @@ export function validateExecOptions(o: ExecOptions): void {
   parseOptions(execSchema, o)
   if (o.history) validateHistory(o.history)
   if (o.context) checkContext(o.context)
-  if (o.outputRetries !== undefined && o.output === undefined)
-    throw invalidOption('outputRetries', 'to be given with output', o.outputRetries)
+  if (o.choices !== undefined) {
+    // choices is typed output: one schema per exec.
+    if (o.output !== undefined)
+      throw invalidOption('choices', 'not together with output (choices is an output)', o.choices)
+    choiceNames(o.choices)
+  }
+  if (o.outputRetries !== undefined && o.output === undefined && o.choices === undefined)
+    throw invalidOption('outputRetries', 'to be given with output or choices', o.outputRetries)
   // Without one the run id is the new exec's id: nothing could ever replay what the journal holds.
   if (o.journal !== undefined && o.runId === undefined)
     throw invalidOption(

@@ -3,9 +3,16 @@ import { runBatch, runParallelBatch } from '../calls/batch.js'
 import type { BatchCall, BatchLane, BatchOptions, BatchResult, ParallelBatchResult } from '../contract/batch-types.js'
 import { NestorError, invalidOption } from '../contract/errors.js'
 import type { AgentEvent, AgentEventType, EventOf } from '../contract/event-types.js'
-import type { ExecInput, ExecOptions, ExecResult, RuntimeOptions } from '../contract/exec-types.js'
+import type {
+  ChoiceOf,
+  ExecInput,
+  ExecOptions,
+  ExecOutputOf,
+  ExecResult,
+  RuntimeOptions,
+} from '../contract/exec-types.js'
 import type { RunState } from '../contract/run-state-schema.js'
-import type { Message, OutputOf, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
+import type { Message, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
 import type { ExecContext, LoopSettings } from '../exec/context.js'
 import { currentFrame, type Frame } from '../exec/frame.js'
@@ -19,6 +26,7 @@ import { runLoop } from '../loop/loop.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
 import { checkSuppliedHistory } from '../options/supplied-history.js'
 import { OutputGate } from '../schema/output.js'
+import { choicesSchema } from '../schema/choices.js'
 import type { SchemaInput } from '../schema/schema.js'
 import { freshState } from '../state/exec-state.js'
 import { claimState, type PendingClaim } from '../state/state-claims.js'
@@ -68,6 +76,7 @@ export class Runtime {
     if (options.maxRetries !== undefined) this.settings.maxRetries = options.maxRetries
     if (options.streamIdleTimeoutMs !== undefined) this.settings.streamIdleTimeoutMs = options.streamIdleTimeoutMs
     if (options.providerOptions !== undefined) this.settings.providerOptions = options.providerOptions
+    if (options.think !== undefined) this.settings.think = options.think
   }
 
   /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */
@@ -83,25 +92,22 @@ export class Runtime {
    * Opens a streaming tool loop. Invalid options throw `invalid_options` here, synchronously,
    * before any request. Everything after that is reported through the run, never thrown.
    */
-  exec<S extends OutputSchema | undefined = undefined>(
+  exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(
     input: ExecInput,
-    given: ExecOptions<S> = {},
-  ): ExecRun<OutputOf<S>> {
+    given: ExecOptions<S, C> = {},
+  ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     return this.openExec({ input }, given)
   }
 
   /** An exec from its input, or from one read later (a fork's, from the recorded run). */
-  private openExec<S extends OutputSchema | undefined>(
+  private openExec<S extends OutputSchema | undefined, const C extends string = never>(
     from: { input: ExecInput } | { recorded: Promise<Message[]> },
-    given: ExecOptions<S>,
-  ): ExecRun<OutputOf<S>> {
+    given: ExecOptions<S, C>,
+  ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     validateExecOptions(given)
     const { options, settings } = applyOwner(this.options.registry, given)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
-    const output =
-      options.output === undefined
-        ? undefined
-        : new OutputGate(options.output as SchemaInput, options.outputRetries ?? 2)
+    const output = outputGate(options)
     const frame = currentFrame()
     const tools = this.resolveTools(options, frame)
     const choice = options.toolChoice
@@ -160,8 +166,8 @@ export class Runtime {
           'max_depth',
           `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
         ),
-      ) as ExecRun<OutputOf<S>>
-    return this.start(ctx, start) as ExecRun<OutputOf<S>>
+      ) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
+    return this.start(ctx, start) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
   }
 
   /**
@@ -331,6 +337,13 @@ function toMessages(input: ExecInput): Message[] {
   throw invalidOption('input', 'a string, a Message or a Message[]', input)
 }
 
+/** The typed output an exec asks for: its `output` schema, or the decision schema of its `choices`. */
+function outputGate(options: ExecOptions<OutputSchema | undefined, string>): OutputGate | undefined {
+  const retries = options.outputRetries ?? 2
+  if (options.choices !== undefined) return new OutputGate(choicesSchema(options.choices), retries, 'choice')
+  return options.output === undefined ? undefined : new OutputGate(options.output as SchemaInput, retries)
+}
+
 /** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
 async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
   announce(ctx, start)
@@ -342,10 +355,10 @@ const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
   resultOf(ctx, { status: 'failed', error: asInternal(error) })
 
 /** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
-export function exec<S extends OutputSchema | undefined = undefined>(
+export function exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(
   input: ExecInput,
-  options: ExecOptions<S> = {},
-): ExecRun<OutputOf<S>> {
+  options: ExecOptions<S, C> = {},
+): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
   const frame = currentFrame()
   if (!frame)
     throw new NestorError(
@@ -353,5 +366,5 @@ export function exec<S extends OutputSchema | undefined = undefined>(
       'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body',
     )
   // The host of every exec is a Runtime: its exec returns an ExecRun.
-  return frame.ctx.env.host.exec(input, options) as ExecRun<OutputOf<S>>
+  return frame.ctx.env.host.exec(input, options) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
 }

@@ -14,7 +14,8 @@ export class OutputGate {
   private streamed = ''
   private lastPartial: string | undefined
 
-  constructor(input: SchemaInput, retries: number) {
+  /** `name` is what APIs that name a schema get: 'choice' for `choices`, whose result gets `choice`. */
+  constructor(input: SchemaInput, retries: number, name: 'output' | 'choice' = 'output') {
     this.schema = compileSchema(input)
     if (this.schema.json.type !== 'object') {
       // Every API with native structured output wants an object at the root; one rule for all.
@@ -24,7 +25,7 @@ export class OutputGate {
         this.schema.json.type ?? 'a schema without type object',
       )
     }
-    this.spec = { name: 'output', schema: this.schema.json }
+    this.spec = { name, schema: this.schema.json }
     this.retriesLeft = retries
   }
 

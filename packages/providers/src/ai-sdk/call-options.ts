@@ -51,6 +51,9 @@ export function buildCallOptions(
     call.providerOptions = options.providerOptions as SharedV3ProviderOptions
   }
   if (options.headers !== undefined) call.headers = options.headers as Record<string, string>
+  // Typed output natively: the V3 spec's JSON response format (each provider maps it to its own).
+  if (request.output)
+    call.responseFormat = { type: 'json', schema: request.output.schema as never, name: request.output.name }
   if (request.tools.length > 0) {
     call.tools = request.tools.map((tool) => ({
       type: 'function' as const,

@@ -9,6 +9,6 @@ export const aiSdkFeatures: AdapterFeatures = {
   images: "data, URL (the model's rules)",
   files: "data, URL (the model's rules)",
   caching: 'via `providerOptions`; reads and writes reported',
-  structuredOutput: false,
+  structuredOutput: '`responseFormat` json',
   usage: 'input, output, cacheRead, cacheWrite, total',
 }

@@ -9,6 +9,6 @@ export const anthropicFeatures: AdapterFeatures = {
   images: 'data (jpeg, png, gif, webp), URL',
   files: 'PDF by data or URL, text by data',
   caching: '`cacheControl` breakpoints; reads and writes reported',
-  structuredOutput: false,
+  structuredOutput: '`output_config.format` json_schema',
   usage: 'input, output, cacheRead, cacheWrite, total',
 }

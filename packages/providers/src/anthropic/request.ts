@@ -4,6 +4,7 @@ import { invalidOption } from '@nestor/core/provider-kit'
 import { applyCacheControl, type resolveCacheControl } from './cache-control.js'
 import { toAnthropicMessages } from './convert-messages.js'
 import { toAnthropicTools } from './convert-tools.js'
+import { anthropicCapabilities } from './capabilities.js'
 import { toAnthropicToolChoice } from './tool-choice.js'
 
 export type AnthropicRequestDefaults = {
@@ -56,7 +57,7 @@ export function buildAnthropicParams(
   // Native structured output (output_config.format); it combines with tools in one request.
   if (request.output)
     params.output_config = { format: { type: 'json_schema', schema: closeObjects(request.output.schema) } }
-  const thinking = thinkingConfig(options.thinking, defaults.thinking)
+  const thinking = thinkingConfig(options.thinking ?? thinkOption(request, defaults), defaults.thinking)
   if (thinking) {
     params.thinking = thinking
     if (thinking.type === 'enabled' && params.max_tokens <= thinking.budget_tokens)
@@ -80,6 +81,18 @@ export function buildAnthropicParams(
   if (options.metadata !== undefined) params.metadata = options.metadata as Anthropic.Metadata
   if (defaults.cacheControl) applyCacheControl(params, defaults.cacheControl)
   return params
+}
+
+/** Budget of `think: true` when the provider has no `thinking` default: the API's minimum. */
+const THINK_BUDGET = 1024
+
+/** `request.think` as a thinking option: off, or on with the provider's budget; a model that cannot think is refused. */
+function thinkOption(request: ModelRequest, defaults: AnthropicRequestDefaults): unknown {
+  if (request.think === undefined) return undefined
+  if (!request.think) return false
+  if (!anthropicCapabilities(request.model).thinking)
+    throw invalidOption('think', `a model that can think (${request.model} has no extended thinking)`, true)
+  return defaults.thinking ?? { budgetTokens: THINK_BUDGET }
 }
 
 function thinkingConfig(

@@ -9,6 +9,6 @@ export const bedrockFeatures: AdapterFeatures = {
   images: 'data (png, jpeg, gif, webp), s3:// URL',
   files: 'documents by data or s3:// URL',
   caching: 'reads and writes reported',
-  structuredOutput: false,
+  structuredOutput: 'schema in the system prompt',
   usage: 'input, output, cacheRead, cacheWrite, total',
 }

@@ -3,6 +3,8 @@ import type { ModelRequest } from '@nestor/core/provider-kit'
 import { invalidOption } from '@nestor/core/provider-kit'
 import { hasToolHistory, toBedrockMessages } from './convert-messages.js'
 import { toBedrockToolChoice } from './tool-choice.js'
+import { bedrockCapabilities } from './capabilities.js'
+import { withOutputInstructions } from '../shared/output-instructions.js'
 
 export type BedrockRequestDefaults = { maxTokens?: number; thinking?: { budgetTokens: number } }
 
@@ -16,10 +18,12 @@ export type BedrockRequestDefaults = { maxTokens?: number; thinking?: { budgetTo
  * Converse has no 'none' tool choice: see `toBedrockToolChoice` for how it is emulated.
  */
 export function buildConverseInput(
-  request: ModelRequest,
+  original: ModelRequest,
   defaults: BedrockRequestDefaults,
   providerName: string,
 ): ConverseStreamCommandInput {
+  // Converse has no structured-output field: typed output is stated in the system prompt.
+  const request = withOutputInstructions(original)
   const options = request.options ?? {}
   const input: ConverseStreamCommandInput = {
     modelId: request.model,
@@ -48,7 +52,7 @@ export function buildConverseInput(
   if (Object.keys(inference).length > 0) input.inferenceConfig = inference
 
   const extra: Record<string, unknown> = {}
-  const thinking = options.thinking === undefined ? defaults.thinking : options.thinking
+  const thinking = options.thinking ?? thinkOption(request, defaults) ?? defaults.thinking
   if (thinking !== undefined && thinking !== false) {
     const budget = (thinking as { budgetTokens?: unknown }).budgetTokens
     if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1)
@@ -77,4 +81,16 @@ export function buildConverseInput(
     }
   }
   return input
+}
+
+/** Budget of `think: true` when the provider has no `thinking` default: Claude's minimum. */
+const THINK_BUDGET = 1024
+
+/** `request.think` as a thinking option: off, or on with the default budget; a model that cannot think is refused. */
+function thinkOption(request: ModelRequest, defaults: BedrockRequestDefaults): unknown {
+  if (request.think === undefined) return undefined
+  if (!request.think) return false
+  if (!bedrockCapabilities(request.model).thinking)
+    throw invalidOption('think', `a model that can think (${request.model} has no extended thinking)`, true)
+  return defaults.thinking ?? { budgetTokens: THINK_BUDGET }
 }

@@ -9,6 +9,6 @@ export const geminiFeatures: AdapterFeatures = {
   images: 'data, URL with mimeType',
   files: 'data, URL with mimeType',
   caching: 'implicit; cached tokens reported',
-  structuredOutput: false,
+  structuredOutput: '`responseSchema`; before Gemini 3 with tools, in the prompt',
   usage: 'input, output, cacheRead, total',
 }

@@ -1,6 +1,7 @@
 import type { Provider } from '@nestor/core'
 import type { Capabilities, ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
-import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import { invalidOption, option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import type { NestorError } from '@nestor/core'
 import { openai } from '../openai/provider.js'
 import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
@@ -106,6 +107,12 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     return (await capabilities(model)).reported
   }
 
+  /** Whether the model can think: false or true as discovery reports it, undefined without discovery. */
+  const thinkingFor = async (model: string): Promise<boolean | undefined> => {
+    const found = await capabilities(model)
+    return found.reported ? found.thinking : undefined
+  }
+
   return {
     name,
     baseURL: options.baseURL,
@@ -122,12 +129,44 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
       // A JSON-only response format would forbid the text protocol's tool blocks.
       const textTools = protocol === 'text' && activeTools(resolved).length > 0
       if (resolved.output && (textTools || !(await nativeOutputFor(model)))) resolved = withOutputInstructions(resolved)
+      if (resolved.think !== undefined) {
+        const thinking = await thinkingFor(model)
+        if (resolved.think && thinking === false) return yield* refused(name, model, thinkRefusal(model))
+        resolved = withThink(resolved, thinking)
+      }
       if (protocol === 'native') return yield* inner.stream(resolved, signal)
-      const events = inner.stream(toTextProtocolRequest(resolved), signal)
+      const { request: textRequest, instructions } = toTextProtocolRequest(resolved)
+      const events = inner.stream(textRequest, signal)
       const parser = textProtocolParser(activeTools(resolved).length > 0)
-      yield* parsedEvents(parser, events, new AssistantBuilder(name, model), signal ?? new AbortController().signal)
+      const builder = new AssistantBuilder(name, model)
+      for await (const event of parsedEvents(parser, events, builder, signal ?? new AbortController().signal)) {
+        // The injected instructions travel on the start event, so message_start can show them.
+        if (event.type === 'start' && instructions)
+          yield { ...event, injectedPrompt: { kind: 'text-tool-protocol', text: instructions } }
+        else yield event
+      }
     },
   }
 }
 
 const hasToolHistory = (request: ModelRequest): boolean => request.messages.some((m) => m.role === 'toolResult')
+
+/**
+ * `think` on the wire: Ollama's OpenAI endpoint reads it as `reasoning_effort` ('none' is think
+ * off; a level is think on). A caller's own `reasoningEffort` wins; a model discovery says cannot
+ * think gets nothing to turn off.
+ */
+function withThink(request: ModelRequest, thinking: boolean | undefined): ModelRequest {
+  if (request.options?.reasoningEffort !== undefined || (!request.think && thinking === false)) return request
+  return { ...request, options: { ...request.options, reasoningEffort: request.think ? 'medium' : 'none' } }
+}
+
+const thinkRefusal = (model: string) =>
+  invalidOption('think', `a model that can think (discovery says ${model} cannot: no "thinking" capability)`, true)
+
+/** A call refused before any request: a start and an error event, as every stream ends. */
+async function* refused(name: string, model: string, error: NestorError): AsyncGenerator<ModelEvent> {
+  const builder = new AssistantBuilder(name, model)
+  yield builder.start()
+  yield builder.fail(error, 'error')
+}

@@ -19,9 +19,10 @@ export const renderCall = (name: string, args: Record<string, unknown>): string 
 /**
  * The request a model without native tools gets: no `tools` field, the tools described in the
  * system prompt, past calls shown as the blocks the model is asked to write, and tool results as
- * user text messages (consecutive results merged into one message).
+ * user text messages (consecutive results merged into one message). Also returns the tool
+ * instructions it added, if any.
  */
-export function toTextProtocolRequest(request: ModelRequest): ModelRequest {
+export function toTextProtocolRequest(request: ModelRequest): { request: ModelRequest; instructions?: string } {
   const { tools: _tools, toolChoice: _choice, parallelToolCalls: _parallel, ...rest } = request
   const out: ModelRequest = { ...rest, tools: [], messages: renderHistory(request.messages) }
   const instructions =
@@ -31,7 +32,8 @@ export function toTextProtocolRequest(request: ModelRequest): ModelRequest {
   const system = [request.system, instructions].filter((s): s is string => Boolean(s)).join('\n\n')
   if (system) out.system = system
   else delete out.system
-  return out
+  // The instructions are returned too: the stream's start event shows them (message_start).
+  return instructions ? { request: out, instructions } : { request: out }
 }
 
 /** The tools the model may call this round ('none' hides them all). */

@@ -9,7 +9,7 @@ export const openaiChatFeatures: AdapterFeatures = {
   images: 'data, URL',
   files: 'PDF by data',
   caching: 'automatic; cached tokens reported',
-  structuredOutput: 'raw via `options.openai`',
+  structuredOutput: '`response_format` json_schema',
   usage: 'input, output, cacheRead, total',
 }
 
@@ -22,6 +22,6 @@ export const openaiResponsesFeatures: AdapterFeatures = {
   images: 'data, URL',
   files: 'data, URL',
   caching: 'automatic; cached tokens reported',
-  structuredOutput: 'raw via `options.openai`',
+  structuredOutput: '`text.format` json_schema',
   usage: 'input, output, cacheRead, cacheWrite, total',
 }

@@ -20,6 +20,7 @@ export type CanonicalRequest = {
   parallelToolCalls?: boolean
   options?: Record<string, unknown>
   output?: ModelRequest['output']
+  think?: boolean
 }
 
 /** One recorded call, pretty-printed at `${dir}/${key}.json`. */
@@ -44,6 +45,7 @@ export function canonicalRequest(request: ModelRequest): CanonicalRequest {
   if (request.options !== undefined && Object.keys(request.options).length > 0) out.options = request.options
   // Typed output changes what the model is asked for: another schema is another recording.
   if (request.output !== undefined) out.output = request.output
+  if (request.think !== undefined) out.think = request.think
   return out
 }
 

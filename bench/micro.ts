@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { generateId, redactDeep } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
+import { contextBench } from './context.js'
 import { memoryMicro } from './memory.js'
 import { runtimeMicro } from './micro-runtime.js'
 import { otelMicro } from './micro-otel.js'
@@ -131,5 +132,6 @@ export async function runMicro(): Promise<MicroResult[]> {
     await builderMicro(),
     ...(await redactMicro()),
     ...(await memoryMicro()),
+    ...(await contextBench()),
   ]
 }

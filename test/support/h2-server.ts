@@ -7,6 +7,8 @@ export type H2Server = {
   port: number
   requests: CapturedRequest[]
   enqueue(...responses: WireResponse[]): void
+  /** Answers when the queue is empty (404 if none). */
+  fallback?: (request: CapturedRequest) => WireResponse
   close(): Promise<void>
 }
 
@@ -29,12 +31,14 @@ export async function startH2Server(): Promise<H2Server> {
       json = undefined
     }
     const headers = { ...req.headers, host: String(req.headers[':authority'] ?? req.headers.host ?? '') }
-    requests.push({ method: req.method, url: req.url, headers, body, json })
-    const response = queue.shift() ?? {
-      status: 404,
-      headers: { 'content-type': 'application/json' },
-      body: '{"message":"no scripted response"}',
-    }
+    const captured: CapturedRequest = { method: req.method, url: req.url, headers, body, json }
+    requests.push(captured)
+    const response = queue.shift() ??
+      h2.fallback?.(captured) ?? {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: '{"message":"no scripted response"}',
+      }
     res.writeHead(response.status ?? 200, response.headers ?? {})
     const bytes = Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body, 'utf8')
     const size = response.chunkSize ?? 37
@@ -56,7 +60,7 @@ export async function startH2Server(): Promise<H2Server> {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
-  return {
+  const h2: H2Server = {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
@@ -67,4 +71,5 @@ export async function startH2Server(): Promise<H2Server> {
         server.close(() => resolve())
       }),
   }
+  return h2
 }

@@ -1,9 +1,9 @@
 import type { AssistantMessage, ImageContent, Message, ToolResultContent, ToolSpec } from '../contract/types.js'
 
-// The token estimate: about 4 characters a token for text and JSON (what OpenAI's and Anthropic's
-// tokenizers give for English prose and code, within ±25 %; docs/context.md has the measure), a
-// few tokens of framing per message, and images at their pixel cost. No tokenizer is loaded: the
-// estimate only has to say "near the limit", the provider's reported count corrects it each turn.
+// The token estimate: about 4 characters a token for text and JSON (within ~10 % of what providers
+// count for what Nestor sends; what they add unseen, e.g. Anthropic's tool-use prompt, is not in it:
+// docs/context.md "Measured"), a few tokens of framing per message, and images at their pixel cost.
+// No tokenizer is loaded: the provider's reported count corrects the estimate each turn.
 
 const CHARS_PER_TOKEN = 4
 const MESSAGE_OVERHEAD = 4

@@ -113,13 +113,32 @@ export function toolStep(exec: ExecJournal | undefined, iteration: number, id: s
 
 /** Records a step: in memory always, in the journal durably. A promise only when there is something to wait for. */
 function record(exec: ExecJournal, entry: JournalEntry): Promise<void> | undefined {
-  if (exec.tree.replay.has(entry.key)) return undefined
+  if (exec.tree.replay.has(entry.key) || !keptInMemory(exec, entry.kind)) return undefined
   exec.tree.recorded.push(entry)
   const journal = exec.tree.journal
   if (!journal) return undefined
   return journal.append(exec.tree.runId, entry).catch((error: unknown) => {
     throw journalError('append', error)
   })
+}
+
+/**
+ * Without a journal of its own, a tree keeps its steps in memory only so a pause below the root
+ * can be resumed: a resumed root goes on from its state and never replays its own steps, so those
+ * (and, once a root call has finished, its children's) are not kept. A long run's memory then
+ * holds what its history holds, not every step it took (docs/context.md).
+ */
+const keptInMemory = (exec: ExecJournal, kind: JournalEntry['kind']): boolean =>
+  exec.tree.journal !== undefined || exec.key !== 'root' || kind === 'decision'
+
+/** After a root call finished in a tree without a journal: its children's steps are dropped. */
+function forgetChildren(exec: ExecJournal, callId: string): void {
+  const prefix = `root/${callId}:`
+  const recorded = exec.tree.recorded
+  let kept = 0
+  for (const entry of recorded) if (!entry.key.startsWith(prefix)) recorded[kept++] = entry
+  recorded.length = kept
+  for (const entry of exec.tree.unhashed.keys()) if (entry.key.startsWith(prefix)) exec.tree.unhashed.delete(entry)
 }
 
 function journalError(what: 'load' | 'append', error: unknown): NestorError {
@@ -186,7 +205,7 @@ export function recordTurn(
       entry.input = inputDigest(input)
       // The root's own input (not the steering taken before this turn), for runtime.fork.
       if (exec.input) entry.rootInput = exec.input
-    } else exec.tree.unhashed.set(entry, input)
+    } else if (keptInMemory(exec, 'model')) exec.tree.unhashed.set(entry, input)
   }
   return record(exec, entry)
 }
@@ -232,6 +251,7 @@ export function recordTool(
   }
   const children = exec.children.get(call.id)
   if (children) entry.children = children
+  if (children && !keptInMemory(exec, 'tool')) forgetChildren(exec, call.id)
   return record(exec, entry)
 }
 

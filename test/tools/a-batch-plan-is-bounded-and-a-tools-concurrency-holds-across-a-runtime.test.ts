@@ -97,6 +97,35 @@ describe('per-tool concurrency', () => {
     expect([...a.receipts, ...b.receipts].every((r) => r.status === 'ok')).toBe(true)
   })
 
+  it('holds across execs running at once and a batch beside them, all on one runtime', async () => {
+    const { tool, seen } = meter(2)
+    // Each exec's model asks for three calls at once, run in parallel.
+    const threeCalls = {
+      content: [1, 2, 3].map((n) => ({
+        type: 'toolCall' as const,
+        id: `c${n}`,
+        name: 'slow',
+        arguments: { ms: 15 + n },
+      })),
+    }
+    const provider = scripted((request) =>
+      request.messages.some((m) => m.role === 'toolResult') ? 'done' : threeCalls,
+    )
+    const rt = new Runtime({ provider, model: 'm', toolExecution: 'parallel' })
+    const lanes = Array.from({ length: 3 }, (_, i) => ({
+      itemKey: `l${i}`,
+      calls: [{ callKey: 'c', tool: 'slow', args: { ms: 20 } }],
+    }))
+    const [x, y, batch] = await Promise.all([
+      rt.exec('x', { tools: [tool] }),
+      rt.exec('y', { tools: [tool] }),
+      rt.runParallelBatch(lanes, { tools: [tool], maxConcurrency: 3 }),
+    ])
+    expect([x.status, y.status]).toEqual(['completed', 'completed'])
+    expect([...x.receipts, ...y.receipts, ...batch.receipts].every((r) => r.status === 'ok')).toBe(true)
+    expect(seen()).toEqual({ runs: 9, maxInFlight: 2 })
+  })
+
   it('without a limit the same plans run wider, so the limit is what held them', async () => {
     const { tool, seen } = meter()
     const rt = runtime()

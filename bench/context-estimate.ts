@@ -13,7 +13,9 @@ type Json = Record<string, unknown>
 type Request = { messages: Message[]; system?: string; tools: ToolSpec[] }
 type Row = { fixture: string; provider: string; reported: number; estimated: number; ratio: number }
 
-const root = fileURLToPath(new URL('../../../shared/fixtures/wire/', import.meta.url))
+// Beside the checkout: relative to bench/dist/ when compiled, to bench/ from source.
+const up = import.meta.url.includes('/bench/dist/') ? '../../../' : '../../'
+const root = fileURLToPath(new URL(`${up}shared/fixtures/wire/`, import.meta.url))
 
 const assistant = (content: AssistantMessage['content']): AssistantMessage => ({
   role: 'assistant',

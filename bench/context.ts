@@ -16,7 +16,10 @@ import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { z } from 'zod'
 // The loop's window check itself, from core's compiled modules (not a public entry): timed alone,
 // it is not lost in the noise of a whole turn.
-const { fitWindow } = (await import(new URL('../../packages/core/dist/window/fit.js', import.meta.url).href)) as {
+// Relative to bench/dist/ when compiled, to bench/ when a test imports the source.
+const fromRoot = import.meta.url.includes('/bench/dist/') ? '../../' : '../'
+const fitUrl = new URL(`${fromRoot}packages/core/dist/window/fit.js`, import.meta.url)
+const { fitWindow } = (await import(fitUrl.href)) as {
   fitWindow: (ctx: never, iteration: number) => Promise<void>
 }
 import { formatTime, timePerOp, type MicroResult } from './micro.js'

@@ -8,34 +8,54 @@ import type { Message } from '../contract/types.js'
  * worse, accept it); here it fails `invalid_options` before any request.
  */
 export function checkSuppliedHistory(history: readonly Message[], input: readonly Message[]): void {
+  const problem = pairingProblem([...history, ...input])
+  if (!problem) return
   const at = (i: number) => (i < history.length ? `history.${i}` : `input.${i - history.length}`)
-  const fail = (where: string, why: string): never => {
-    throw new NestorError('invalid_options', `invalid option ${where}: ${why}`)
-  }
+  throw new NestorError('invalid_options', `invalid option ${at(problem.index)}: ${problem.why(at)}`)
+}
+
+/**
+ * The first break of those rules in `messages`, or undefined: where it is, and why (worded with
+ * `at`, which names a message by its index). Shared with compaction, whose custom strategies must
+ * return a history that keeps them.
+ */
+export function pairingProblem(
+  messages: readonly Message[],
+): { index: number; why: (at: (i: number) => string) => string } | undefined {
   const seen = new Set<string>()
-  // Calls of the latest assistant message still without a result, with where each was made.
-  let open = new Map<string, string>()
-  const closeAll = (before: string) => {
-    for (const [id, where] of open) fail(where, `tool call ${id} has no result before ${before}`)
+  // Calls of the latest assistant message still without a result, with the index it was made at.
+  let open = new Map<string, number>()
+  const unanswered = (before: (at: (i: number) => string) => string) => {
+    const first = open.entries().next().value
+    return (
+      first && {
+        index: first[1],
+        why: (at: (i: number) => string) => `tool call ${first[0]} has no result before ${before(at)}`,
+      }
+    )
   }
-  const messages = [...history, ...input]
   for (const [i, message] of messages.entries()) {
     if (message.role === 'assistant') {
-      closeAll(`the next assistant message (${at(i)})`)
+      const left = unanswered((at) => `the next assistant message (${at(i)})`)
+      if (left) return left
       open = new Map()
       for (const block of message.content) {
         if (block.type !== 'toolCall') continue
-        if (!block.id) fail(at(i), `a tool call (${block.name || 'no name'}) has an empty id`)
-        if (!block.name) fail(at(i), `tool call ${block.id} has an empty name`)
-        if (seen.has(block.id)) fail(at(i), `tool call id ${block.id} is used more than once`)
+        const fail = (why: string) => ({ index: i, why: () => why })
+        if (!block.id) return fail(`a tool call (${block.name || 'no name'}) has an empty id`)
+        if (!block.name) return fail(`tool call ${block.id} has an empty name`)
+        if (seen.has(block.id)) return fail(`tool call id ${block.id} is used more than once`)
         seen.add(block.id)
-        open.set(block.id, at(i))
+        open.set(block.id, i)
       }
     } else if (message.role === 'toolResult') {
       const id = message.toolCallId
       if (!open.delete(id))
-        fail(at(i), seen.has(id) ? `tool call ${id} has more than one result` : `result ${id} answers no tool call`)
+        return {
+          index: i,
+          why: () => (seen.has(id) ? `tool call ${id} has more than one result` : `result ${id} answers no tool call`),
+        }
     }
   }
-  closeAll('the end of the conversation')
+  return unanswered(() => 'the end of the conversation')
 }

@@ -57,23 +57,6 @@ export function diffOf(before: readonly Message[], after: readonly Message[]): C
   return { from, to: before.length - back, replacement: after.slice(from, after.length - back) }
 }
 
-/** Why a history cannot be sent: a tool result without its call, or a call left unanswered. */
-export function pairingProblem(history: readonly Message[]): string | undefined {
-  const open = new Map<string, number>()
-  for (const [index, message] of history.entries()) {
-    if (message.role === 'toolResult') {
-      if (!open.delete(message.toolCallId))
-        return `message ${index} answers call ${message.toolCallId}, which no earlier assistant message made`
-      continue
-    }
-    if (open.size > 0 && message.role === 'assistant')
-      return `call ${[...open.keys()][0]} has no result before message ${index}`
-    if (message.role === 'assistant')
-      for (const block of message.content) if (block.type === 'toolCall') open.set(block.id, index)
-  }
-  return undefined
-}
-
 /**
  * The cut turns as a plain transcript for the summarizer. Longer than `maxChars`, it keeps its
  * first entry (an earlier summary, when there was a compaction before) and its newest part.

@@ -3,18 +3,11 @@ import type { ContextInfo, ContextOptions } from '../contract/exec-types.js'
 import type { Message } from '../contract/types.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { emit, type ExecContext } from '../exec/context.js'
+import { pairingProblem } from '../options/supplied-history.js'
 import { runInFrame } from '../exec/frame.js'
 import { callHook } from '../exec/hooks.js'
 import { recordCompaction, replayedCompaction, turnRecorded } from '../state/tree-journal.js'
-import {
-  applyCompaction,
-  cutIndex,
-  diffOf,
-  headEnd,
-  pairingProblem,
-  transcriptOf,
-  type Compaction,
-} from './compaction.js'
+import { applyCompaction, cutIndex, diffOf, headEnd, transcriptOf, type Compaction } from './compaction.js'
 import { fixedTokens, messagesTokens, messageTokens, reportedTokens } from './estimate.js'
 import type { Overflow } from './overflow.js'
 
@@ -206,7 +199,8 @@ function checkedHistory(returned: unknown): Message[] {
   for (const [index, message] of returned.entries())
     if (!messageSchema.safeParse(message).success) throw bad(`has a malformed message at ${index}`)
   const problem = pairingProblem(returned as Message[])
-  if (problem) throw bad(`breaks a tool call from its result: ${problem}`)
+  if (problem)
+    throw bad(`breaks a tool call from its result: at message ${problem.index}, ${problem.why((i) => `message ${i}`)}`)
   return returned as Message[]
 }
 

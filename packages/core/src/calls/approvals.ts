@@ -2,6 +2,9 @@ import { messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import type { ApprovalDecision, ApprovalRequest, JsonValue, Tool, ToolCall, ToolContext } from '../contract/types.js'
+import { markPaused } from '../state/tree-journal.js'
+import { checkArguments } from '../tools/tool-parameters.js'
+import { idempotencyKeyOf } from './idempotency-key.js'
 
 /** What a person (or an approve handler) is asked to decide about one call, with the tool's preview. */
 export function approvalRequest(
@@ -121,6 +124,30 @@ export async function decideApproval(ctx: ExecContext, request: ApprovalRequest)
   }
   if (decision === ABORTED) return { approved: false, reason: 'aborted' }
   return normalizeDecision(decision)
+}
+
+/**
+ * After a sequential pause, the calls behind the first pending one wait too (their order matters).
+ * Those that will need a decision join `pending` now, so a person can decide them all at once; a
+ * call its own gates would refuse (bad arguments, a failing preview) fails there when reached.
+ */
+export async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], pending: ApprovalRequest[]) {
+  const first = pending[0]
+  if (!first) return
+  const start = calls.findIndex((c) => c.id === first.toolCallId) + 1
+  for (const call of calls.slice(start)) {
+    const tool = ctx.tools.get(call.name)
+    if (!tool?.needsApproval || ctx.state.decisions.has(call.id)) continue
+    const checked = checkArguments(tool, ctx.tools.strict, call.arguments)
+    if (!checked.ok) continue
+    const toolCtx = approvalContext(ctx, call, idempotencyKeyOf(ctx, ctx.state.iterationsUsed, call.id))
+    if (!(await needsApprovalOf(tool, checked.value, toolCtx))) continue
+    const preview = await previewOf(ctx, tool, checked.value, toolCtx)
+    if (!preview.ok) continue
+    const request = approvalRequest(ctx, call, checked.value, preview.value)
+    markPaused(ctx.journal, ctx.state.iterationsUsed, request)
+    pending.push(request)
+  }
 }
 
 const ABORTED = Symbol('aborted')

@@ -1,6 +1,7 @@
 import { NestorError, invalidOption } from '../contract/errors.js'
 import type { ExecContext } from '../exec/context.js'
 import { generateId } from '../base/ids.js'
+import { inPool } from '../base/pool.js'
 import { asInternal } from '../exec/hooks.js'
 import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
 import { runToolCall } from './stages.js'
@@ -227,10 +228,9 @@ export function runParallelBatch(
 async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Promise<ParallelBatchResult> {
   const batchId = generateId('batch')
   const out: ParallelBatchResult['lanes'] = lanes.map((lane) => ({ itemKey: lane.itemKey, results: [] }))
-  let next = 0
-  const worker = async () => {
-    while (next < lanes.length) {
-      const index = next++
+  let error: NestorError | undefined
+  try {
+    await inPool(lanes.length, width, async (index) => {
       const lane = lanes[index] as BatchLane
       const slot = out[index] as ParallelBatchResult['lanes'][number]
       for (const call of lane.calls) {
@@ -244,19 +244,11 @@ async function runLanes(ctx: ExecContext, lanes: BatchLane[], width: number): Pr
           break
         }
       }
-    }
+    })
+  } catch (thrown) {
+    // A hook or a bug stops the other lanes too (no new lane starts), reported beside the results.
+    error = asInternal(thrown)
   }
-  let error: NestorError | undefined
-  const guarded = async () => {
-    try {
-      await worker()
-    } catch (thrown) {
-      // A hook or a bug stops the other lanes too (no new lane starts), reported beside the results.
-      error ??= asInternal(thrown)
-      next = lanes.length
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(width, lanes.length) }, guarded))
   const result: ParallelBatchResult = {
     batchId,
     lanes: out,

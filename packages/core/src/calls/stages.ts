@@ -19,7 +19,7 @@ import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from
 import { approvalContext, approvalRequest, decideApproval, needsDecision, previewOf } from './approvals.js'
 import { runTool } from './body.js'
 import { idempotencyKeyOf } from './idempotency-key.js'
-import { isStrict, undeclaredKeys } from '../tools/tool-parameters.js'
+import { checkArguments } from '../tools/tool-parameters.js'
 import { controlOf } from '../tools/tool-control.js'
 import { hasMissingResult, missingResultError } from '../tools/supplied-results.js'
 
@@ -315,18 +315,10 @@ async function body(p: Passage): Promise<Finish | Pause> {
 const controlOnce = new WeakMap<ToolOutput, ControlDecision>()
 
 function parse(p: Passage, args: Record<string, unknown>): Finish | undefined {
-  // Checked on the raw arguments: a zod object would strip unknown keys before we saw them.
-  const extra = isStrict(p.tool, p.ctx.tools.strict) ? undeclaredKeys(p.tool.spec.parameters, args) : []
-  if (extra.length > 0)
-    return fail(
-      p,
-      'invalid_arguments',
-      `invalid arguments for ${p.call.name}:\n- ${extra.map((k) => `${k}: not a declared argument`).join('\n- ')}`,
-    )
-  const checked = p.tool.validate ? p.tool.validate(args) : { ok: true as const, value: args }
+  const checked = checkArguments(p.tool, p.ctx.tools.strict, args)
   if (!checked.ok)
     return fail(p, 'invalid_arguments', `invalid arguments for ${p.call.name}:\n- ${checked.issues.join('\n- ')}`)
-  p.args = checked.value as Record<string, unknown>
+  p.args = checked.value
   return undefined
 }
 

@@ -7,7 +7,7 @@ import type {
   LoopHooks,
   RuntimeOptions,
 } from '../contract/exec-types.js'
-import type { ApprovalDecision, ApprovalRequest, Provider } from '../contract/types.js'
+import type { ApprovalDecision, ApprovalRequest, Message, Provider } from '../contract/types.js'
 import type { EventLog } from '../events/event-log.js'
 import type { OutputGate } from '../schema/output.js'
 import type { ExecState } from '../state/exec-state.js'
@@ -149,4 +149,16 @@ export function emit(ctx: ExecContext, payload: EventPayload, guarded = false): 
   if (event.type === 'agent_end') ctx.control.ended = true
   ctx.env.publish(safe)
   return safe
+}
+
+/** Adds a message to the history with its message events (`replayed` when it came from the journal). */
+export function append(ctx: ExecContext, message: Message, replayed = false): void {
+  ctx.state.history.push(message)
+  if (replayed) {
+    emit(ctx, { type: 'message_start', message, replayed: true })
+    emit(ctx, { type: 'message_end', message, replayed: true })
+    return
+  }
+  emit(ctx, { type: 'message_start', message })
+  emit(ctx, { type: 'message_end', message })
 }

@@ -1,20 +1,17 @@
-import { callSignature } from '../base/canonical.js'
 import { generateId } from '../base/ids.js'
 import { NestorError } from '../contract/errors.js'
 import type { ExecResult } from '../contract/exec-types.js'
-import type { ApprovalRequest, AssistantMessage, Message, ReceiptStatus, ToolCall } from '../contract/types.js'
+import type { AssistantMessage, Message, ToolCall } from '../contract/types.js'
 import type { ToolResultMessage } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
 import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
-import { approvalContext, approvalRequest, needsApprovalOf, previewOf } from '../calls/approvals.js'
-import { idempotencyKeyOf } from '../calls/idempotency-key.js'
-import { runToolCall, type CallOutcome } from '../calls/stages.js'
-import { checkBudgets, checkToolCallBudgets, iterationLimit } from '../exec/budget.js'
-import { emit, type ExecContext } from '../exec/context.js'
+import { runToolRound, type ToolRound } from '../calls/round.js'
+import { checkBudgets, iterationLimit } from '../exec/budget.js'
+import { append, emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
 import { toRunState } from '../state/run-state.js'
-import { markPaused, recordTool, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
+import { recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import type { TurnOutcome } from './stream-turn.js'
 import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
@@ -174,180 +171,6 @@ function beginTurn(ctx: ExecContext, iteration: number, model: string): void {
 /** Steering or follow-up messages taken before a model turn join the history. */
 function appendTaken(ctx: ExecContext, taken: { messages: Message[]; replayed: boolean }): void {
   for (const message of taken.messages) append(ctx, message, taken.replayed)
-}
-
-/** Adds a message to the history with its message events (`replayed` when it came from the journal). */
-export function append(ctx: ExecContext, message: Message, replayed = false): void {
-  ctx.state.history.push(message)
-  if (replayed) {
-    emit(ctx, { type: 'message_start', message, replayed: true })
-    emit(ctx, { type: 'message_end', message, replayed: true })
-    return
-  }
-  emit(ctx, { type: 'message_start', message })
-  emit(ctx, { type: 'message_end', message })
-}
-
-/** What a tool round came to. */
-type ToolRound = {
-  results: ToolResultMessage[]
-  /** Calls waiting for an approval decision (the exec pauses). */
-  pending: ApprovalRequest[]
-  /** Ids of the calls still without a result when the exec paused, in the model's order. */
-  remaining: string[]
-  tripped?: { name: string; count: number }
-  /** The result of a `stopAtTools` call: the exec ends with it. */
-  stoppedAt?: ToolResultMessage
-  /** A call whose control envelope decided stop: the exec ends with its result. */
-  controlStop?: { result: ToolResultMessage; stopped: NonNullable<Ending['stopped']> }
-  /** A call found a tool-call budget used up: it and the calls after it were skipped. */
-  overBudget?: NestorError
-}
-
-/**
- * Runs the tool calls of one assistant message, in the model's order or in parallel, and appends
- * their results to the history in call order. Every call leaves with exactly one result unless the
- * exec pauses, in which case the calls without one are listed in `remaining`.
- */
-async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRound> {
-  const round: ToolRound = { results: [], pending: [], remaining: [] }
-  const slots: (ToolResultMessage | undefined)[] = new Array(calls.length)
-  const replayed: boolean[] = []
-  let skipWith: string | undefined
-  let paused = false
-  let failed: { error: unknown } | undefined
-
-  /** A call's outcome, closed and recorded; the journal append is what the next call waits for. */
-  const settle = (index: number, call: ToolCall, outcome: CallOutcome): Promise<void> | undefined => {
-    if (outcome.kind === 'pause') {
-      paused = true
-      round.pending.push(...outcome.requests)
-      return undefined
-    }
-    slots[index] = outcome.result
-    if (outcome.replayed) replayed[index] = true
-    closeCall(ctx, call, outcome, outcome.replayed)
-    if (outcome.thrown) {
-      // A hook (or a bug) threw: the exec will fail with it, but only once every call that is
-      // running has its result and receipt, so nothing of this round arrives after agent_end.
-      // The loop answers the calls never started when it repairs the history.
-      failed ??= outcome.thrown
-      skipWith ??= NOT_RUN.execFailed
-      return undefined
-    }
-    if (outcome.tripped && !round.tripped) {
-      const count = ctx.state.streaks.get(outcome.receipt.signature) ?? ctx.env.settings.breakerThreshold
-      round.tripped = { name: call.name, count }
-      skipWith ??= NOT_RUN.breaker(call.name)
-    }
-    if (ctx.env.settings.stopAtTools.has(call.name) && !outcome.result.isError && !round.stoppedAt) {
-      round.stoppedAt = outcome.result
-      skipWith ??= NOT_RUN.stoppedAt(call.name)
-    }
-    const control = outcome.receipt.control
-    if (control?.decision === 'stop' && !round.controlStop) {
-      const stopped = { reason: 'control_stop' as const, toolName: call.name, toolCallId: call.id, control }
-      round.controlStop = { result: outcome.result, stopped }
-      skipWith ??= NOT_RUN.controlStop(call.name)
-    }
-    // Durable before the next call starts: a crash from here on never runs this body again.
-    return outcome.replayed ? undefined : recordTool(ctx.journal, ctx.state.iterationsUsed, call, outcome)
-  }
-
-  const runOne = async (index: number, call: ToolCall): Promise<void> => {
-    const skip = (status: ReceiptStatus, text: string) => {
-      slots[index] = closeCall(ctx, call, notRunAnswer(ctx, call, status, text)).result
-    }
-    if (ctx.control.controller.signal.aborted) return skip('aborted', NOT_RUN.aborted)
-    if (skipWith !== undefined) return skip('skipped', skipWith)
-    if (ctx.env.settings.steering === 'interrupt' && ctx.control.steering.pending)
-      return skip('skipped', NOT_RUN.steering)
-    const overBudget = checkToolCallBudgets(ctx)
-    if (overBudget) {
-      round.overBudget ??= overBudget
-      skipWith ??= NOT_RUN.toolBudget
-      return skip('skipped', NOT_RUN.toolBudget)
-    }
-    // Counted when it starts, so parallel calls see each other; a call that pauses runs (and
-    // counts) again when it is resumed.
-    ctx.state.toolCallsUsed++
-    ctx.tree.toolCalls++
-    const outcome = await runToolCall(ctx, call)
-    if (outcome.kind === 'pause') {
-      ctx.state.toolCallsUsed--
-      ctx.tree.toolCalls--
-    }
-    const saved = settle(index, call, outcome)
-    if (saved)
-      await saved.catch((error: unknown) => {
-        // The journal failed: the call has its result, but the exec cannot go on unrecorded.
-        failed ??= { error }
-        skipWith ??= NOT_RUN.execFailed
-      })
-  }
-
-  if (ctx.env.settings.toolExecution === 'parallel' && calls.length > 1) {
-    // Identical calls in one message run one after the other, so the duplicate gate sees the first.
-    const bySignature = new Map<string, Promise<void>>()
-    let next = 0
-    const worker = async () => {
-      while (next < calls.length) {
-        const index = next++
-        const call = calls[index] as ToolCall
-        const signature = callSignature(call.name, call.arguments)
-        const run = (bySignature.get(signature) ?? Promise.resolve()).then(() => runOne(index, call))
-        bySignature.set(signature, run)
-        await run
-      }
-    }
-    const width = Math.min(ctx.env.settings.maxToolConcurrency, calls.length)
-    await Promise.all(Array.from({ length: width }, worker))
-  } else {
-    for (const [index, call] of calls.entries()) {
-      if (paused || failed) break
-      await runOne(index, call)
-    }
-  }
-
-  for (const [index, call] of calls.entries()) {
-    const result = slots[index]
-    if (!result && failed) continue
-    if (result) {
-      round.results.push(result)
-      append(ctx, result, replayed[index])
-    } else {
-      round.remaining.push(call.id)
-    }
-  }
-  if (failed) throw failed.error
-  if (paused && ctx.env.settings.toolExecution !== 'parallel') await listLaterApprovals(ctx, calls, round)
-  return round
-}
-
-/**
- * After a sequential pause, the calls behind the first pending one wait too (their order matters).
- * Those that will need a decision are listed now, so a person can decide them all at once.
- */
-async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], round: ToolRound): Promise<void> {
-  const first = round.pending[0]
-  if (!first) return
-  const start = calls.findIndex((c) => c.id === first.toolCallId) + 1
-  for (const call of calls.slice(start)) {
-    const tool = ctx.tools.get(call.name)
-    if (!tool?.needsApproval || ctx.state.decisions.has(call.id)) continue
-    const checked = tool.validate ? tool.validate(call.arguments) : { ok: true as const, value: call.arguments }
-    if (!checked.ok) continue
-    const args = checked.value as Record<string, unknown>
-    const key = idempotencyKeyOf(ctx, ctx.state.iterationsUsed, call.id)
-    const toolCtx = approvalContext(ctx, call, key)
-    if (!(await needsApprovalOf(tool, args, toolCtx))) continue
-    // A preview that fails is not listed: the call fails at its own approval gate when it is reached.
-    const preview = await previewOf(ctx, tool, args, toolCtx)
-    if (!preview.ok) continue
-    const request = approvalRequest(ctx, call, args, preview.value)
-    markPaused(ctx.journal, ctx.state.iterationsUsed, request)
-    round.pending.push(request)
-  }
 }
 
 /** What the tool round decided: pause, breaker, budget, stop-at-tool, a control stop or abort end the exec; else undefined. */

@@ -118,3 +118,17 @@ function v3Unrepresentable(def: V3Def | undefined, path: string, seen = new Set<
       return def.innerType ? child(def.innerType, path) : []
   }
 }
+
+/** A call's arguments as its body gets them, or the issues: undeclared keys (when strict), then the schema. */
+export function checkArguments(
+  tool: Tool,
+  runtimeStrict: boolean,
+  args: Record<string, unknown>,
+): { ok: true; value: Record<string, unknown> } | { ok: false; issues: string[] } {
+  // Checked on the raw arguments: a zod object would strip unknown keys before we saw them.
+  const extra = isStrict(tool, runtimeStrict) ? undeclaredKeys(tool.spec.parameters, args) : []
+  if (extra.length > 0) return { ok: false, issues: extra.map((k) => `${k}: not a declared argument`) }
+  if (!tool.validate) return { ok: true, value: args }
+  const checked = tool.validate(args)
+  return checked.ok ? { ok: true, value: checked.value as Record<string, unknown> } : checked
+}

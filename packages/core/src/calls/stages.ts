@@ -76,15 +76,16 @@ type Finish = {
   stop?: NestorError
 }
 type Pause = Extract<CallOutcome, { kind: 'pause' }>
-/** A stage passes the call on (undefined), finishes it, or pauses it. */
-type Stage = (p: Passage) => Finish | Pause | undefined | Promise<Finish | Pause | undefined>
+/** A stage passes the call on (undefined), finishes it, pauses it, or answers it whole (a replay). */
+type Stage = (p: Passage) => Finish | CallOutcome | undefined | Promise<Finish | CallOutcome | undefined>
 
 /**
  * The stages of a tool call, in order (docs/design.md). The first that answers ends the call; every
  * finished call then goes through the afterToolCall hook, its receipt and the breaker (`finishCall`).
- * A call the journal already answered skips them all (`runToolCall`).
+ * A call the journal already answered is answered by the first stage, whole: nothing else runs.
  */
 const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
+  ['journal replay', replayed],
   ['beforeToolCall hook', beforeHook],
   ['supplied result', suppliedResult],
   ['known tool and valid arguments', validCall],
@@ -94,30 +95,9 @@ const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
   ['body', body],
 ]
 
-/** One tool call: replayed from the journal, or through every stage. */
+/** One tool call through the stages, the first of which finds it in the journal when it was answered before. */
 export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<CallOutcome> {
   const iteration = ctx.state.iterationsUsed
-  let recorded
-  try {
-    recorded = replayedTool(ctx.journal, iteration, call)
-  } catch (error) {
-    // A contradicted step: answered without running, and the exec fails with journal_mismatch.
-    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
-    return {
-      kind: 'result',
-      ...notRunAnswer(ctx, call, 'skipped', NOT_RUN.execFailed),
-      tripped: false,
-      thrown: { error },
-    }
-  }
-  if (recorded) {
-    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments, replayed: true })
-    const { result, receipt } = recorded
-    if (receipt.status === 'ok' && !ctx.state.succeeded.has(receipt.signature))
-      ctx.state.succeeded.set(receipt.signature, call.id)
-    return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
-  }
-  emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
   const passage: Passage = {
     ctx,
     call,
@@ -148,6 +128,31 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<Cal
       thrown: { error },
     }
   }
+}
+
+/**
+ * A call this run answered before (docs/durability.md): its recorded answer, the body not run. A
+ * contradicted step throws, so the call is answered without running and the exec fails with
+ * journal_mismatch. The call's tool_start goes out here, replayed or live.
+ */
+function replayed(p: Passage): CallOutcome | undefined {
+  const { ctx, call } = p
+  let recorded
+  try {
+    recorded = replayedTool(ctx.journal, p.iteration, call)
+  } catch (error) {
+    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
+    throw error
+  }
+  if (!recorded) {
+    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
+    return undefined
+  }
+  emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments, replayed: true })
+  const { result, receipt } = recorded
+  if (receipt.status === 'ok' && !ctx.state.succeeded.has(receipt.signature))
+    ctx.state.succeeded.set(receipt.signature, call.id)
+  return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
 }
 
 const fail = (p: Passage, status: ReceiptStatus, text: string, attempts = 0): Finish => ({

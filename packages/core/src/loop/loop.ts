@@ -1,9 +1,7 @@
-import { generateId } from '../base/ids.js'
 import { NestorError } from '../contract/errors.js'
 import type { ExecResult } from '../contract/exec-types.js'
-import type { AssistantMessage, Message, ToolCall } from '../contract/types.js'
+import type { AssistantMessage, ToolCall } from '../contract/types.js'
 import type { ToolResultMessage } from '../contract/types.js'
-import { addUsage } from '../contract/usage.js'
 import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
 import { runToolRound, type ToolRound } from '../calls/round.js'
 import { checkBudgets, iterationLimit } from '../exec/budget.js'
@@ -11,19 +9,17 @@ import { append, emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
 import { toRunState } from '../state/run-state.js'
-import { recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
-import type { TurnOutcome } from './stream-turn.js'
-import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
-import { fitWindow } from '../window/fit.js'
+import { takeQueued, takeTurn } from './turns.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
  * the provider); tool calls are run through their stages and fed back, text ends the round.
  * Steering is injected before each model call, follow-ups when the loop would end. Every exit goes
  * through `end`, so agent_end is always the last event and the history invariant (each call
- * answered once) holds. The journal is a seam, not a thread: a turn's source, and the recording
- * of finished turns and calls, are the only places the loop touches it.
+ * answered once) holds. The journal is a seam, not a thread: past waiting for it to be ready, the
+ * loop meets it only through its turn source (`turns.ts`: turns and queued messages, replayed or
+ * recorded) and the tool round (`calls/`: a call replayed by its first stage, or recorded once settled).
  */
 export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecResult> {
   if ('recorded' in start) {
@@ -60,41 +56,16 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         // After an abort no model call starts and no iteration is counted.
         if (ctx.control.controller.signal.aborted) return end(ctx, aborted(ctx))
         const iteration = ctx.state.iterationsUsed + 1
-        const steering = takeMessages(ctx.journal, iteration, () => ctx.control.steering.drain())
-        if (steering.saved) await steering.saved
-        appendTaken(ctx, steering)
+        const queued = takeQueued(ctx, iteration, ctx.control.steering)
+        const steered = (queued instanceof Promise ? await queued : queued) > 0
         const budgetError = checkBudgets(ctx)
         if (budgetError) return end(ctx, { status: 'failed', error: budgetError })
         if (ctx.state.iterationsUsed >= ctx.state.iterationBudget)
           return end(ctx, { status: 'failed', error: iterationLimit(ctx) })
-
-        if (ctx.env.context) await fitWindow(ctx, iteration)
-        // A turn comes from the journal when this run recorded it, else from the provider.
-        const recorded = replayedTurn(ctx.journal, iteration, ctx.state.history, ctx.state.startIndex)
-        let turn: TurnOutcome
-        if (recorded) {
-          beginTurn(ctx, iteration, recorded.model)
-          turn = fromJournal(ctx, recorded)
-        } else {
-          const preparing = requestFor(ctx, iteration)
-          const request = preparing instanceof Promise ? await preparing : preparing
-          if (!request) return end(ctx, aborted(ctx))
-          beginTurn(ctx, iteration, request.model)
-          turn = await fromProvider(ctx, iteration, request, steering.messages.length > 0)
-          if (ctx.env.context) turn = await retryOnOverflow(ctx, iteration, turn)
-        }
-        const { message, error } = turn
-        ctx.state.history.push(message)
-        addUsage(ctx.state.usage, message.usage)
-        addUsage(ctx.state.totalUsage, message.usage)
-        ctx.tree.tokens += message.usage.total
-        const calls = uniqueCalls(ctx, message)
+        const turn = await takeTurn(ctx, iteration, steered)
+        if (!turn) return end(ctx, aborted(ctx))
+        const { message, error, calls } = turn
         const failed = message.stopReason === 'error' || message.stopReason === 'aborted'
-        if (!recorded && !failed) {
-          // Durable before any tool of this turn runs: a crash from here on never pays for the turn again.
-          const saved = recordTurn(ctx.journal, iteration, ctx.execId, ctx.state.history, ctx.state.startIndex)
-          if (saved) await saved
-        }
 
         if (failed) {
           const abortedTurn = message.stopReason === 'aborted'
@@ -146,10 +117,8 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         if (ctx.env.settings.resetToolChoice && choice !== undefined && choice !== 'auto' && choice !== 'none')
           ctx.state.toolChoice = 'auto'
       }
-      const followUps = takeMessages(ctx.journal, ctx.state.iterationsUsed + 1, () => ctx.control.followUp.drain())
-      if (followUps.saved) await followUps.saved
-      if (followUps.messages.length === 0) break outer
-      appendTaken(ctx, followUps)
+      const followUps = takeQueued(ctx, ctx.state.iterationsUsed + 1, ctx.control.followUp)
+      if ((followUps instanceof Promise ? await followUps : followUps) === 0) break outer
       wantsTools = true
     }
     return end(ctx, ctx.env.output ? { status: 'completed', text, output } : { status: 'completed', text })
@@ -159,18 +128,6 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
     const error = asInternal(thrown)
     return end(ctx, ctx.control.controller.signal.aborted ? aborted(ctx) : { status: 'failed', error })
   }
-}
-
-/** A model turn opens (live or replayed): the iteration is counted here and only here. */
-function beginTurn(ctx: ExecContext, iteration: number, model: string): void {
-  ctx.state.iterationsUsed = iteration
-  ctx.tree.iterations++
-  emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.state.iterationBudget, model })
-}
-
-/** Steering or follow-up messages taken before a model turn join the history. */
-function appendTaken(ctx: ExecContext, taken: { messages: Message[]; replayed: boolean }): void {
-  for (const message of taken.messages) append(ctx, message, taken.replayed)
 }
 
 /** What the tool round decided: pause, breaker, budget, stop-at-tool, a control stop or abort end the exec; else undefined. */
@@ -230,18 +187,6 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
 
 const toolCallsOf = (message: AssistantMessage): ToolCall[] =>
   message.content.filter((c): c is ToolCall => c.type === 'toolCall')
-
-/** Tool calls of a message with ids made unique and non-empty within this exec. */
-function uniqueCalls(ctx: ExecContext, message: AssistantMessage): ToolCall[] {
-  const calls: ToolCall[] = []
-  for (const block of message.content) {
-    if (block.type !== 'toolCall') continue
-    if (!block.id || ctx.state.toolCallIds.has(block.id)) block.id = generateId('call')
-    ctx.state.toolCallIds.add(block.id)
-    calls.push(block)
-  }
-  return calls
-}
 
 /** Answers calls without running them, in order (a cut, failed or aborted turn, a repair). */
 function answerNotRun(ctx: ExecContext, calls: ToolCall[], status: 'skipped' | 'aborted', text: string) {

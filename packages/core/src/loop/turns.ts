@@ -1,19 +1,92 @@
 import { untilAbort } from '../base/abort-watch.js'
-import type { AssistantMessage, Message, ModelRequest, ToolSpec } from '../contract/types.js'
-import { emit, type ExecContext } from '../exec/context.js'
+import { generateId } from '../base/ids.js'
+import type { AssistantMessage, Message, ModelRequest, ToolCall, ToolSpec } from '../contract/types.js'
+import { addUsage } from '../contract/usage.js'
+import { append, emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
-import { takeMessages } from '../state/tree-journal.js'
+import type { MessageQueue } from '../exec/message-queue.js'
+import { recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
-import { compactAfterOverflow, overflowError } from '../window/fit.js'
+import { compactAfterOverflow, fitWindow, overflowError } from '../window/fit.js'
 import { overflowOf } from '../window/overflow.js'
 
-// Where a model turn comes from: the journal (recorded by an earlier run) or the provider (live).
-// The loop opens the turn (its iteration bookkeeping) between building the request and streaming.
+// The loop's turn source, and with it every place the loop meets the journal: a model turn comes
+// from the journal (recorded by an earlier run) or from the provider (live, then recorded), and so
+// do the messages taken from the steering and follow-up queues before it.
+
+/** A model turn in the history, its tool calls with ids unique within the exec. */
+export type Turn = TurnOutcome & { calls: ToolCall[] }
+
+/**
+ * Turn `iteration`: the history fitted to the window, then the turn replayed or streamed, joined
+ * to the history, and recorded before any of its tools runs (a crash from there on never pays
+ * for it again). Undefined when the exec was aborted before its request was ready.
+ */
+export async function takeTurn(ctx: ExecContext, iteration: number, steered: boolean): Promise<Turn | undefined> {
+  if (ctx.env.context) await fitWindow(ctx, iteration)
+  const recorded = replayedTurn(ctx.journal, iteration, ctx.state.history, ctx.state.startIndex)
+  let turn: TurnOutcome
+  if (recorded) {
+    beginTurn(ctx, iteration, recorded.model)
+    turn = fromJournal(ctx, recorded)
+  } else {
+    const preparing = requestFor(ctx, iteration)
+    const request = preparing instanceof Promise ? await preparing : preparing
+    if (!request) return undefined
+    beginTurn(ctx, iteration, request.model)
+    turn = await fromProvider(ctx, iteration, request, steered)
+    if (ctx.env.context) turn = await retryOnOverflow(ctx, iteration, turn)
+  }
+  const { message } = turn
+  ctx.state.history.push(message)
+  addUsage(ctx.state.usage, message.usage)
+  addUsage(ctx.state.totalUsage, message.usage)
+  ctx.tree.tokens += message.usage.total
+  const calls = uniqueCalls(ctx, message)
+  if (!recorded && message.stopReason !== 'error' && message.stopReason !== 'aborted') {
+    const saved = recordTurn(ctx.journal, iteration, ctx.execId, ctx.state.history, ctx.state.startIndex)
+    if (saved) await saved
+  }
+  return { ...turn, calls }
+}
+
+/**
+ * The messages waiting in a queue (steering, follow-ups) before model turn `next`, joined to the
+ * history: those this run recorded, replayed, else the queue's, recorded. How many were taken.
+ */
+export function takeQueued(ctx: ExecContext, next: number, queue: MessageQueue): number | Promise<number> {
+  const taken = takeMessages(ctx.journal, next, () => queue.drain())
+  const join = (): number => {
+    for (const message of taken.messages) append(ctx, message, taken.replayed)
+    return taken.messages.length
+  }
+  // Nothing to wait for (no journal, nothing taken): no tick.
+  return taken.saved ? taken.saved.then(join) : join()
+}
+
+/** A model turn opens (live or replayed): the iteration is counted here and only here. */
+function beginTurn(ctx: ExecContext, iteration: number, model: string): void {
+  ctx.state.iterationsUsed = iteration
+  ctx.tree.iterations++
+  emit(ctx, { type: 'turn_start', iteration, iterationBudget: ctx.state.iterationBudget, model })
+}
+
+/** Tool calls of a message with ids made unique and non-empty within this exec. */
+function uniqueCalls(ctx: ExecContext, message: AssistantMessage): ToolCall[] {
+  const calls: ToolCall[] = []
+  for (const block of message.content) {
+    if (block.type !== 'toolCall') continue
+    if (!block.id || ctx.state.toolCallIds.has(block.id)) block.id = generateId('call')
+    ctx.state.toolCallIds.add(block.id)
+    calls.push(block)
+  }
+  return calls
+}
 
 const ABORTED = Symbol('aborted')
 
 /** A turn from the journal: no provider call, no deltas; its message events say `replayed`. */
-export function fromJournal(ctx: ExecContext, message: AssistantMessage): TurnOutcome {
+function fromJournal(ctx: ExecContext, message: AssistantMessage): TurnOutcome {
   emit(ctx, { type: 'message_start', message, replayed: true })
   emit(ctx, { type: 'message_end', message, replayed: true })
   return { message }
@@ -24,10 +97,7 @@ export function fromJournal(ctx: ExecContext, message: AssistantMessage): TurnOu
  * prepareTurn runs before the turn opens, and an abort does not wait for it (the exec then ends
  * with no turn events and no empty assistant message).
  */
-export function requestFor(
-  ctx: ExecContext,
-  iteration: number,
-): ModelRequest | undefined | Promise<ModelRequest | undefined> {
+function requestFor(ctx: ExecContext, iteration: number): ModelRequest | undefined | Promise<ModelRequest | undefined> {
   const signal = ctx.control.controller.signal
   // Without live tools or a prepareTurn hook the request is built at once: no promise to race.
   if (!needsPreparing(ctx))
@@ -44,7 +114,7 @@ export function requestFor(
  * A turn from the provider. `steered`: steering was taken just before (in 'one' mode nothing
  * more joins this call).
  */
-export async function fromProvider(
+async function fromProvider(
   ctx: ExecContext,
   iteration: number,
   request: ModelRequest,
@@ -69,7 +139,7 @@ export async function fromProvider(
  * A turn the provider refused as too long for the model's window is compacted once and asked
  * again; still too long (or nothing left to cut), the exec fails `context_overflow` (docs/context.md).
  */
-export async function retryOnOverflow(ctx: ExecContext, iteration: number, turn: TurnOutcome): Promise<TurnOutcome> {
+async function retryOnOverflow(ctx: ExecContext, iteration: number, turn: TurnOutcome): Promise<TurnOutcome> {
   let overflow = overflowOf(turn.error)
   if (!overflow) return turn
   if (await compactAfterOverflow(ctx, iteration, overflow)) {

@@ -18,7 +18,7 @@ import { z } from 'zod'
 // it is not lost in the noise of a whole turn.
 // Relative to bench/dist/ when compiled, to bench/ when a test imports the source.
 const fromRoot = import.meta.url.includes('/bench/dist/') ? '../../' : '../'
-const fitUrl = new URL(`${fromRoot}packages/core/dist/window/fit.js`, import.meta.url)
+const fitUrl = new URL(`${fromRoot}packages/core/dist/context/fit.js`, import.meta.url)
 const { fitWindow } = (await import(fitUrl.href)) as {
   fitWindow: (ctx: never, iteration: number) => Promise<void>
 }

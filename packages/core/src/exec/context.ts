@@ -85,7 +85,7 @@ export type ExecEnv = {
   readonly output?: OutputGate
   /** Decides calls that need approval: the nearest handler up the tree; without one the exec pauses. */
   readonly approve?: Approver
-  /** Context management (window/): the exec's own, else its parent's, else the runtime's. */
+  /** Context management (context/): the exec's own, else its parent's, else the runtime's. */
   readonly context?: ContextOptions
 }
 

@@ -7,8 +7,8 @@ import { callHook } from '../exec/hooks.js'
 import type { MessageQueue } from '../exec/message-queue.js'
 import { recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
-import { compactAfterOverflow, fitWindow, overflowError } from '../window/fit.js'
-import { overflowOf } from '../window/overflow.js'
+import { compactAfterOverflow, fitWindow, overflowError } from '../context/fit.js'
+import { overflowOf } from '../context/overflow.js'
 
 // The loop's turn source, and with it every place the loop meets the journal: a model turn comes
 // from the journal (recorded by an earlier run) or from the provider (live, then recorded), and so

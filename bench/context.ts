@@ -118,6 +118,7 @@ async function decisionPerTurn(reported: boolean): Promise<number> {
       env: { context: { maxTokens: 100_000_000 }, provider: { name: 'bench' }, model: 'm', system: 'You read.' },
       tools: { specs: [{ name: 'read', description: 'Reads one page', parameters: { type: 'object' } }] },
       state: { history, startIndex: 0 },
+      window: { trustedFrom: 0 },
     }
     for (let n = 1; n <= TURNS; n++) {
       history.push(assistantCall(n, reported ? 20 + history.length * 260 : 0), resultOf(n))

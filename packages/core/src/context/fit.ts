@@ -2,9 +2,8 @@ import { NestorError } from '../contract/errors.js'
 import type { ContextInfo, ContextOptions } from '../contract/exec-types.js'
 import type { Message } from '../contract/types.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
-import { emit, type ExecContext } from '../exec/context.js'
+import { emit, openNested, type ExecContext } from '../exec/context.js'
 import { pairingProblem } from '../options/supplied-history.js'
-import { runInFrame } from '../exec/frame.js'
 import { callHook } from '../exec/hooks.js'
 import { recordCompaction, replayedCompaction, turnRecorded } from '../state/tree-journal.js'
 import { applyCompaction, cutIndex, diffOf, headEnd, transcriptOf, type Compaction } from './compaction.js'
@@ -24,11 +23,6 @@ const SUMMARY_SYSTEM =
 
 type Limits = { maxTokens: number; reserveTokens: number }
 type Reason = ContextInfo['reason']
-
-// Per exec and never stored: the window it runs in, and from which message on the provider's
-// reported usage describes the history as it now is (an older report counts cut messages).
-const limitsByExec = new WeakMap<ExecContext, Promise<Limits | undefined>>()
-const trustedFrom = new WeakMap<ExecContext, number>()
 
 /** Before a model call: compacts the history when the request would not fit (or replays the recorded compaction). */
 export async function fitWindow(ctx: ExecContext, iteration: number): Promise<void> {
@@ -80,7 +74,7 @@ export function overflowError(ctx: ExecContext, overflow: Overflow): NestorError
  */
 export function requestTokens(ctx: ExecContext): number {
   const history = ctx.state.history
-  const trusted = trustedFrom.get(ctx) ?? 0
+  const trusted = ctx.window.trustedFrom
   let added = 0
   for (let i = history.length - 1; i >= trusted; i--) {
     const message = history[i] as Message
@@ -92,7 +86,7 @@ export function requestTokens(ctx: ExecContext): number {
   return fixedTokens(ctx.env.system, ctx.tools.specs) + earlier + added
 }
 
-// Messages never change once in the history: each is estimated once.
+// Messages never change once in the history, and pass from exec to exec: each is estimated once.
 const estimates = new WeakMap<Message, number>()
 function cachedTokens(message: Message): number {
   let tokens = estimates.get(message)
@@ -138,7 +132,7 @@ async function compact(ctx: ExecContext, iteration: number, reason: Reason, limi
 function applyTo(ctx: ExecContext, compaction: Compaction): void {
   const { state } = ctx
   state.startIndex = applyCompaction(state.history, state.startIndex, compaction)
-  trustedFrom.set(ctx, state.history.length)
+  ctx.window.trustedFrom = state.history.length
   if (state.succeeded.size === 0) return
   const kept = new Set<string>()
   for (const message of state.history) if (message.role === 'toolResult') kept.add(message.toolCallId)
@@ -173,10 +167,10 @@ async function summaryOf(ctx: ExecContext, iteration: number, reason: Reason, cu
   const maxChars = (limits.maxTokens - limits.reserveTokens) * 3
   const input = `Summarize in at most ${words} words:\n\n${transcriptOf(cut, maxChars)}`
   const signal = ctx.control.controller.signal
-  const frame = { ctx, runningTool: '', toolCallId: `context-${iteration}-${reason}`, signal }
-  const result = await runInFrame(frame, () =>
-    ctx.env.host.exec(input, { toolset: 'none', system: SUMMARY_SYSTEM, maxIterations: 1, signal }),
-  )
+  // A child of this exec under a step of its own, the way a tool body's exec is under its call.
+  const under = { ctx, toolCallId: `context-${iteration}-${reason}`, signal }
+  const options = { toolset: 'none', system: SUMMARY_SYSTEM, maxIterations: 1, signal } as const
+  const result = await ctx.env.host[openNested](under, input, options)
   if (result.status !== 'completed' || !result.text)
     throw (
       result.error ??
@@ -205,9 +199,7 @@ function checkedHistory(returned: unknown): Message[] {
 }
 
 function limitsOf(ctx: ExecContext): Promise<Limits | undefined> {
-  let limits = limitsByExec.get(ctx)
-  if (!limits) limitsByExec.set(ctx, (limits = resolveLimits(ctx, ctx.env.context ?? {})))
-  return limits
+  return (ctx.window.limits ??= resolveLimits(ctx, ctx.env.context ?? {}))
 }
 
 async function resolveLimits(ctx: ExecContext, options: ContextOptions): Promise<Limits | undefined> {

@@ -14,6 +14,7 @@ import type { ExecState } from '../state/exec-state.js'
 import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
 import type { ToolSlots } from '../tools/tool-slots.js'
+import type { Nesting } from './frame.js'
 import type { MessageQueue } from './message-queue.js'
 import type { ToolSet } from './tool-set.js'
 
@@ -24,7 +25,12 @@ import type { ToolSet } from './tool-set.js'
 export type ExecHost = {
   readonly options: Readonly<RuntimeOptions>
   exec(input: ExecInput, options?: ExecOptions): AsyncIterable<AgentEvent> & PromiseLike<ExecResult>
+  /** A child exec of `under` opened by Nestor itself, not by a tool body (the context summarizer). */
+  [openNested](under: Nesting, input: ExecInput, options: ExecOptions): PromiseLike<ExecResult>
 }
+
+/** The key of `ExecHost`'s nested opener: core's own, out of reach of applications. */
+export const openNested: unique symbol = Symbol('openNested')
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision
 
@@ -89,6 +95,16 @@ export type ExecEnv = {
   readonly context?: ContextOptions
 }
 
+/**
+ * What context management (context/fit.ts) learns of an exec as it runs; never stored: the window
+ * it runs in (asked once), and from which message on the provider's reported usage describes the
+ * history as it now is (an older report counts messages a compaction cut).
+ */
+export type WindowState = {
+  limits?: Promise<{ maxTokens: number; reserveTokens: number } | undefined>
+  trustedFrom: number
+}
+
 /** How an exec is steered and observed while it runs; never stored. */
 export type ExecControl = {
   controller: AbortController
@@ -126,6 +142,8 @@ export type ExecContext = {
   readonly tools: ToolSet
   readonly state: ExecState
   readonly control: ExecControl
+  /** Its context window, as far as context management learned it. */
+  readonly window: WindowState
   /** Where the exec records its steps and finds them again; none in a batch. */
   readonly journal?: ExecJournal
 }

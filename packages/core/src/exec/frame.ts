@@ -6,7 +6,13 @@ import type { ExecContext } from './context.js'
  * tool that is running. A nested exec() reads the frame to find its parent; parallel siblings each
  * get their own frame object, so they never see each other.
  */
-export type Frame = { ctx: ExecContext; runningTool: string; toolCallId: string; signal: AbortSignal }
+export type Frame = Nesting & { runningTool: string }
+
+/**
+ * Where a child exec sits: its parent, the step of the parent it belongs to (the tool call whose
+ * body opened it, or a step of the loop's own, such as a context summary) and the signal that aborts it.
+ */
+export type Nesting = { ctx: ExecContext; toolCallId: string; signal: AbortSignal }
 
 const frames = new AsyncLocalStorage<Frame>()
 

@@ -9,7 +9,7 @@ import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
 import type { ToolSlots } from '../tools/tool-slots.js'
 import type { ExecContext, ExecEnv, ExecHost, LoopSettings, TreeState } from './context.js'
-import type { Frame } from './frame.js'
+import type { Nesting } from './frame.js'
 import type { Listeners } from './listeners.js'
 import { scopedProvider } from './provider-scope.js'
 import { MessageQueue } from './message-queue.js'
@@ -26,9 +26,9 @@ export type ContextOwner = {
   replayWindow: number
 }
 
-/** What a new exec is opened with: the frame it runs in (none at the root), its tools, options and state. */
+/** What a new exec is opened with: where it nests (none at the root), its tools, options and state. */
 export type NewExec = {
-  frame: Frame | undefined
+  frame: Nesting | undefined
   tools: ToolSet
   options: ExecOptions
   state: ExecState
@@ -115,6 +115,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
       pausedBelow: new Map(),
       unlink: linkAbort(controller, [options.signal, frame?.signal]),
     },
+    window: { trustedFrom: 0 },
     ...(exec.journal && { journal: exec.journal }),
     ...(parent && { parent, parentExecId: parent.execId }),
     ...(frame && { parentToolCallId: frame.toolCallId }),

@@ -14,8 +14,8 @@ import type {
 import type { RunState } from '../contract/run-state-schema.js'
 import type { Message, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
-import type { ExecContext, LoopSettings } from '../exec/context.js'
-import { currentFrame, type Frame } from '../exec/frame.js'
+import { openNested, type ExecContext, type LoopSettings } from '../exec/context.js'
+import { currentFrame, type Nesting } from '../exec/frame.js'
 import { asInternal } from '../exec/hooks.js'
 import { Listeners } from '../exec/listeners.js'
 import { openContext, type NewExec } from '../exec/open.js'
@@ -96,19 +96,24 @@ export class Runtime {
     input: ExecInput,
     given: ExecOptions<S, C> = {},
   ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
-    return this.openExec({ input }, given)
+    return this.openExec({ input }, given, currentFrame())
+  }
+
+  /** A child of `under` that Nestor opens itself (ExecHost): nested like a tool body's exec, with no tool running. */
+  [openNested](under: Nesting, input: ExecInput, options: ExecOptions): ExecRun {
+    return this.openExec({ input }, options, under)
   }
 
   /** An exec from its input, or from one read later (a fork's, from the recorded run). */
   private openExec<S extends OutputSchema | undefined, const C extends string = never>(
     from: { input: ExecInput } | { recorded: Promise<Message[]> },
     given: ExecOptions<S, C>,
+    frame: Nesting | undefined,
   ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     validateExecOptions(given)
     const { options, settings } = applyOwner(this.options.registry, given)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output = outputGate(options)
-    const frame = currentFrame()
     const tools = this.resolveTools(options, frame)
     const choice = options.toolChoice
     if (typeof choice === 'object' && !tools.has(choice.name)) {
@@ -178,7 +183,7 @@ export class Runtime {
     const fork = forkJournal(source, options.runId, options.journal)
     const forkOptions = { ...options, journal: fork.journal }
     if (source.input !== undefined) return this.exec(source.input, forkOptions)
-    return this.openExec({ recorded: fork.input() }, forkOptions)
+    return this.openExec({ recorded: fork.input() }, forkOptions, currentFrame())
   }
 
   /**
@@ -261,13 +266,14 @@ export class Runtime {
     return (this.options.registry ?? globalRegistry).list()
   }
 
-  private resolveTools(options: ExecOptions, frame: Frame | undefined): Map<string, Tool> {
+  private resolveTools(options: ExecOptions, frame: Nesting | undefined): Map<string, Tool> {
     let tools: Tool[]
     if (options.tools !== undefined) tools = normalizeTools(options.tools)
     else if (options.toolset === 'none') tools = []
     else if (frame && options.toolset === undefined) {
       // A child inherits what its parent resolved, minus the tool whose body is running.
-      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== frame.runningTool)
+      const running = 'runningTool' in frame ? frame.runningTool : undefined
+      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== running)
     } else tools = this.registryTools()
     const { toolsAllow, toolsDeny, stopAtTools } = options
     checkToolNames(tools, { toolsAllow, toolsDeny, stopAtTools })

@@ -3,6 +3,8 @@ import {
   NestorError,
   type ApprovalRequest,
   type ExecInput,
+  type ExecOptions,
+  type ExecResult,
   type ExecStatus,
   type InferArgs,
   type SchemaInput,
@@ -10,7 +12,12 @@ import {
   type ToolOutput,
 } from '@nestor/core'
 import { z } from 'zod/v4'
-import type { Agent } from './agent.js'
+
+/** What an agent-as-tool needs of its agent: its own tools, and its exec (the Agent class has both). */
+export type AgentForTool = {
+  readonly tools: Tool[]
+  exec(input: ExecInput, options: ExecOptions): PromiseLike<ExecResult>
+}
 
 /** The parameters of an agent-as-tool unless others are given: one free-text request. */
 export const defaultAsToolParameters = z.object({
@@ -48,7 +55,7 @@ export type AgentToolDetails = {
   output?: unknown
 }
 
-export function agentAsTool<S extends SchemaInput>(agent: Agent, options: AsToolOptions<S>): Tool {
+export function agentAsTool<S extends SchemaInput>(agent: AgentForTool, options: AsToolOptions<S>): Tool {
   const parameters = (options.parameters ?? defaultAsToolParameters) as S
   const toInput =
     options.prompt ??

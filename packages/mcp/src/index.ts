@@ -1,7 +1,8 @@
 export { mcpTools } from './mcp-tools.js'
 export { McpToolError, toToolOutput as mcpResultToToolOutput } from './content.js'
 export { serveMcp } from './serve.js'
-export type { McpAgentEntry, McpServing, ServeMcpOptions, ServeMcpTransport } from './serve.js'
+export type { McpAgentEntry, ServeMcpOptions, ServeMcpTransport } from './serve.js'
+export type { McpServing } from './serve-http.js'
 export type { HttpTransportOptions } from './serve-http.js'
 export type { McpLogEntry, McpLogger } from './warnings.js'
 export type {

@@ -9,7 +9,14 @@ import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './http-body.js'
 import { hostGuard, type HostGuard } from './http-guard.js'
 import { SessionTable, type Session } from './http-sessions.js'
-import type { McpServing } from './serve.js'
+
+/** A server being served: stdio or HTTP (serve.ts), the same handle. */
+export type McpServing = {
+  /** The endpoint, for HTTP. */
+  url?: URL
+  /** Stops serving: every session is closed and the HTTP server no longer listens. */
+  close(): Promise<void>
+}
 
 export type HttpTransportOptions = {
   /** 0 picks a free port. */

@@ -14,7 +14,7 @@ import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-
 import { toMcpContent } from './content.js'
 import { logLevelGate } from './serve-logging.js'
 import { checkServeOptions } from './serve-options.js'
-import { serveHttp, type HttpTransportOptions } from './serve-http.js'
+import { serveHttp, type HttpTransportOptions, type McpServing } from './serve-http.js'
 
 /** An agent exposed as one tool; `agent` is anything with `asTool()`, such as an `Agent` of @nestor/agents. */
 export type McpAgentEntry = {
@@ -33,13 +33,6 @@ export type ServeMcpOptions = {
 
 /** `'stdio'` (this process's stdin/stdout), Streamable HTTP on a loopback port, or any SDK server transport. */
 export type ServeMcpTransport = 'stdio' | ({ http: true } & HttpTransportOptions) | Transport
-
-export type McpServing = {
-  /** The endpoint, for HTTP. */
-  url?: URL
-  /** Stops serving: every session is closed and the HTTP server no longer listens. */
-  close(): Promise<void>
-}
 
 /**
  * Offers Nestor tools, and agents as tools that run a nested exec, to any MCP client. Each call

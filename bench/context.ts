@@ -22,7 +22,7 @@ const fitUrl = new URL(`${fromRoot}packages/core/dist/context/fit.js`, import.me
 const { fitWindow } = (await import(fitUrl.href)) as {
   fitWindow: (ctx: never, iteration: number) => Promise<void>
 }
-import { formatTime, timePerOp, type MicroResult } from './micro.js'
+import { formatTime, timePerOp, type MicroResult } from './time-per-op.js'
 
 // The long-run workload of issue 32 (docs/context.md "Measured"): 400 tool turns whose results
 // are 2 kB each, over an in-memory model that reports its input tokens, with context off and with

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm'
 import { Runtime, type Message, type Provider } from '@nestor/core'
 import { emptyUsage, type ModelEvent } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
-import type { MicroResult } from './micro.js'
+import type { MicroResult } from './time-per-op.js'
 
 // Memory against history length: what one finished exec keeps alive (its event log and result)
 // for histories of N prior messages. The history objects are the caller's and are allocated

@@ -10,8 +10,8 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base'
 import { z } from 'zod'
-import type { MicroResult } from './micro.js'
-import { formatTime, timePerOp } from './micro.js'
+import type { MicroResult } from './time-per-op.js'
+import { formatTime, timePerOp } from './time-per-op.js'
 
 // What @nestor/otel adds per span, in-process (no HTTP, no SDK client): the same 10-tool-turn
 // exec on two runtimes, one instrumented with a real SDK tracer, timed in alternating passes.

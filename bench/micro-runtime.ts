@@ -4,8 +4,8 @@ import { Runtime, defineTool, exec, type Provider } from '@nestor/core'
 import { type ModelEvent, type ModelRequest } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { z } from 'zod'
-import type { MicroResult } from './micro.js'
-import { formatTime, timePerOp } from './micro.js'
+import type { MicroResult } from './time-per-op.js'
+import { formatTime, timePerOp } from './time-per-op.js'
 
 // Runtime micro-benchmarks over an in-memory provider (no HTTP, no SDK), so what is left is the
 // loop itself: event stamping, logging, dispatch, frames.

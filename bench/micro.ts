@@ -1,33 +1,13 @@
-import { performance } from 'node:perf_hooks'
 import { generateId, redactDeep } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { contextBench } from './context.js'
 import { memoryMicro } from './memory.js'
 import { runtimeMicro } from './micro-runtime.js'
 import { otelMicro } from './micro-otel.js'
+import { formatTime, timePerOp, type MicroResult } from './time-per-op.js'
 
 // Micro-benchmarks of the paths Nestor runs per event, per fragment and per nested exec. Each is
 // timed in batches after a warm-up; the median batch is reported, per operation.
-
-export type MicroResult = { name: string; perOp: string; note: string }
-
-/**
- * Best time per op over `batches` calls of `fn` (each call does `ops` ops), after warm-up calls.
- * The minimum, not the median: on a shared machine every disturbance only adds time.
- */
-export async function timePerOp(fn: () => unknown | Promise<unknown>, ops: number, batches = 9): Promise<number> {
-  for (let i = 0; i < 3; i++) await fn()
-  let best = Infinity
-  for (let i = 0; i < batches; i++) {
-    const start = performance.now()
-    await fn()
-    best = Math.min(best, (performance.now() - start) / ops)
-  }
-  return best
-}
-
-export const formatTime = (ms: number): string =>
-  ms >= 1 ? `${ms.toFixed(2)} ms` : ms >= 0.001 ? `${(ms * 1000).toFixed(2)} µs` : `${(ms * 1e6).toFixed(0)} ns`
 
 async function builderMicro(): Promise<MicroResult> {
   const fragment = '{"text":"abcdefgh'.slice(0, 16)

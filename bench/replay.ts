@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { Runtime, defineTool, memoryJournal, type Journal, type Provider } from '@nestor/core'
 import { openai } from '@nestor/providers'
 import { z } from 'zod'
-import { formatTime, timePerOp } from './micro.js'
+import { formatTime, timePerOp } from './time-per-op.js'
 import { API_KEY, ECHO_DESCRIPTION, MODEL, SYSTEM, promptFor, verify } from './scenario.js'
 
 // What a replay costs next to the run it replays (docs/durability.md): a T-turn tool exec run

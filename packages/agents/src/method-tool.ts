@@ -41,18 +41,14 @@ export function bindMethodTool(
 ): Tool {
   const name = options.name ?? (typeof key === 'string' ? key : undefined)
   if (name === undefined) throw new TypeError('@tool on a symbol-named method needs options.name')
+  // Every defineTool option passes as given (an unset one stays unset); name and body are the method's.
+  const { name: _name, register: _register, ...given } = options
+  const shared = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined))
   const tool = defineTool({
+    ...(shared as typeof given),
     name,
-    description: options.description,
     parameters: options.parameters as SchemaInput,
     execute: (args, ctx) => impl.call(owner, args as never, ctx),
-    ...(options.output !== undefined && { output: options.output }),
-    ...(options.needsApproval !== undefined && { needsApproval: options.needsApproval as Tool['needsApproval'] }),
-    ...(options.prepare !== undefined && { prepare: options.prepare as Tool['prepare'] }),
-    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-    ...(options.retries !== undefined && { retries: options.retries }),
-    ...(options.cacheable !== undefined && { cacheable: options.cacheable }),
-    ...(options.control !== undefined && { control: options.control }),
   }) as Tool
 
   let table = tables.get(owner)

@@ -1,33 +1,17 @@
-import type {
-  ApprovalPredicate,
-  CacheOptions,
-  InferArgs,
-  PreparePreview,
-  SchemaInput,
-  ToolContext,
-  ToolControl,
-} from '@nestor/core'
+import type { DefineToolOptions, SchemaInput, ToolContext } from '@nestor/core'
 
 /**
- * Options of one agent tool, shared by `@tool(...)` and `defineAgentTools`. The name defaults to
- * the method's name; `register: true` also adds the tool to the global `registry`.
+ * Options of one agent tool, shared by `@tool(...)` and `defineAgentTools`: those of core's
+ * `defineTool` (so the two never drift), but the name defaults to the method's name, the method is
+ * the body, and `register: true` also adds the tool to the global `registry`.
  */
-export type AgentToolOptions<S extends SchemaInput = SchemaInput> = {
-  description: string
-  parameters: S
+export type AgentToolOptions<S extends SchemaInput = SchemaInput> = Omit<
+  DefineToolOptions<S, unknown>,
+  'name' | 'execute'
+> & {
   name?: string
   /** Adds the tool to the core `registry`: per instance at construction, or at class definition for a static method. */
   register?: boolean
-  needsApproval?: boolean | ApprovalPredicate<InferArgs<S>>
-  /** What the approver sees of a call that needs approval (a diff, a plan): JSON, as `ApprovalRequest.preview`. */
-  prepare?: PreparePreview<InferArgs<S>>
-  timeoutMs?: number
-  retries?: number
-  cacheable?: boolean | CacheOptions<InferArgs<S>>
-  /** Result gate: a result failing this schema becomes an error result. */
-  output?: SchemaInput
-  /** Its result's status decides whether the loop continues (core's ToolControl, docs/governance.md). */
-  control?: ToolControl
 }
 
 /**

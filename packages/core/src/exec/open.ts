@@ -13,6 +13,7 @@ import type { Nesting } from './frame.js'
 import type { Listeners } from './listeners.js'
 import { scopedProvider } from './provider-scope.js'
 import { MessageQueue } from './message-queue.js'
+import { execSettings } from './settings.js'
 import type { ToolSet } from './tool-set.js'
 
 /** What a runtime lends each exec it opens. */
@@ -64,11 +65,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   // Built once per exec, not per dispatched event: listeners (tracers, loggers) get most events.
   const redactText = (text: string): string => redact(text)
   const log = new EventLog<AgentEvent>(owner.replayWindow, `exec ${execId}`)
-  let settings = exec.settings ? { ...owner.settings, ...exec.settings } : owner.settings
-  if (options.providerOptions)
-    settings = { ...settings, providerOptions: { ...settings.providerOptions, ...options.providerOptions } }
-  if (options.stopAtTools) settings = { ...settings, stopAtTools: new Set(options.stopAtTools) }
-  if (options.think !== undefined) settings = { ...settings, think: options.think }
+  const settings = execSettings(owner.settings, options, exec.settings)
   const system = options.system ?? (inherit ? inherit.system : rt.system)
   // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
   const approve = parent?.env.approve ?? rt.approve

@@ -16,6 +16,7 @@ import type { Message, OutputSchema, ResumeDecisions, Tool } from '../contract/t
 import { addUsage } from '../contract/usage.js'
 import { openNested, type ExecContext, type LoopSettings } from '../exec/context.js'
 import { currentFrame, type Nesting } from '../exec/frame.js'
+import { runtimeSettings } from '../exec/settings.js'
 import { asInternal } from '../exec/hooks.js'
 import { Listeners } from '../exec/listeners.js'
 import { openContext, type NewExec } from '../exec/open.js'
@@ -61,22 +62,7 @@ export class Runtime {
     validateRuntimeOptions(options)
     this.options = options
     this.runs = new RunRegistry(options.retention)
-    this.settings = {
-      toolExecution: options.toolExecution ?? 'sequential',
-      maxToolConcurrency: options.maxToolConcurrency ?? Infinity,
-      duplicateCalls: options.duplicateCalls ?? 'reject',
-      breakerThreshold: options.breakerThreshold ?? 2,
-      strictArguments: options.strictArguments ?? false,
-      steering: options.steering ?? 'interrupt',
-      resetToolChoice: options.resetToolChoice ?? true,
-      stopAtTools: new Set(options.stopAtTools ?? []),
-      hooks: options.hooks ?? {},
-    }
-    if (options.toolTimeoutMs !== undefined) this.settings.toolTimeoutMs = options.toolTimeoutMs
-    if (options.maxRetries !== undefined) this.settings.maxRetries = options.maxRetries
-    if (options.streamIdleTimeoutMs !== undefined) this.settings.streamIdleTimeoutMs = options.streamIdleTimeoutMs
-    if (options.providerOptions !== undefined) this.settings.providerOptions = options.providerOptions
-    if (options.think !== undefined) this.settings.think = options.think
+    this.settings = runtimeSettings(options)
   }
 
   /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */

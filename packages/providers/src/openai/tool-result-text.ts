@@ -14,9 +14,6 @@ export function toolResultText(result: ToolResultMessage, content: PlainToolCont
   return /^error\b/i.test(text) ? text : `Error: ${text}`
 }
 
-export const dataUrl = (image: { data: string; mimeType: string }): string =>
-  `data:${image.mimeType};base64,${image.data}`
-
 /**
  * The arguments sent back on replay. A call whose streamed arguments were not JSON is replayed
  * as `{}` (its error result explains what went wrong), so the request stays valid JSON.

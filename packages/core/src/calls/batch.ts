@@ -13,8 +13,7 @@ import type {
   ParallelBatchResult,
 } from '../contract/batch-types.js'
 import type { ToolCall } from '../contract/types.js'
-import { project } from '../schema/project.js'
-import { specFor } from '../tools/tool-parameters.js'
+import { projectArguments } from '../tools/tool-parameters.js'
 
 /** Documented defaults: a plan larger than this is a mistake far more often than a need. */
 export const DEFAULT_MAX_LANES = 256
@@ -76,7 +75,7 @@ function projectCall(ctx: ExecContext, call: PlannedCall, index: number, problem
   const tool = ctx.tools.get(call.tool)
   if (!tool) return call
   try {
-    return { ...call, args: project(specFor(tool, ctx.tools.strict).parameters, call.args) as PlannedCall['args'] }
+    return { ...call, args: projectArguments(tool, ctx.tools.strict, call.args) }
   } catch (error) {
     problems.push(`${whereOf(call, index)}: ${(error as Error).message}`)
     return call

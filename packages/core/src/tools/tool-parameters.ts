@@ -1,4 +1,5 @@
 import { NestorError } from '../contract/errors.js'
+import { project } from '../schema/project.js'
 import { compileSchema, isZodV3, type CompiledSchema, type SchemaInput } from '../schema/schema.js'
 import type { Tool, ToolSpec } from '../contract/types.js'
 
@@ -132,3 +133,7 @@ export function checkArguments(
   const checked = tool.validate(args)
   return checked.ok ? { ok: true, value: checked.value as Record<string, unknown> } : checked
 }
+
+/** A call's arguments cut to what its tool declares, as the model is told them (closed when strict). */
+export const projectArguments = (tool: Tool, runtimeStrict: boolean, args: Record<string, unknown>) =>
+  project(specFor(tool, runtimeStrict).parameters, args)

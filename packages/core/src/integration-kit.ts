@@ -2,7 +2,7 @@
 // tracing, durable runs, evals) need beyond the main entry — the provider-neutral request and
 // stream types, error and usage helpers, redaction, schema compilation, option rules and the
 // markers packages outside core use. Applications do not need it. `@nestor/core/provider-kit` is
-// its older name, kept as an alias.
+// its older name, kept in package.json as an alias of this same file.
 export type {
   ToolLike,
   CacheScopeInfo,
@@ -47,6 +47,6 @@ export type { LiveToolList } from './tools/live-tool-list.js'
 export { normalizeTools } from './tools/tool.js'
 export { plainToolContent } from './tools/tool-content.js'
 export type { PlainToolContent } from './tools/tool-content.js'
-export type { ExecFrameInfo } from './exec/frame.js'
+export type { ExecFrameInfo } from './contract/exec-types.js'
 export { TOOL_CACHE_DEFAULTS } from './tools/tool-cache.js'
 export { zod } from './base/zod-lazy.js'

@@ -262,3 +262,6 @@ export type RetentionOptions = {
    */
   maxLiveRuns?: number
 }
+
+/** What a tool body may know about the exec it runs in (`currentExec()`). */
+export type ExecFrameInfo = { execId: string; depth: number; path: readonly string[]; toolName: string }

@@ -14,7 +14,6 @@ import type { ExecState } from '../state/exec-state.js'
 import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
 import type { ToolSlots } from '../tools/tool-slots.js'
-import type { Nesting } from './frame.js'
 import type { MessageQueue } from './message-queue.js'
 import type { ToolSet } from './tool-set.js'
 
@@ -28,6 +27,12 @@ export type ExecHost = {
   /** A child exec of `under` opened by Nestor itself, not by a tool body (the context summarizer). */
   [openNested](under: Nesting, input: ExecInput, options: ExecOptions): PromiseLike<ExecResult>
 }
+
+/**
+ * Where a child exec sits: its parent, the step of the parent it belongs to (the tool call whose
+ * body opened it, or a step of the loop's own, such as a context summary) and the signal that aborts it.
+ */
+export type Nesting = { ctx: ExecContext; toolCallId: string; signal: AbortSignal }
 
 /** The key of `ExecHost`'s nested opener: core's own, out of reach of applications. */
 export const openNested: unique symbol = Symbol('openNested')

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { ExecContext } from './context.js'
+import type { ExecFrameInfo } from '../contract/exec-types.js'
+import type { Nesting } from './context.js'
 
 /**
  * The nesting rules live here. A tool body runs inside a Frame: the exec that called it and the
@@ -8,18 +9,9 @@ import type { ExecContext } from './context.js'
  */
 export type Frame = Nesting & { runningTool: string }
 
-/**
- * Where a child exec sits: its parent, the step of the parent it belongs to (the tool call whose
- * body opened it, or a step of the loop's own, such as a context summary) and the signal that aborts it.
- */
-export type Nesting = { ctx: ExecContext; toolCallId: string; signal: AbortSignal }
-
 const frames = new AsyncLocalStorage<Frame>()
 
 export const currentFrame = (): Frame | undefined => frames.getStore()
-
-/** What a tool body may know about the exec it runs in. */
-export type ExecFrameInfo = { execId: string; depth: number; path: readonly string[]; toolName: string }
 
 /** The exec whose tool body is running here, or undefined outside any tool body. */
 export function currentExec(): ExecFrameInfo | undefined {

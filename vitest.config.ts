@@ -12,7 +12,8 @@ export default defineConfig({
       // NESTOR_OPENAI_SDK points at another copy of the openai SDK (CI runs the provider tests on v7).
       ...(process.env['NESTOR_OPENAI_SDK'] ? { openai: process.env['NESTOR_OPENAI_SDK'] } : {}),
       '@nestor/core/integration-kit': src('core', 'integration-kit'),
-      '@nestor/core/provider-kit': src('core', 'provider-kit'),
+      // The older name of the same entry.
+      '@nestor/core/provider-kit': src('core', 'integration-kit'),
       '@nestor/providers/openai-compatible': src('providers', 'openai-compatible'),
       '@nestor/providers/openai': src('providers', 'openai'),
       '@nestor/providers/anthropic': src('providers', 'anthropic'),

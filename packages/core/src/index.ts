@@ -1,6 +1,6 @@
 // The main entry: what an application uses. What adapter authors need (request/event types,
 // error and usage helpers, redaction) and the finer-grained types (hook payloads, event deltas,
-// batch lanes, queue modes) are in `@nestor/core/provider-kit`; see docs/packaging.md.
+// batch lanes, queue modes) are in `@nestor/core/integration-kit`; see docs/packaging.md.
 export type {
   Message,
   UserMessage,

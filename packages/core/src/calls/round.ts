@@ -8,7 +8,8 @@ import { append, type ExecContext } from '../exec/context.js'
 import { recordTool } from '../state/tree-journal.js'
 import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
 import { listLaterApprovals } from './approvals.js'
-import { runToolCall, type CallOutcome } from './stages.js'
+import type { CallOutcome } from './passage.js'
+import { runToolCall } from './stages.js'
 
 /** What a tool round came to; the loop decides from it how the round ends. */
 export type ToolRound = {

@@ -1,83 +1,24 @@
-import { untilAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
-import type { NestorError } from '../contract/errors.js'
 import type {
-  ApprovalRequest,
   ControlDecision,
-  ReceiptApproval,
   ReceiptStatus,
   Tool,
   ToolCall,
   ToolOutput,
+  ToolResultMessage,
 } from '../contract/types.js'
-import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
-import { callHook } from '../exec/hooks.js'
+import { callHook, hookUntilAbort } from '../exec/hooks.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import { markPaused, priorDecision, recordDecision, replayedTool, throwIfContradicted } from '../state/tree-journal.js'
-import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
+import { countsAsFailure, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
 import { approvalContext, approvalRequest, decideApproval, needsDecision, previewOf } from './approvals.js'
 import { runTool } from './body.js'
 import { idempotencyKeyOf } from './idempotency-key.js'
+import { fail, type CallOutcome, type Finish, type Passage, type Pause, type Stage } from './passage.js'
 import { checkArguments } from '../tools/tool-parameters.js'
 import { controlOf } from '../tools/tool-control.js'
 import { hasMissingResult, missingResultError } from '../tools/supplied-results.js'
-
-/**
- * What one call came to. `pause` means it waits for a decision and has no result yet: its own, or
- * those a child exec opened by its body waits for (the whole tree pauses).
- */
-export type CallOutcome =
-  | {
-      kind: 'result'
-      result: ToolResultMessage
-      receipt: ToolReceipt
-      tripped: boolean
-      /**
-       * A hook threw (or a bug), or the call stops the exec (`missing_result`): the call still has
-       * its result and receipt, the exec fails after.
-       */
-      thrown?: { error: unknown }
-      /** The answer came from the journal: the body did not run (docs/durability.md). */
-      replayed?: true
-    }
-  | { kind: 'pause'; requests: ApprovalRequest[] }
-
-/** One call on its way through the stages; each stage may narrow what the next ones see. */
-type Passage = {
-  readonly ctx: ExecContext
-  readonly call: ToolCall
-  /** The model turn the call belongs to: it names the call's journal steps. */
-  readonly iteration: number
-  readonly startedAt: number
-  tool: Tool
-  /** The arguments the body gets (an approver's edit replaces the model's). */
-  args: Record<string, unknown>
-  signature: string
-  /** A decision taken before this call came by (runtime.resume or the journal). */
-  prior?: PriorDecision
-  /** The call's idempotency key, computed when first read (ToolContext.idempotencyKey). */
-  readonly idempotencyKey: () => string
-  /** The call's key in the runtime's result cache, for a `cacheable` tool. */
-  cacheKey?: string
-  /** A child exec of the body paused, in an exec that cannot pause (a batch): receipt `paused`. */
-  childPaused?: boolean
-  /** What the approval gate found: the receipt's `approval`. */
-  approval: ReceiptApproval
-}
-
-/** How a stage ends a call: a status and the result the model reads; `stop` fails the exec after it. */
-type Finish = {
-  status: ReceiptStatus
-  result: ToolResultMessage
-  attempts?: number
-  cached?: boolean
-  control?: ControlDecision
-  stop?: NestorError
-}
-type Pause = Extract<CallOutcome, { kind: 'pause' }>
-/** A stage passes the call on (undefined), finishes it, pauses it, or answers it whole (a replay). */
-type Stage = (p: Passage) => Finish | CallOutcome | undefined | Promise<Finish | CallOutcome | undefined>
 
 /**
  * The stages of a tool call, in order (docs/design.md). The first that answers ends the call; every
@@ -154,12 +95,6 @@ function replayed(p: Passage): CallOutcome | undefined {
     ctx.state.succeeded.set(receipt.signature, call.id)
   return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
 }
-
-const fail = (p: Passage, status: ReceiptStatus, text: string, attempts = 0): Finish => ({
-  status,
-  result: errorResult(p.call.id, p.call.name, text),
-  attempts,
-})
 
 /** The beforeToolCall hook (the app's policy); `call` is the one to judge (after an edit, its new arguments). */
 async function beforeHook(p: Passage, call: ToolCall = p.call): Promise<Finish | undefined> {
@@ -408,17 +343,4 @@ function track(ctx: ExecContext, signature: string, status: ReceiptStatus): bool
   const streak = (ctx.state.streaks.get(signature) ?? 0) + 1
   ctx.state.streaks.set(signature, streak)
   return streak >= ctx.env.settings.breakerThreshold
-}
-
-const ABORTED = Symbol('aborted')
-
-/** A hook's answer, or undefined as soon as the exec aborts (a hook may never settle). */
-async function hookUntilAbort<T>(ctx: ExecContext, hook: () => T | Promise<T> | undefined): Promise<T | undefined> {
-  try {
-    // Called at once (an async wrapper turns a synchronous throw into a rejection).
-    return await untilAbort((async () => hook())(), ctx.control.controller.signal, () => ABORTED)
-  } catch (thrown) {
-    if (thrown === ABORTED) return undefined
-    throw thrown
-  }
 }

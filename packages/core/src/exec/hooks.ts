@@ -1,4 +1,6 @@
+import { untilAbort } from '../base/abort-watch.js'
 import { NestorError, messageOf } from '../contract/errors.js'
+import type { ExecContext } from './context.js'
 
 /**
  * Runs an app hook, turning what it throws into `hook_error`: a failing hook is the app's
@@ -20,3 +22,19 @@ export const asInternal = (thrown: unknown): NestorError =>
     : new NestorError('internal', `internal error (a bug in Nestor, please report it): ${messageOf(thrown)}`, {
         cause: thrown,
       })
+
+const ABORTED = Symbol('aborted')
+
+/** A hook's answer, or undefined as soon as the exec aborts (a hook may never settle). */
+export async function hookUntilAbort<T>(
+  ctx: ExecContext,
+  hook: () => T | Promise<T> | undefined,
+): Promise<T | undefined> {
+  try {
+    // Called at once (an async wrapper turns a synchronous throw into a rejection).
+    return await untilAbort((async () => hook())(), ctx.control.controller.signal, () => ABORTED)
+  } catch (thrown) {
+    if (thrown === ABORTED) return undefined
+    throw thrown
+  }
+}

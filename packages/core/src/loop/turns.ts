@@ -4,11 +4,9 @@ import type { AssistantMessage, Message, ModelRequest, ToolCall, ToolSpec } from
 import { addUsage } from '../contract/usage.js'
 import { append, emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
-import type { MessageQueue } from '../exec/message-queue.js'
 import { recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
-import { compactAfterOverflow, fitWindow, overflowError } from '../context/fit.js'
-import { overflowOf } from '../context/overflow.js'
+import { compactAfterOverflow, fitWindow, overflowError, overflowOf } from '../context/fit.js'
 
 // The loop's turn source, and with it every place the loop meets the journal: a model turn comes
 // from the journal (recorded by an earlier run) or from the provider (live, then recorded), and so
@@ -51,11 +49,11 @@ export async function takeTurn(ctx: ExecContext, iteration: number, steered: boo
 }
 
 /**
- * The messages waiting in a queue (steering, follow-ups) before model turn `next`, joined to the
+ * The messages waiting in the steering or follow-up queue before model turn `next`, joined to the
  * history: those this run recorded, replayed, else the queue's, recorded. How many were taken.
  */
-export function takeQueued(ctx: ExecContext, next: number, queue: MessageQueue): number | Promise<number> {
-  const taken = takeMessages(ctx.journal, next, () => queue.drain())
+export function takeQueued(ctx: ExecContext, next: number, queue: 'steering' | 'followUp'): number | Promise<number> {
+  const taken = takeMessages(ctx.journal, next, () => ctx.control[queue].drain())
   const join = (): number => {
     for (const message of taken.messages) append(ctx, message, taken.replayed)
     return taken.messages.length
@@ -123,14 +121,11 @@ async function fromProvider(
   // Steering that arrived while the request was prepared (or right after exec() returned)
   // still goes into this model call ('one' mode takes one message per call).
   if (!steered || ctx.control.steering.mode === 'all') {
-    const taken = takeMessages(ctx.journal, iteration, () => ctx.control.steering.drain())
-    if (taken.saved) await taken.saved
-    for (const message of taken.messages) {
-      ctx.state.history.push(message)
-      emit(ctx, { type: 'message_start', message })
-      emit(ctx, { type: 'message_end', message })
-      if (request.messages !== ctx.state.history) request.messages = [...request.messages, message]
-    }
+    const before = ctx.state.history.length
+    const queued = takeQueued(ctx, iteration, 'steering')
+    const taken = queued instanceof Promise ? await queued : queued
+    if (taken > 0 && request.messages !== ctx.state.history)
+      request.messages = [...request.messages, ...ctx.state.history.slice(before)]
   }
   return streamTurn(ctx, request)
 }

@@ -2,7 +2,13 @@ import { callSignature } from '../base/canonical.js'
 import { inPool } from '../base/pool.js'
 import type { NestorError } from '../contract/errors.js'
 import type { ExecResult } from '../contract/exec-types.js'
-import type { ApprovalRequest, ReceiptStatus, ToolCall, ToolResultMessage } from '../contract/types.js'
+import type {
+  ApprovalRequest,
+  AssistantMessage,
+  ReceiptStatus,
+  ToolCall,
+  ToolResultMessage,
+} from '../contract/types.js'
 import { checkToolCallBudgets } from '../exec/budget.js'
 import { append, type ExecContext } from '../exec/context.js'
 import { recordTool } from '../state/tree-journal.js'
@@ -156,4 +162,34 @@ function settle(
   }
   // Durable before the next call starts: a crash from here on never runs this body again.
   return outcome.replayed ? undefined : recordTool(ctx.journal, ctx.state.iterationsUsed, call, outcome)
+}
+
+export const toolCallsOf = (message: AssistantMessage): ToolCall[] =>
+  message.content.filter((c): c is ToolCall => c.type === 'toolCall')
+
+/** Answers calls without running them, in order (a cut, failed or aborted turn, a repair). */
+export function answerNotRun(ctx: ExecContext, calls: ToolCall[], status: 'skipped' | 'aborted', text: string) {
+  const results: ToolResultMessage[] = []
+  for (const call of calls) {
+    const { result } = closeCall(ctx, call, notRunAnswer(ctx, call, status, text))
+    append(ctx, result)
+    results.push(result)
+  }
+  return results
+}
+
+/** After an unexpected throw: every call in the last assistant message gets a result. */
+export function repairHistory(ctx: ExecContext): void {
+  const lastAssistant = ctx.state.history.findLastIndex((m) => m.role === 'assistant')
+  if (lastAssistant < ctx.state.startIndex) return
+  const message = ctx.state.history[lastAssistant] as AssistantMessage
+  const answered = new Set(
+    ctx.state.history.slice(lastAssistant + 1).flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])),
+  )
+  answerNotRun(
+    ctx,
+    toolCallsOf(message).filter((c) => !answered.has(c.id)),
+    'skipped',
+    NOT_RUN.execFailed,
+  )
 }

@@ -1,15 +1,14 @@
 import { NestorError } from '../contract/errors.js'
 import type { ExecResult } from '../contract/exec-types.js'
-import type { AssistantMessage, ToolCall } from '../contract/types.js'
-import type { ToolResultMessage } from '../contract/types.js'
-import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
-import { runToolRound, type ToolRound } from '../calls/round.js'
+import type { AssistantMessage, Message, NestorErrorLike, ToolResultMessage } from '../contract/types.js'
+import { statsFromReceipts } from '../calls/exec-stats.js'
+import { NOT_RUN } from '../calls/answers.js'
+import { answerNotRun, repairHistory, runToolRound, toolCallsOf, type ToolRound } from '../calls/round.js'
 import { checkBudgets, iterationLimit } from '../exec/budget.js'
 import { append, emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
 import { toRunState } from '../state/run-state.js'
-import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import { takeQueued, takeTurn } from './turns.js'
 
 /**
@@ -56,7 +55,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         // After an abort no model call starts and no iteration is counted.
         if (ctx.control.controller.signal.aborted) return end(ctx, aborted(ctx))
         const iteration = ctx.state.iterationsUsed + 1
-        const queued = takeQueued(ctx, iteration, ctx.control.steering)
+        const queued = takeQueued(ctx, iteration, 'steering')
         const steered = (queued instanceof Promise ? await queued : queued) > 0
         const budgetError = checkBudgets(ctx)
         if (budgetError) return end(ctx, { status: 'failed', error: budgetError })
@@ -117,7 +116,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         if (ctx.env.settings.resetToolChoice && choice !== undefined && choice !== 'auto' && choice !== 'none')
           ctx.state.toolChoice = 'auto'
       }
-      const followUps = takeQueued(ctx, ctx.state.iterationsUsed + 1, ctx.control.followUp)
+      const followUps = takeQueued(ctx, ctx.state.iterationsUsed + 1, 'followUp')
       if ((followUps instanceof Promise ? await followUps : followUps) === 0) break outer
       wantsTools = true
     }
@@ -185,37 +184,85 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
   })
 }
 
-const toolCallsOf = (message: AssistantMessage): ToolCall[] =>
-  message.content.filter((c): c is ToolCall => c.type === 'toolCall')
-
-/** Answers calls without running them, in order (a cut, failed or aborted turn, a repair). */
-function answerNotRun(ctx: ExecContext, calls: ToolCall[], status: 'skipped' | 'aborted', text: string) {
-  const results: ToolResultMessage[] = []
-  for (const call of calls) {
-    const { result } = closeCall(ctx, call, notRunAnswer(ctx, call, status, text))
-    append(ctx, result)
-    results.push(result)
-  }
-  return results
-}
-
-/** After an unexpected throw: every call in the last assistant message gets a result. */
-function repairHistory(ctx: ExecContext): void {
-  const lastAssistant = ctx.state.history.findLastIndex((m) => m.role === 'assistant')
-  if (lastAssistant < ctx.state.startIndex) return
-  const message = ctx.state.history[lastAssistant] as AssistantMessage
-  const answered = new Set(
-    ctx.state.history.slice(lastAssistant + 1).flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])),
-  )
-  answerNotRun(
-    ctx,
-    toolCallsOf(message).filter((c) => !answered.has(c.id)),
-    'skipped',
-    NOT_RUN.execFailed,
-  )
-}
-
 const aborted = (ctx: ExecContext): Ending => ({
   status: 'aborted',
   error: new NestorError('aborted', `exec ${ctx.execId} was aborted`),
 })
+
+// ─── How an exec starts and ends ─────────────────────────────────────────────
+
+/**
+ * Where the loop starts: fresh input, input still being read (a fork's, from the recorded run),
+ * or the calls a paused exec left (runtime.resume).
+ */
+export type LoopStart =
+  | { input: Message[] }
+  | { recorded: Promise<Message[]> }
+  | { resume: { message: AssistantMessage; remaining: string[] } }
+
+/** How an exec ends: what its result says beyond the counters every result carries. */
+export type Ending = {
+  status: ExecResult['status']
+  text?: string
+  error?: NestorErrorLike
+  pending?: ExecResult['pending']
+  output?: unknown
+  stopped?: ExecResult['stopped']
+}
+
+/** Emits agent_start, the first event of every exec; returns the input messages. */
+export function announce(ctx: ExecContext, start: LoopStart): Message[] {
+  const input = 'input' in start ? start.input : []
+  emit(ctx, {
+    type: 'agent_start',
+    input,
+    toolNames: [...ctx.tools.keys()],
+    iterationBudget: ctx.state.iterationBudget,
+  })
+  return input
+}
+
+/** Ends an exec: builds its result and emits agent_end, always the last event. */
+export function end(ctx: ExecContext, ending: Ending): ExecResult {
+  const result = resultOf(ctx, ending)
+  emit(ctx, { type: 'agent_end', result })
+  return result
+}
+
+/** The ExecResult of an exec in its current state; budget fields are always set. */
+export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
+  // Receipts leave redacted: their signature holds the call's arguments.
+  const receipts = ctx.env.redact(ctx.state.receipts.slice())
+  const history = ctx.state.history.slice()
+  const result: ExecResult = {
+    execId: ctx.execId,
+    status: ending.status,
+    text: ending.text ?? '',
+    messages: ctx.state.history.slice(ctx.state.startIndex),
+    // Copies: a result never changes after it resolves, whatever still holds the live state.
+    history,
+    iterationsUsed: ctx.state.iterationsUsed,
+    iterationBudget: ctx.state.iterationBudget,
+    usage: { ...ctx.state.usage },
+    totalUsage: { ...ctx.state.totalUsage },
+    receipts,
+    // Derived from the receipts the result carries, so anyone can recompute it from them.
+    stats: statsFromReceipts(receipts, history),
+  }
+  if (ending.error) result.error = ctx.env.redact(ending.error)
+  // The waiting calls' arguments leave redacted like events; only the state (needed to resume) keeps them.
+  if (ending.pending)
+    result.pending = { state: ending.pending.state, approvals: ctx.env.redact(ending.pending.approvals) }
+  if ('output' in ending) result.output = ending.output
+  if (ending.stopped) result.stopped = ctx.env.redact(ending.stopped)
+  // A decision's name, beside the `{ reason, choice }` it came in.
+  if (ctx.env.output?.spec.name === 'choice' && ending.output !== undefined)
+    result.choice = (ending.output as { choice: string }).choice
+  return result
+}
+
+export function textOf(message: AssistantMessage | ToolResultMessage): string {
+  let text = ''
+  for (const block of message.content) if (block.type === 'text') text += block.text
+  return text
+}

@@ -2,9 +2,8 @@ import { messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import type { ApprovalDecision, ApprovalRequest, JsonValue, Tool, ToolCall, ToolContext } from '../contract/types.js'
-import { markPaused } from '../state/tree-journal.js'
+import { idempotencyKeyOf, markPaused } from '../state/tree-journal.js'
 import { checkArguments } from '../tools/tool-parameters.js'
-import { idempotencyKeyOf } from './idempotency-key.js'
 
 /** What a person (or an approve handler) is asked to decide about one call, with the tool's preview. */
 export function approvalRequest(
@@ -140,7 +139,11 @@ export async function listLaterApprovals(ctx: ExecContext, calls: ToolCall[], pe
     if (!tool?.needsApproval || ctx.state.decisions.has(call.id)) continue
     const checked = checkArguments(tool, ctx.tools.strict, call.arguments)
     if (!checked.ok) continue
-    const toolCtx = approvalContext(ctx, call, idempotencyKeyOf(ctx, ctx.state.iterationsUsed, call.id))
+    const toolCtx = approvalContext(
+      ctx,
+      call,
+      idempotencyKeyOf(ctx.journal, ctx.execId, ctx.state.iterationsUsed, call.id),
+    )
     if (!(await needsApprovalOf(tool, checked.value, toolCtx))) continue
     const preview = await previewOf(ctx, tool, checked.value, toolCtx)
     if (!preview.ok) continue

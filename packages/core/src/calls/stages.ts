@@ -10,11 +10,17 @@ import type {
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook, hookUntilAbort } from '../exec/hooks.js'
 import type { PriorDecision } from '../state/exec-state.js'
-import { markPaused, priorDecision, recordDecision, replayedTool, throwIfContradicted } from '../state/tree-journal.js'
+import {
+  idempotencyKeyOf,
+  markPaused,
+  priorDecision,
+  recordDecision,
+  replayedTool,
+  throwIfContradicted,
+} from '../state/tree-journal.js'
 import { countsAsFailure, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
 import { approvalContext, approvalRequest, decideApproval, needsDecision, previewOf } from './approvals.js'
 import { runTool } from './body.js'
-import { idempotencyKeyOf } from './idempotency-key.js'
 import { fail, type CallOutcome, type Finish, type Passage, type Pause, type Stage } from './passage.js'
 import { checkArguments } from '../tools/tool-parameters.js'
 import { controlOf } from '../tools/tool-control.js'
@@ -47,7 +53,7 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<Cal
     tool: ctx.tools.get(call.name) as Tool,
     args: call.arguments,
     signature: callSignature(call.name, call.arguments),
-    idempotencyKey: idempotencyKeyOf(ctx, iteration, call.id),
+    idempotencyKey: idempotencyKeyOf(ctx.journal, ctx.execId, iteration, call.id),
     approval: { required: false },
   }
   try {

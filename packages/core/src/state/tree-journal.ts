@@ -106,9 +106,26 @@ export function childJournal(
   return typeof first?.execId === 'string' ? { journal, execId: first.execId } : { journal }
 }
 
-/** The run id and journal key of a tool call: what names it across replays and recoveries. */
-export function toolStep(exec: ExecJournal | undefined, iteration: number, id: string): [string, string] | undefined {
-  return exec && [exec.tree.runId, toolKey(exec.key, iteration, id)]
+/**
+ * A call's idempotency key: a hash of its run id and its journal key (the exec's path in the tree,
+ * the iteration, the tool call id), which a replay or a recovery rebuilds identically and no other
+ * call shares (without a journal: the exec id and the call id). Hashed so that it is header-safe
+ * and bounded whatever the run id holds; computed on first read, so calls whose body never reads it
+ * pay nothing.
+ */
+export function idempotencyKeyOf(
+  exec: ExecJournal | undefined,
+  execId: string,
+  iteration: number,
+  toolCallId: string,
+): () => string {
+  let key: string | undefined
+  return () => {
+    if (key !== undefined) return key
+    const [runId, step] = exec ? [exec.tree.runId, toolKey(exec.key, iteration, toolCallId)] : [execId, toolCallId]
+    key = createHash('sha256').update(runId).update('\0').update(step).digest('hex')
+    return key
+  }
 }
 
 /** Records a step: in memory always, in the journal durably. A promise only when there is something to wait for. */

@@ -1,23 +1,7 @@
 // Every public type of @nestor/core, each with the contract a caller may rely on.
 // Names follow docs/design.md: they are public API.
 
-export type {
-  TextContent,
-  ThinkingContent,
-  ImageContent,
-  FileContent,
-  AudioContent,
-  ResourceContent,
-  ResourceLinkContent,
-  ToolResultContent,
-  ToolCall,
-  StopReason,
-  Usage,
-  UserMessage,
-  AssistantMessage,
-  ToolResultMessage,
-  Message,
-} from './message-types.js'
+export type * from './message-types.js'
 import type { ToolResultContent, ToolCall, AssistantMessage, Message } from './message-types.js'
 
 // ─── JSON Schema and tools ───────────────────────────────────────────────────

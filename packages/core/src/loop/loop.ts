@@ -9,16 +9,17 @@ import { append, emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
 import { toRunState } from '../state/run-state.js'
-import { takeQueued, takeTurn } from './turns.js'
+import { takeQueued, takeTurn, turnsReady } from './turns.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
  * the provider); tool calls are run through their stages and fed back, text ends the round.
  * Steering is injected before each model call, follow-ups when the loop would end. Every exit goes
  * through `end`, so agent_end is always the last event and the history invariant (each call
- * answered once) holds. The journal is a seam, not a thread: past waiting for it to be ready, the
- * loop meets it only through its turn source (`turns.ts`: turns and queued messages, replayed or
- * recorded) and the tool round (`calls/`: a call replayed by its first stage, or recorded once settled).
+ * answered once) holds. The journal is a seam, not a thread: the loop meets it only through its
+ * turn source (`turns.ts`: turns and queued messages, replayed or recorded) and the tool round
+ * (`calls/`: a call replayed by its first stage, or recorded once it settled); it names it once,
+ * to hand a root's journal to the RunState of a pause (`pausedState`).
  */
 export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecResult> {
   if ('recorded' in start) {
@@ -36,7 +37,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   try {
     // exec() returns before the first model call is built, so steering sent right after it
     // still joins that call.
-    await ctx.journal?.tree.ready
+    await turnsReady(ctx)
     if ('resume' in start) {
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
       const { message, remaining } = start.resume

@@ -15,6 +15,9 @@ import { compactAfterOverflow, fitWindow, overflowError, overflowOf } from '../c
 /** A model turn in the history, its tool calls with ids unique within the exec. */
 export type Turn = TurnOutcome & { calls: ToolCall[] }
 
+/** Settles once the journal's recorded steps are loaded, so turns can be replayed (none without a journal). */
+export const turnsReady = (ctx: ExecContext): Promise<void> | undefined => ctx.journal?.tree.ready
+
 /**
  * Turn `iteration`: the history fitted to the window, then the turn replayed or streamed, joined
  * to the history, and recorded before any of its tools runs (a crash from there on never pays

@@ -390,6 +390,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     ...(env.system !== undefined && { system: env.system }),
     ...(env.parallelToolCalls !== undefined && { parallelToolCalls: env.parallelToolCalls }),
     ...(env.stopAtTools && { stopAtTools: [...env.stopAtTools] }),
+    ...(env.owner !== undefined && { owner: env.owner }),
     state: ctx.state,
     pending: round.pending,
     remaining: round.remaining,

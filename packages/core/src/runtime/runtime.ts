@@ -37,7 +37,7 @@ import { checkToolNames, filterTools, indexTools, registry as globalRegistry } f
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
-import { applyOwner } from './owner-defaults.js'
+import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -202,6 +202,7 @@ export class Runtime {
       state: resumed.state,
       execId: resumed.execId,
       journal: rootJournal(resumed.journal),
+      ...ownerSettings(this.options.registry, resumed.options.owner),
     })
     if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.

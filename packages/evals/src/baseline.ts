@@ -58,7 +58,8 @@ export function compare(
   for (const [name, now] of Object.entries(scorers)) {
     const before = baseline.scorers[name]
     diff.scorers[name] = { mean: now.mean, passRate: now.passRate }
-    if (!before) continue
+    // No case scored (every one a cassette miss or aborted): nothing was measured to compare.
+    if (!before || now.scored === 0) continue
     Object.assign(diff.scorers[name], { baselineMean: before.mean, baselinePassRate: before.passRate })
     if (now.mean < before.mean - tolerance)
       regressions.push({ scorer: name, metric: 'mean', baseline: before.mean, actual: now.mean })

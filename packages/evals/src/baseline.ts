@@ -1,17 +1,22 @@
 import { readFile } from 'node:fs/promises'
 import { NestorError } from '@nestor/core'
+import { pathNote } from './paths.js'
 import type { BaselineDiff, CaseReport, EvalReport, Regression, ScorerSummary } from './types.js'
 
-/** Reads a stored report to compare with (`nestor-eval --update-baseline` writes one). */
-export async function readBaseline(baseline: string | EvalReport): Promise<EvalReport> {
+/**
+ * Reads a stored report to compare with (`nestor-eval --update-baseline` writes one). A file that
+ * does not exist yet is no error (the first run has nothing to compare with): undefined.
+ */
+export async function readBaseline(baseline: string | EvalReport): Promise<EvalReport | undefined> {
   if (typeof baseline !== 'string') return checked(baseline, 'the baseline')
   let text: string
   try {
     text = await readFile(baseline, 'utf8')
   } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined
     throw new NestorError(
       'invalid_options',
-      `evaluate: cannot read the baseline ${baseline}: ${(error as Error).message} (write one with nestor-eval --update-baseline)`,
+      `evaluate: cannot read the baseline ${pathNote(baseline)}: ${(error as Error).message}`,
     )
   }
   try {

@@ -14,7 +14,7 @@ const readPage = defineTool({
   execute: ({ n }) => page(n, PAGE_CHARS),
 })
 const history: Message[] = [
-  { role: 'user', content: `Background for the task: ${'the source is a long report. '.repeat(120)}` },
+  { role: 'user', content: `Background for the task: ${'the source is a long report. '.repeat(260)}` },
   {
     role: 'assistant',
     content: [{ type: 'text', text: 'Understood.' }],

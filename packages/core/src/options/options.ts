@@ -4,6 +4,8 @@ import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
 import { choiceNames } from '../schema/choices.js'
 import type { ContextOptions, ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
+import type { HistoryMessage } from '../contract/types.js'
+import { completeMessage } from './supplied-history.js'
 
 const MAX_ITERATIONS = 10_000
 
@@ -216,10 +218,15 @@ function checkFrom(history: readonly unknown[], first: number): void {
   for (let i = first; i < history.length; i = firstUnchecked(history, i + 1)) {
     const message = history[i]
     // The first bad message is reported by the full schema, with its index in the history.
-    if (!messageSchema.safeParse(message).success) parseOptions(historySchema, { history })
+    if (!messageSchema.safeParse(completed(message)).success)
+      parseOptions(historySchema, { history: history.map(completed) })
     wellFormed.add(message as object)
   }
 }
+
+/** A hand-written assistant message is checked as the loop will keep it (completeMessage). */
+const completed = (message: unknown): unknown =>
+  typeof message === 'object' && message !== null ? completeMessage(message as HistoryMessage) : message
 
 /** `exec()`'s input: a string, a Message or a Message[], each message well formed. */
 export function validateInput(input: unknown): void {

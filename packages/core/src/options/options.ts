@@ -1,4 +1,4 @@
-import { invalidOption } from '../contract/errors.js'
+import { NestorError, invalidOption } from '../contract/errors.js'
 import { option, parseOptions, strictOptions, type SameKeys } from './option-schema.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
@@ -164,6 +164,7 @@ export function validateRuntimeOptions(o: RuntimeOptions): void {
 
 /** Every ExecOptions rule, checked once per exec() call. */
 export function validateExecOptions(o: ExecOptions): void {
+  if (!execSchema().accepts(o)) runtimeOnly(o)
   parseOptions(execSchema, o)
   if (o.history) validateHistory(o.history)
   if (o.context) checkContext(o.context)
@@ -182,6 +183,21 @@ export function validateExecOptions(o: ExecOptions): void {
       'a run id with journal, the same on every run of it (exec(input, { journal, runId }))',
       o.runId,
     )
+}
+
+/**
+ * A key only a Runtime takes (`duplicateCalls`, `breakerThreshold`…) given to exec: said as such,
+ * not answered with the nearest exec option's name.
+ */
+function runtimeOnly(o: object): void {
+  const exec = execSchema().rules
+  const runtime = runtimeSchema().rules
+  for (const key of Object.keys(o))
+    if (!exec.has(key) && runtime.has(key))
+      throw new NestorError(
+        'invalid_options',
+        `unknown option ${key}: it is a Runtime option, not an exec option: new Runtime({ ${key} }) applies it to every exec of that runtime`,
+      )
 }
 
 function checkContext({ maxTokens, reserveTokens }: ContextOptions): void {

@@ -2,6 +2,7 @@ import { callSignature } from '../base/canonical.js'
 import type { ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import type { CallAnswer } from '../state/tree-journal.js'
+import { journalFlag } from '../state/edited-steps.js'
 
 export type { CallAnswer }
 
@@ -84,6 +85,6 @@ export function closeCall(ctx: ExecContext, call: ToolCall, answer: CallAnswer, 
     durationMs: receipt.durationMs,
     receipt,
   }
-  emit(ctx, replayed ? { ...end, replayed: true } : end)
+  emit(ctx, replayed ? { ...end, ...journalFlag(result) } : end)
   return answer
 }

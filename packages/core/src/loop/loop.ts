@@ -19,6 +19,7 @@ import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import type { TurnOutcome } from './stream-turn.js'
 import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
 import { fitWindow } from '../window/fit.js'
+import { journalFlag } from '../state/edited-steps.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
@@ -180,8 +181,8 @@ function appendTaken(ctx: ExecContext, taken: { messages: Message[]; replayed: b
 export function append(ctx: ExecContext, message: Message, replayed = false): void {
   ctx.state.history.push(message)
   if (replayed) {
-    emit(ctx, { type: 'message_start', message, replayed: true })
-    emit(ctx, { type: 'message_end', message, replayed: true })
+    emit(ctx, { type: 'message_start', message, ...journalFlag(message) })
+    emit(ctx, { type: 'message_end', message, ...journalFlag(message) })
     return
   }
   emit(ctx, { type: 'message_start', message })

@@ -1,5 +1,6 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { NestorError, Runtime, loadRegistry } from '@nestor/core'
 import { scripted } from '@nestor/providers'
@@ -169,6 +170,19 @@ subagents:
     // Only a manifest that passed every other check runs its modules' code.
     expect(existsSync(join(dir, 'imported'))).toBe(true)
   })
+})
+
+it("docs/governance.md's seed-form manifest loads as written, next to the example's tools", async () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  const docs = readFileSync(join(root, 'docs/governance.md'), 'utf8')
+  const block = /```yaml\n(# toolloop\.yml[\s\S]*?)```/.exec(docs)?.[1]
+  expect(block).toBeDefined()
+  const dir = scratchDir('nestor-seed-doc-')
+  copyFileSync(join(root, 'examples/governance/registry-tools.mjs'), join(dir, 'registry-tools.mjs'))
+  writeFileSync(join(dir, 'toolloop.yml'), block!)
+  const reg = await loadRegistry(join(dir, 'toolloop.yml'))
+  expect(reg.owners.get('billing')).toMatchObject({ maxToolCalls: 2, toolTimeoutMs: 2500 })
+  expect(reg.get('issue_refund')?.needsApproval).toBe(true)
 })
 
 describe('a manifest cannot throw anything but invalid_options', () => {

@@ -62,4 +62,21 @@ describe('nestor-eval', () => {
       /! no baseline at first\.baseline\.json \(.*: a relative path resolves against the working directory, not the eval file\) yet/,
     )
   })
+
+  it('says an eval file that holds decorators Node cannot parse needs target es2022', async () => {
+    const dir = scratchDir('nestor-eval-decorators-')
+    const source = `const tool = () => () => undefined
+class Desk {
+  @tool({ description: 'd' })
+  look() { return 1 }
+}
+export default { name: 'desk', data: [{ input: 'x' }], task: () => new Desk(), scorers: [] }
+`
+    writeFileSync(join(dir, 'desk.eval.mjs'), source)
+    const { code, stderr } = await cli([], dir)
+    expect(code).toBe(2)
+    expect(stderr).toMatch(
+      /holds decorators \(@tool…\), which no Node runs yet: compile it with tsc's "target": "es2022"/,
+    )
+  })
 })

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { basename, extname, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { NestorError } from '@nestor/core'
@@ -91,6 +91,11 @@ async function definitionsOf(file: string): Promise<EvalDefinition[]> {
         'invalid_options',
         `cannot import ${file} on Node ${process.version}: compile it (tsc) and run the .js, or use a Node that strips types (>= 22.18)`,
       )
+    if (error instanceof SyntaxError && hasDecorators(file))
+      throw new NestorError(
+        'invalid_options',
+        `cannot import ${file}: ${error.message}. It holds decorators (@tool…), which no Node runs yet: compile it with tsc's "target": "es2022" (tsc --init writes "esnext", which leaves them in); see docs/packaging.md`,
+      )
     throw error
   }
   let value = mod.default
@@ -102,6 +107,15 @@ async function definitionsOf(file: string): Promise<EvalDefinition[]> {
       `${file}: its default export must be an eval (defineEval({...})), a list of them, or a function returning them`,
     )
   return list as EvalDefinition[]
+}
+
+/** A line that starts with a decorator call (`@tool(`): what an esnext build leaves for Node to fail on. */
+function hasDecorators(file: string): boolean {
+  try {
+    return /^\s*@[A-Za-z_$][\w$.]*\s*\(/m.test(readFileSync(file, 'utf8'))
+  } catch {
+    return false
+  }
 }
 
 /** `--json out.json` names the file for one eval; a folder (or several evals) gets `<name>.json`. */

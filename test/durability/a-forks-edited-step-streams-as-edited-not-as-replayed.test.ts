@@ -17,7 +17,7 @@ const search = defineTool({
   name: 'search',
   description: 'Search',
   parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
-  execute: ({ n }: { n: number }) => `result ${n}`,
+  execute: ({ n }) => `result ${String(n)}`,
 })
 /** Each event's journal flag, as `type:flag` (`-` for a live event), for the events a step streams. */
 const flags = (events: AgentEvent[]) =>

@@ -18,7 +18,7 @@ export function statsFromReceipts(receipts: readonly ToolReceipt[], history?: re
   const errors = { schema: 0, timeout: 0, execution: 0 }
   let longestStreak: ExecStats['longestStreak'] = null
   let streak = { tool: '', calls: 0 }
-  for (const receipt of history ? receiptsInCallOrder(receipts, history) : receipts) {
+  for (const receipt of history ? inCallOrder(receipts, history) : receipts) {
     const counts = (tools[receipt.toolName] ??= { calls: 0, results: 0 })
     counts.calls++
     if (receipt.status === 'ok') counts.results++
@@ -34,7 +34,7 @@ export function statsFromReceipts(receipts: readonly ToolReceipt[], history?: re
 }
 
 /** Receipts sorted by where their call stands in the history; those not found keep their place at the end. */
-export function receiptsInCallOrder(receipts: readonly ToolReceipt[], history: readonly Message[]): ToolReceipt[] {
+function inCallOrder(receipts: readonly ToolReceipt[], history: readonly Message[]): readonly ToolReceipt[] {
   const position = new Map<string, number>()
   for (const message of history) {
     if (message.role !== 'assistant') continue

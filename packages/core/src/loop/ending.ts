@@ -1,7 +1,7 @@
 import type { ExecResult } from '../contract/exec-types.js'
 import type { NestorErrorLike } from '../contract/types.js'
 import type { AssistantMessage, Message, ToolResultMessage } from '../contract/types.js'
-import { receiptsInCallOrder, statsFromReceipts } from '../calls/exec-stats.js'
+import { statsFromReceipts } from '../calls/exec-stats.js'
 import { emit, type ExecContext } from '../exec/context.js'
 
 /**
@@ -45,9 +45,8 @@ export function end(ctx: ExecContext, ending: Ending): ExecResult {
 /** The ExecResult of an exec in its current state; budget fields are always set. */
 export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
   // Receipts leave redacted: their signature holds the call's arguments.
+  const receipts = ctx.env.redact(ctx.state.receipts.slice())
   const history = ctx.state.history.slice()
-  // In call order (docs/governance.md "Receipts"): parallel calls finish, and record, in any order.
-  const receipts = ctx.env.redact(receiptsInCallOrder(ctx.state.receipts, history))
   const result: ExecResult = {
     execId: ctx.execId,
     status: ending.status,

@@ -5,7 +5,7 @@ import type { ExecResult } from '../contract/exec-types.js'
 import type { ApprovalRequest, AssistantMessage, Message, ReceiptStatus, ToolCall } from '../contract/types.js'
 import type { ToolResultMessage } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
-import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
+import { closeCall, NOT_RUN, notRunAnswer, receiptsInCallOrder } from '../calls/answers.js'
 import { approvalContext, approvalRequest, needsApprovalOf, previewOf } from '../calls/approvals.js'
 import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
@@ -288,6 +288,7 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
   }
 
   if (ctx.env.settings.toolExecution === 'parallel' && calls.length > 1) {
+    const recordedFrom = ctx.state.receipts.length
     // Identical calls in one message run one after the other, so the duplicate gate sees the first.
     const bySignature = new Map<string, Promise<void>>()
     let next = 0
@@ -303,6 +304,7 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
     }
     const width = Math.min(ctx.env.settings.maxToolConcurrency, calls.length)
     await Promise.all(Array.from({ length: width }, worker))
+    receiptsInCallOrder(ctx.state.receipts, recordedFrom, calls)
   } else {
     for (const [index, call] of calls.entries()) {
       if (paused || failed) break

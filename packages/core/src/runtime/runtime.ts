@@ -350,9 +350,19 @@ async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): 
   return end(ctx, { status: 'failed', error })
 }
 
-/** Only reached if the loop itself broke: the result as it stands, without further events. */
-const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
-  resultOf(ctx, { status: 'failed', error: asInternal(error) })
+/**
+ * Only reached if the loop itself broke: the result as it stands, without further events. It is
+ * what the run resolves with, so it must not throw: when the history is what broke (a bad message
+ * the loop took in), the result leaves it out rather than walk it again.
+ */
+function fallbackResult(ctx: ExecContext, error: unknown): ExecResult {
+  const ending = { status: 'failed' as const, error: asInternal(error) }
+  try {
+    return resultOf(ctx, ending)
+  } catch {
+    return resultOf(ctx, ending, false)
+  }
+}
 
 /** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
 export function exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(

@@ -3,6 +3,8 @@ import type { ForkEdit, ForkSource } from '../contract/fork-types.js'
 import type { Journal, JournalEntry } from '../contract/journal.js'
 import type { AssistantMessage, Message, ToolResultMessage } from '../contract/types.js'
 import { memoryJournal } from './memory-journal.js'
+import { checkForkEdit } from './fork-edit.js'
+import { checkedEntries } from './journal-entry.js'
 import { inputDigest } from './tree-journal.js'
 
 /**
@@ -20,9 +22,14 @@ export function forkJournal(
       'invalid_options',
       'fork: the new runId must differ from the recorded run id on the same journal',
     )
-  // The recorded run is read once, for its steps and (without source.input) its input.
+  const edit = checkForkEdit(source.edit, source.at)
+  // The recorded run is read once, for its steps and (without source.input) its input; each entry
+  // is checked before the fork copies or reads it.
   let recorded: Promise<JournalEntry[]> | undefined
-  const load = () => (recorded ??= source.journal.load(source.runId))
+  const load = () =>
+    (recorded ??= Promise.resolve()
+      .then(() => source.journal.load(source.runId))
+      .then((entries) => checkedEntries(entries, source.runId)))
   let seeded: Promise<JournalEntry[]> | undefined
   const seed = async (): Promise<JournalEntry[]> => {
     const already = await target.load(runId)
@@ -36,7 +43,7 @@ export function forkJournal(
         `fork: run ${source.runId} has no journal step ${source.at} (its steps: ${entries.map((e) => e.key).join(', ') || 'none'})`,
       )
     const copied = entries.slice(0, index + 1).map((entry) => structuredClone(entry))
-    copied[index] = edited(copied[index]!, source.edit)
+    copied[index] = edited(copied[index]!, edit)
     for (const entry of copied) await target.append(runId, entry)
     return copied
   }

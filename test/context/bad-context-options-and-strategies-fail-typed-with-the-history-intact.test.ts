@@ -54,6 +54,30 @@ describe('bad context options', () => {
     expect(result.history.filter((m) => m.role === 'toolResult').length).toBeGreaterThan(1)
   })
 
+  it('a strategy whose returned history throws while it is checked fails the exec hook_error, not internal', async () => {
+    const result = await runtime(6).exec('go', {
+      tools: [tool],
+      context: {
+        maxTokens: 1500,
+        reserveTokens: 100,
+        strategy: (messages) => {
+          // A lazily loaded page of history whose first message cannot be read.
+          const kept = messages.slice()
+          Object.defineProperty(kept, 0, {
+            get() {
+              throw new Error('page 1 is not loaded')
+            },
+          })
+          return kept
+        },
+      },
+    })
+    expect(result.status).toBe('failed')
+    expect(result.error?.code).toBe('hook_error')
+    expect(result.error?.message).toMatch(/context\.strategy.*page 1 is not loaded/)
+    expect(historyProblems(result.history)).toEqual([])
+  })
+
   it('a strategy that parts a tool call from its result fails invalid_options with the history intact', async () => {
     let before: Message[] = []
     const result = await runtime(6).exec('go', {

@@ -5,6 +5,7 @@ import type { AssistantMessage, Message, ToolResultMessage } from '../contract/t
 import { memoryJournal } from './memory-journal.js'
 import { checkForkEdit } from './fork-edit.js'
 import { checkedEntries } from './journal-entry.js'
+import { markSealed, sealedJournal } from './journal-seal.js'
 import { inputDigest } from './tree-journal.js'
 
 /**
@@ -15,20 +16,24 @@ import { inputDigest } from './tree-journal.js'
 export function forkJournal(
   source: ForkSource,
   runId: string,
-  target: Journal = memoryJournal(),
+  given: Journal = memoryJournal(),
+  secret?: string,
 ): { journal: Journal; input: () => Promise<Message[]> } {
-  if (runId === source.runId && target === source.journal)
+  if (runId === source.runId && given === source.journal)
     throw new NestorError(
       'invalid_options',
       'fork: the new runId must differ from the recorded run id on the same journal',
     )
   const edit = checkForkEdit(source.edit, source.at)
+  // With a secret, the recorded steps are verified as read and the copies signed for the new run.
+  const from = sealedJournal(source.journal, secret)
+  const target = sealedJournal(given, secret)
   // The recorded run is read once, for its steps and (without source.input) its input; each entry
   // is checked before the fork copies or reads it.
   let recorded: Promise<JournalEntry[]> | undefined
   const load = () =>
     (recorded ??= Promise.resolve()
-      .then(() => source.journal.load(source.runId))
+      .then(() => from.load(source.runId))
       .then((entries) => checkedEntries(entries, source.runId)))
   let seeded: Promise<JournalEntry[]> | undefined
   const seed = async (): Promise<JournalEntry[]> => {
@@ -52,7 +57,7 @@ export function forkJournal(
     append: (id, entry) => target.append(id, entry),
   }
   return {
-    journal: target.id === undefined ? forked : { ...forked, id: target.id },
+    journal: markSealed(target.id === undefined ? forked : { ...forked, id: target.id }),
     input: () =>
       load().then(
         (entries) => recordedInput(entries, source.runId),

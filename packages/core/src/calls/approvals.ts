@@ -3,7 +3,7 @@ import { NestorError, messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import type { ApprovalRequest, JsonValue, Tool, ToolCall, ToolContext } from '../contract/types.js'
-import { decisionOf } from './decision.js'
+import { decisionOf } from '../state/decision.js'
 
 /** What a person (or an approve handler) is asked to decide about one call, with the tool's preview. */
 export function approvalRequest(

@@ -1,7 +1,7 @@
 import { NestorError } from '../contract/errors.js'
 import type { ForkEdit } from '../contract/fork-types.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
-import { decisionOf } from '../calls/decision.js'
+import { decisionOf } from './decision.js'
 
 /**
  * A fork's edit, checked when the fork is asked for (before any journal is read): it goes into the

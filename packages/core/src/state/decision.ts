@@ -1,4 +1,4 @@
-import type { PriorDecision } from '../state/exec-state.js'
+import type { PriorDecision } from './exec-state.js'
 
 /**
  * An approval decision from outside (an approve handler's answer, a fork's edit, a journal): the

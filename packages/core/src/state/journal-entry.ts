@@ -60,9 +60,10 @@ export function entryProblem(entry: unknown): string | undefined {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'it is not an object'
   const { key, kind } = entry as Record<string, unknown>
   if (typeof key !== 'string' || key === '') return 'it has no key'
+  if (kind === undefined) return 'it has no kind'
   if (!KINDS.includes(kind as (typeof KINDS)[number]))
-    return `its kind ${String(kind)} is not one of ${KINDS.join(', ')}`
-  if (kindOfKey(key) !== kind) return `its key names another kind of step than ${String(kind)}`
+    return `its kind ${JSON.stringify(kind)?.slice(0, 40)} is not one of ${KINDS.join(', ')}`
+  if (kindOfKey(key) !== kind) return `its key names another kind of step than ${kind as string}`
   const parsed = schemas()[kind as (typeof KINDS)[number]].safeParse(entry)
   if (parsed.success) return undefined
   const issue = parsed.error.issues[0]

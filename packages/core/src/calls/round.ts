@@ -12,7 +12,7 @@ import type {
 import { checkToolCallBudgets } from '../exec/budget.js'
 import { append, type ExecContext } from '../exec/context.js'
 import { recordTool } from '../state/tree-journal.js'
-import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
+import { closeCall, NOT_RUN, notRunAnswer, receiptsInCallOrder } from './answers.js'
 import { listLaterApprovals } from './approvals.js'
 import type { CallOutcome } from './passage.js'
 import { runToolCall } from './stages.js'
@@ -53,6 +53,7 @@ export async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise
   const { round } = run
   const parallel = ctx.env.settings.toolExecution === 'parallel'
   if (parallel && calls.length > 1) {
+    const recordedFrom = ctx.state.receipts.length
     // Identical calls in one message run one after the other, so the duplicate gate sees the first.
     const bySignature = new Map<string, Promise<void>>()
     await inPool(calls.length, ctx.env.settings.maxToolConcurrency, (index) => {
@@ -62,6 +63,7 @@ export async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise
       bySignature.set(signature, done)
       return done
     })
+    receiptsInCallOrder(ctx.state.receipts, recordedFrom, calls)
   } else {
     for (const [index, call] of calls.entries()) {
       if (run.paused || run.failed) break

@@ -10,6 +10,7 @@ import type {
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook, hookUntilAbort } from '../exec/hooks.js'
 import type { PriorDecision } from '../state/exec-state.js'
+import { journalFlag } from '../state/edited-steps.js'
 import {
   idempotencyKeyOf,
   markPaused,
@@ -95,8 +96,14 @@ function replayed(p: Passage): CallOutcome | undefined {
     emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments })
     return undefined
   }
-  emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments, replayed: true })
   const { result, receipt } = recorded
+  emit(ctx, {
+    type: 'tool_start',
+    toolCallId: call.id,
+    toolName: call.name,
+    args: call.arguments,
+    ...journalFlag(result),
+  })
   if (receipt.status === 'ok' && !ctx.state.succeeded.has(receipt.signature))
     ctx.state.succeeded.set(receipt.signature, call.id)
   return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
@@ -187,29 +194,26 @@ async function approval(p: Passage): Promise<Finish | Pause | undefined> {
   if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
   p.approval.decision = !decision.approved ? 'rejected' : decision.args ? 'edited' : 'approved'
   if (!decision.approved) return fail(p, 'rejected', `rejected: ${decision.reason}`)
-  return revalidate(p, decision, decision === prior)
+  return revalidate(p, decision)
 }
 
 /**
- * An approved call passes its gates again before it runs: time passed while a person decided, so
- * the policy or what `prepare` reads may have changed. A decision taken before this pass (resume, a
- * journal) already had the hook and the arguments checked on the way here; `prepare` runs again.
+ * An approved call passes its gates again before it runs, whichever way the decision came (a live
+ * handler, runtime.resume, a journal, a fork): time passed while a person decided, so the policy or
+ * what `prepare` reads may have changed, and an edit puts new arguments in front of the hook.
  */
 async function revalidate(
   p: Passage,
   decision: Extract<PriorDecision, { approved: true }>,
-  earlier: boolean,
 ): Promise<Finish | undefined> {
   const { ctx, call, tool } = p
-  if (!earlier) {
-    if (decision.args) {
-      const invalid = parse(p, decision.args)
-      if (invalid) return invalid
-      p.signature = callSignature(call.name, p.args)
-    }
-    const blocked = await beforeHook(p, decision.args ? { ...call, arguments: decision.args } : call)
-    if (blocked) return blocked
+  if (decision.args) {
+    const invalid = parse(p, decision.args)
+    if (invalid) return invalid
+    p.signature = callSignature(call.name, p.args)
   }
+  const blocked = await beforeHook(p, decision.args ? { ...call, arguments: decision.args } : call)
+  if (blocked) return blocked
   const preview = await previewOf(ctx, tool, p.args, approvalContext(ctx, call, p.idempotencyKey))
   if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
   return preview.ok ? undefined : fail(p, 'tool_error', preview.message)

@@ -83,3 +83,13 @@ export type ToolResultMessage = {
   details?: unknown
 }
 export type Message = UserMessage | AssistantMessage | ToolResultMessage
+
+/** What a provider fills in on an assistant message it returns: a hand-written one may leave them out. */
+export type ProviderFilledFields = 'stopReason' | 'usage' | 'provider' | 'model'
+/**
+ * A message of a supplied `history`. An assistant message written by hand may leave out what a
+ * provider fills in: `stopReason` is then 'toolUse' when it calls tools, else 'stop'; `usage` is
+ * zero; `provider` and `model` are ''. Messages from an earlier result pass as they are.
+ */
+export type HistoryMessage =
+  Message | (Omit<AssistantMessage, ProviderFilledFields> & Partial<Pick<AssistantMessage, ProviderFilledFields>>)

@@ -10,6 +10,7 @@ import type {
 import type { ApprovalDecision, ApprovalRequest, Message, Provider } from '../contract/types.js'
 import type { EventLog } from '../events/event-log.js'
 import type { OutputGate } from '../schema/output.js'
+import { journalFlag } from '../state/edited-steps.js'
 import type { ExecState } from '../state/exec-state.js'
 import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
@@ -82,6 +83,8 @@ export type ExecEnv = {
   readonly parallelToolCalls?: boolean
   /** This exec's own stopAtTools (in settings too): a paused state keeps it. */
   readonly stopAtTools?: readonly string[]
+  /** The declared owner whose defaults it runs with: a paused state keeps it, so a resume does too. */
+  readonly owner?: string
   readonly settings: LoopSettings
   /** Sends a finished event to this exec's listeners and up through its ancestors' streams. */
   publish(event: AgentEvent): void
@@ -178,8 +181,8 @@ export function emit(ctx: ExecContext, payload: EventPayload, guarded = false): 
 export function append(ctx: ExecContext, message: Message, replayed = false): void {
   ctx.state.history.push(message)
   if (replayed) {
-    emit(ctx, { type: 'message_start', message, replayed: true })
-    emit(ctx, { type: 'message_end', message, replayed: true })
+    emit(ctx, { type: 'message_start', message, ...journalFlag(message) })
+    emit(ctx, { type: 'message_end', message, ...journalFlag(message) })
     return
   }
   emit(ctx, { type: 'message_start', message })

@@ -1,4 +1,4 @@
-import { untilAbort } from '../base/abort-watch.js'
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { NestorError, messageOf } from '../contract/errors.js'
 import type { ExecContext } from './context.js'
 
@@ -23,18 +23,12 @@ export const asInternal = (thrown: unknown): NestorError =>
         cause: thrown,
       })
 
-const ABORTED = Symbol('aborted')
-
 /** A hook's answer, or undefined as soon as the exec aborts (a hook may never settle). */
 export async function hookUntilAbort<T>(
   ctx: ExecContext,
   hook: () => T | Promise<T> | undefined,
 ): Promise<T | undefined> {
-  try {
-    // Called at once (an async wrapper turns a synchronous throw into a rejection).
-    return await untilAbort((async () => hook())(), ctx.control.controller.signal, () => ABORTED)
-  } catch (thrown) {
-    if (thrown === ABORTED) return undefined
-    throw thrown
-  }
+  // Called at once (an async wrapper turns a synchronous throw into a rejection).
+  const answer = await raceAbort((async () => hook())(), ctx.control.controller.signal)
+  return answer === ABORTED ? undefined : answer
 }

@@ -1,3 +1,4 @@
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { NestorError } from '../contract/errors.js'
 import type { ExecResult } from '../contract/exec-types.js'
 import type { AssistantMessage, Message, NestorErrorLike, ToolResultMessage } from '../contract/types.js'
@@ -24,10 +25,11 @@ import { takeQueued, takeTurn, turnsReady } from './turns.js'
 export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecResult> {
   if ('recorded' in start) {
     // A fork without its input reads it first; one it cannot read fails the fork with why.
-    const input = await start.recorded.catch((error: unknown) => asInternal(error))
+    const signal = ctx.control.controller.signal
+    const input = await raceAbort(start.recorded, signal).catch((error: unknown) => asInternal(error))
     if (!Array.isArray(input)) {
       announce(ctx, { input: [] })
-      return end(ctx, { status: 'failed', error: input })
+      return end(ctx, input === ABORTED ? aborted(ctx) : { status: 'failed', error: input })
     }
     start = { input }
   }
@@ -170,6 +172,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     ...(env.system !== undefined && { system: env.system }),
     ...(env.parallelToolCalls !== undefined && { parallelToolCalls: env.parallelToolCalls }),
     ...(env.stopAtTools && { stopAtTools: [...env.stopAtTools] }),
+    ...(env.owner !== undefined && { owner: env.owner }),
     state: ctx.state,
     pending: round.pending,
     remaining: round.remaining,
@@ -230,16 +233,20 @@ export function end(ctx: ExecContext, ending: Ending): ExecResult {
   return result
 }
 
-/** The ExecResult of an exec in its current state; budget fields are always set. */
-export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
+/**
+ * The ExecResult of an exec in its current state; budget fields are always set. `withHistory:
+ * false` leaves the history out (and orders receipts as they came): the last-resort result of an
+ * exec whose history is what broke must not walk it again.
+ */
+export function resultOf(ctx: ExecContext, ending: Ending, withHistory = true): ExecResult {
   // Receipts leave redacted: their signature holds the call's arguments.
   const receipts = ctx.env.redact(ctx.state.receipts.slice())
-  const history = ctx.state.history.slice()
+  const history = withHistory ? ctx.state.history.slice() : []
   const result: ExecResult = {
     execId: ctx.execId,
     status: ending.status,
     text: ending.text ?? '',
-    messages: ctx.state.history.slice(ctx.state.startIndex),
+    messages: withHistory ? ctx.state.history.slice(ctx.state.startIndex) : [],
     // Copies: a result never changes after it resolves, whatever still holds the live state.
     history,
     iterationsUsed: ctx.state.iterationsUsed,
@@ -248,7 +255,7 @@ export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
     totalUsage: { ...ctx.state.totalUsage },
     receipts,
     // Derived from the receipts the result carries, so anyone can recompute it from them.
-    stats: statsFromReceipts(receipts, history),
+    stats: withHistory ? statsFromReceipts(receipts, history) : statsFromReceipts(receipts),
   }
   if (ending.error) result.error = ctx.env.redact(ending.error)
   // The waiting calls' arguments leave redacted like events; only the state (needed to resume) keeps them.

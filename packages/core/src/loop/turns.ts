@@ -1,10 +1,11 @@
-import { untilAbort } from '../base/abort-watch.js'
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { generateId } from '../base/ids.js'
 import type { AssistantMessage, Message, ModelRequest, ToolCall, ToolSpec } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
 import { append, emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
-import { recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
+import { journalLoaded, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
+import { journalFlag } from '../state/edited-steps.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
 import { compactAfterOverflow, fitWindow, overflowError, overflowOf } from '../context/fit.js'
 
@@ -15,8 +16,11 @@ import { compactAfterOverflow, fitWindow, overflowError, overflowOf } from '../c
 /** A model turn in the history, its tool calls with ids unique within the exec. */
 export type Turn = TurnOutcome & { calls: ToolCall[] }
 
-/** Settles once the journal's recorded steps are loaded, so turns can be replayed (none without a journal). */
-export const turnsReady = (ctx: ExecContext): Promise<void> | undefined => ctx.journal?.tree.ready
+/**
+ * Settles once the journal's recorded steps are loaded, so turns can be replayed (none without a
+ * journal); rejects `aborted` as soon as the exec aborts.
+ */
+export const turnsReady = (ctx: ExecContext): Promise<void> | undefined => journalLoaded(ctx.journal)
 
 /**
  * Turn `iteration`: the history fitted to the window, then the turn replayed or streamed, joined
@@ -84,12 +88,10 @@ function uniqueCalls(ctx: ExecContext, message: AssistantMessage): ToolCall[] {
   return calls
 }
 
-const ABORTED = Symbol('aborted')
-
 /** A turn from the journal: no provider call, no deltas; its message events say `replayed`. */
 function fromJournal(ctx: ExecContext, message: AssistantMessage): TurnOutcome {
-  emit(ctx, { type: 'message_start', message, replayed: true })
-  emit(ctx, { type: 'message_end', message, replayed: true })
+  emit(ctx, { type: 'message_start', message, ...journalFlag(message) })
+  emit(ctx, { type: 'message_end', message, ...journalFlag(message) })
   return { message }
 }
 
@@ -105,10 +107,9 @@ function requestFor(ctx: ExecContext, iteration: number): ModelRequest | undefin
     return signal.aborted
       ? undefined
       : requestOf(ctx, ctx.env.model, ctx.tools.specs, ctx.state.toolChoice, ctx.state.history)
-  return untilAbort(prepareRequest(ctx, iteration), signal, () => ABORTED).catch((thrown: unknown) => {
-    if (thrown === ABORTED) return undefined
-    throw thrown
-  })
+  return raceAbort(prepareRequest(ctx, iteration), signal).then((request) =>
+    request === ABORTED ? undefined : request,
+  )
 }
 
 /**

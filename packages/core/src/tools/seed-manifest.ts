@@ -1,6 +1,6 @@
 import { option, type OptionShape } from '../options/option-schema.js'
 import { fields, nestedObject, toolFields, withoutKeys } from './manifest-fields.js'
-import type { CheckedOwner, OwnerKind, Spelling, ToolDeclaration } from './manifest.js'
+import type { CheckedOwner, OwnerKind, Spelling, ToolDeclaration } from './manifest-types.js'
 
 // The seed system's manifest as written: owners and tools as maps keyed by their ids, snake_case
 // fields, runner defaults in a block of their own with the timeout in seconds. It is checked

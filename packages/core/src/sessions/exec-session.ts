@@ -58,7 +58,8 @@ export async function openSession(
     }
     const heartbeat = setInterval(() => void store.acquire(id, lease).catch(() => undefined), LEASE_MS / 3)
     heartbeat.unref?.()
-    const bytes = stored.reduce((sum, m) => sum + sizeOf(m), 0)
+    // Bytes are counted only for a store that bounds them (a JSON walk of every message otherwise wasted).
+    const bytes = store.limits?.maxBytes === undefined ? 0 : stored.reduce((sum, m) => sum + sizeOf(m), 0)
     writers.set(ctx, { store, id, owner, holder: ctx.execId, run, saved, count: stored.length, bytes, heartbeat })
     return undefined
   } catch (error) {
@@ -81,10 +82,10 @@ export async function saveTurn(ctx: ExecContext): Promise<void> {
   if (added.length === 0) return
   // Registered secrets never reach the store.
   const messages = ctx.env.redact(added)
-  const size = messages.reduce((sum, m) => sum + sizeOf(m), 0)
+  const { maxMessages = Infinity, maxBytes = Infinity } = writer.store.limits ?? {}
+  const size = maxBytes === Infinity ? 0 : messages.reduce((sum, m) => sum + sizeOf(m), 0)
   const count = kept ? writer.count + messages.length : messages.length
   const bytes = kept ? writer.bytes + size : size
-  const { maxMessages = Infinity, maxBytes = Infinity } = writer.store.limits ?? {}
   if (count > maxMessages || bytes > maxBytes)
     throw new NestorError(
       'session_full',

@@ -2,6 +2,7 @@ import { NestorError } from '../contract/errors.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
 import type { Message } from '../contract/types.js'
 import { pairingProblem } from '../options/supplied-history.js'
+import { surelyWellFormed } from './well-formed.js'
 
 /**
  * A session's stored messages, checked as they are read: each a well-formed message and every
@@ -9,9 +10,9 @@ import { pairingProblem } from '../options/supplied-history.js'
  * naming the session, so a bad row never reaches a provider nor crashes the reader.
  */
 export function checkStoredMessages(sessionId: string, rows: readonly unknown[]): Message[] {
-  const { messageSchema } = stateSchemas()
   for (const [i, row] of rows.entries()) {
-    const parsed = messageSchema.safeParse(row)
+    if (surelyWellFormed(row)) continue
+    const parsed = stateSchemas().messageSchema.safeParse(row)
     if (!parsed.success)
       throw new NestorError(
         'invalid_state',

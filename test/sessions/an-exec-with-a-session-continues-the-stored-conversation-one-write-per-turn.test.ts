@@ -116,6 +116,28 @@ describe('exec with a session', () => {
     expect(historyProblems(stored)).toEqual([])
   })
 
+  it('an exec the runtime refuses (maxLiveRuns) never takes its session: the next one gets it at once', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const slow = defineTool({
+      name: 'slow',
+      description: 'd',
+      parameters: z.object({}),
+      execute: async () => (await gate, 'done'),
+    })
+    const provider = scripted([calls({ name: 'slow' }), 'first done', 'third done'])
+    const runtime = new Runtime({ provider, model: 'm', sessions: memorySessions(), retention: { maxLiveRuns: 1 } })
+    const first = runtime.exec('one', { tools: [slow] })
+    while (provider.requests.length === 0) await new Promise((r) => setTimeout(r, 5))
+    const refused = await runtime.exec('two', { session: { id: 'r', owner: 'ana' } })
+    expect(refused.error?.code).toBe('budget_exceeded')
+    release()
+    await first
+    const third = await runtime.exec('three', { session: { id: 'r', owner: 'ana' } })
+    expect(third.status).toBe('completed')
+    expect(third.error).toBeUndefined()
+  })
+
   it('a failed turn stores nothing of itself: the history stays valid and ends after the last good turn', async () => {
     const provider = scripted([
       calls({ name: 'lookup', args: { city: 'Oslo' } }),

@@ -177,7 +177,8 @@ export class Runtime {
           `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
         ),
       ) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
-    const opening = store && options.session ? openSession(ctx, store, options.session) : undefined
+    const session = options.session
+    const opening = store && session ? () => openSession(ctx, store, session) : undefined
     return this.start(ctx, start, undefined, opening) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
   }
 
@@ -222,7 +223,7 @@ export class Runtime {
     const start = { resume: { message: resumed.message, remaining: resumed.remaining } }
     // A resumed exec keeps its place in its session: it appends after the turns it stored before the pause.
     const reopen = () => store && session && openSession(ctx, store, session, { pausedAt: resumed.message })
-    const opening = claim ? claim.then((lost) => lost ?? reopen()) : reopen()
+    const opening = claim ? claim.then((lost) => lost ?? reopen()) : store && reopen
     return this.start(ctx, start, undefined, opening)
   }
 
@@ -304,7 +305,12 @@ export class Runtime {
     )
   }
 
-  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
+  private start(
+    ctx: ExecContext,
+    start: LoopStart,
+    refuse?: NestorError,
+    claim?: PendingClaim | (() => PendingClaim | undefined),
+  ): ExecRun {
     // Opened before the loop publishes agent_start; only root execs (children are in their stream).
     // A root exec past retention.maxLiveRuns ends at once, refused, and is not kept.
     const full = ctx.parent ? undefined : this.runs.refusal()
@@ -312,8 +318,10 @@ export class Runtime {
     const retained = ctx.parent || full ? undefined : this.runs.open(ctx.execId, ctx.control.log)
     // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
     // exec without a model or tool call.
-    const body = claim
-      ? claim.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
+    // A session is opened (its lease taken) only for an exec that is not refused.
+    const pending = typeof claim === 'function' ? (refuse ? undefined : claim()) : claim
+    const body = pending
+      ? pending.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
       : refuse
         ? refused(ctx, start, refuse)
         : runLoop(ctx, start)

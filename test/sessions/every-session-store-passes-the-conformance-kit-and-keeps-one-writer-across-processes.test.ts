@@ -105,6 +105,23 @@ describe('real stores', () => {
     60_000,
   )
 
+  it('retention drops idle sessions; bad bounds are invalid_options at the factory', async () => {
+    const made = [
+      memorySessions({ retention: { days: 0 } }),
+      sqliteSessions({ path: join(dir, 'retention.db'), retention: { days: 0 } }),
+    ]
+    for (const store of made) {
+      const runtime = new Runtime({ provider: scripted(['kept a moment']), model: 'm', sessions: store })
+      expect((await runtime.exec('hello', { session: { id: 'old', owner: 'ana' } })).status).toBe('completed')
+      await new Promise((r) => setTimeout(r, 5))
+      expect(await store.messages('old', { owner: 'ana' })).toEqual([])
+      expect((await store.list({ owner: 'ana' })).sessions).toEqual([])
+    }
+    await (made[1] as { close(): Promise<void> }).close()
+    expect(() => memorySessions({ maxMessages: 0 })).toThrow(/maxMessages/)
+    expect(() => sqliteSessions({ path: ':memory:', retention: { days: -1 } })).toThrow(/retention.days/)
+  })
+
   it('sqlite: a corrupted row is invalid_state naming the session, for the reader and for an exec', async () => {
     const path = join(dir, 'corrupt.db')
     const store = sqliteSessions({ path })

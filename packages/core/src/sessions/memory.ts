@@ -21,7 +21,7 @@ type Session = {
  */
 export function memorySessions(options: SessionStoreOptions = {}): SessionStore {
   const sessions = new Map<string, Session>()
-  const keepMs = retentionMs(options.retention)
+  const keepMs = retentionMs(options)
 
   /** The owner's live session, or undefined (another owner's is unknown too); drops what retention ended. */
   const find = (id: string, owner: string): Session | undefined => {

@@ -1,5 +1,6 @@
 import { NestorError } from '../contract/errors.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
+import type { SessionStoreOptions } from '../contract/session-types.js'
 import type { Message } from '../contract/types.js'
 import { pairingProblem } from '../options/supplied-history.js'
 import { surelyWellFormed } from './well-formed.js'
@@ -72,6 +73,24 @@ export function checkKey(name: 'id' | 'owner', value: unknown): string {
   return value
 }
 
-/** Milliseconds of a retention in days (Infinity without one). */
-export const retentionMs = (retention: { days: number } | undefined): number =>
-  retention ? retention.days * 86_400_000 : Infinity
+/** Milliseconds of a retention in days (Infinity without one); checks the store's bounds on the way. */
+export function retentionMs(options: SessionStoreOptions): number {
+  const { maxMessages, maxBytes, retention } = options
+  for (const [name, value] of [
+    ['maxMessages', maxMessages],
+    ['maxBytes', maxBytes],
+  ] as const)
+    if (value !== undefined && !(Number.isInteger(value) && value > 0))
+      throw new NestorError(
+        'invalid_options',
+        `invalid option ${name}: expected a positive integer, got ${String(value)}`,
+      )
+  if (retention === undefined) return Infinity
+  const days = (retention as { days?: unknown }).days
+  if (typeof days !== 'number' || !(days >= 0))
+    throw new NestorError(
+      'invalid_options',
+      `invalid option retention.days: expected a number of days ≥ 0, got ${String(days)}`,
+    )
+  return days * 86_400_000
+}

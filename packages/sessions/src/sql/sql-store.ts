@@ -27,7 +27,7 @@ export type ClosableSessionStore = SessionStore & { close(): Promise<void> }
 export function sqlSessions(driver: SqlDriver, options: SqlStoreOptions = {}): ClosableSessionStore {
   const p = checkPrefix(options.tablePrefix ?? 'nestor_')
   const [S, M, W] = [`${p}sessions`, `${p}session_messages`, `${p}session_writes`]
-  const keepMs = retentionMs(options.retention)
+  const keepMs = retentionMs(options)
   let ready: Promise<void> | undefined
   /** Tables are made on first use, so making a store never touches the database. */
   const db = async (): Promise<SqlDriver> => {

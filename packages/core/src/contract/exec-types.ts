@@ -230,9 +230,10 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   context?: ContextOptions
   /**
    * The stored conversation this exec continues and appends to, one write per turn (the runtime's
-   * `sessions` store; not with `history`; root execs only): see docs/sessions.md.
+   * `sessions` store; not with `history`; root execs only): see docs/sessions.md. Undefined:
+   * none (so `chatRoutes`' optional `session` passes straight through).
    */
-  session?: SessionOptions
+  session?: SessionOptions | undefined
 }
 
 /**

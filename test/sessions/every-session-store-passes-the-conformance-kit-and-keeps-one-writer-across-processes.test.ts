@@ -105,6 +105,38 @@ describe('real stores', () => {
     60_000,
   )
 
+  it('sqlite: with wait, the second process waits for the first and then appends after it', async () => {
+    const at = join(dir, 'wait.db')
+    const env = { STORE: 'sqlite', STORE_AT: at, SESSION: 'queue', OWNER: 'ana', WAIT: '1' }
+    const a = racer({ ...env, NAME: 'a' })
+    const b = racer({ ...env, NAME: 'b' })
+    await Promise.all([a.until((l) => l.length > 0), b.until((l) => l.length > 0)])
+    a.send('go')
+    b.send('go')
+    const holding = (l: Record<string, unknown>[]) => l.some((x) => x.holding === true)
+    const ended = (l: Record<string, unknown>[]) => l.some((x) => 'status' in x)
+    await Promise.race([a.until(holding), b.until(holding)])
+    const [first, second] = holding(a.seen) ? [a, b] : [b, a]
+    first.send('release')
+    await first.until(ended)
+    expect(first.seen.at(-1)).toEqual({ status: 'completed', code: null, requests: 2 })
+    // The lease given back, the waiting process goes on.
+    await second.until(holding)
+    second.send('release')
+    await second.until(ended)
+    expect(second.seen.at(-1)).toEqual({ status: 'completed', code: null, requests: 2 })
+    const store = sqliteSessions({ path: at })
+    const stored = await store.messages('queue', { owner: 'ana' })
+    await store.close()
+    const firstName = first === a ? 'a' : 'b'
+    const secondName = first === a ? 'b' : 'a'
+    expect(stored.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      `hello from ${firstName}`,
+      `hello from ${secondName}`,
+    ])
+    expect(historyProblems(stored)).toEqual([])
+  }, 60_000)
+
   it('retention drops idle sessions; bad bounds are invalid_options at the factory', async () => {
     const made = [
       memorySessions({ retention: { days: 0 } }),

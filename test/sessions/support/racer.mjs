@@ -1,7 +1,8 @@
 // A process that runs one exec on a shared session, for the one-writer tests: it reads lines on
 // stdin ("go": start the exec; "release": let its tool return) and prints JSON lines on stdout
 // ({ holding: true } once its tool runs, then { status, code }).
-// Environment: STORE (sqlite | postgres), STORE_AT (the file path or the connection string), SESSION, OWNER, NAME.
+// Environment: STORE (sqlite | postgres), STORE_AT (the file path or the connection string), SESSION, OWNER, NAME,
+// WAIT=1 (wait for a busy session instead of failing).
 import { createInterface } from 'node:readline'
 import { Runtime, defineTool } from '@nestor/core'
 import { scripted } from '@nestor/providers'
@@ -37,7 +38,7 @@ say({ ready: true })
 await heard('go')
 const result = await runtime.exec(`hello from ${env.NAME}`, {
   tools: [hold],
-  session: { id: env.SESSION, owner: env.OWNER },
+  session: { id: env.SESSION, owner: env.OWNER, wait: env.WAIT === '1' },
 })
 say({ status: result.status, code: result.error?.code ?? null, requests: provider.requests.length })
 await store.close()

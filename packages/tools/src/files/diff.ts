@@ -58,10 +58,11 @@ function middle(a: string[], b: string[], offset: number): Op[] {
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) {
       ops.push({ kind: ' ', line: a[i]!, aIndex: offset + i++, bIndex: offset + j++ })
-    } else if (j < b.length && (i === a.length || lcs[i * width + j + 1]! >= lcs[(i + 1) * width + j]!)) {
-      ops.push({ kind: '+', line: b[j]!, aIndex: offset + i, bIndex: offset + j++ })
-    } else {
+    } else if (i < a.length && (j === b.length || lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!)) {
+      // Removals before additions, as diff -u prints them.
       ops.push({ kind: '-', line: a[i]!, aIndex: offset + i++, bIndex: offset + j })
+    } else {
+      ops.push({ kind: '+', line: b[j]!, aIndex: offset + i, bIndex: offset + j++ })
     }
   }
   return ops

@@ -5,7 +5,12 @@ import { directToolContext } from '../support/tool-context.js'
 export type Outcome = { text: string; isError: boolean; effect?: Record<string, unknown> }
 
 /** Calls a tool as the loop does after validation (the arguments checked against its schema first). */
-export async function call(tools: Tool | Tool[], name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Outcome> {
+export async function call(
+  tools: Tool | Tool[],
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Outcome> {
   const tool = (Array.isArray(tools) ? tools : [tools]).find((t) => t.spec.name === name)
   if (!tool) throw new Error(`no tool ${name}`)
   const checked = tool.validate?.(args)

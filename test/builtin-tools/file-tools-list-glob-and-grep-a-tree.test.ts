@@ -30,12 +30,17 @@ describe('list_files, glob and grep', () => {
     expect((await call(tools, 'list_files', { path: 'src', recursive: true })).text).toBe(
       'add.ts  63 B\nutil/\nutil/strings.test.ts  34 B\nutil/strings.ts  52 B',
     )
-    expect(await call(tools, 'list_files', { path: 'README.md' })).toMatchObject({ isError: true, text: 'README.md is not a directory' })
+    expect(await call(tools, 'list_files', { path: 'README.md' })).toMatchObject({
+      isError: true,
+      text: 'README.md is not a directory',
+    })
   })
 
   it('glob by name at any depth, by path with ** and {a,b}, under a directory', async () => {
     const { tools } = tree()
-    expect((await call(tools, 'glob', { pattern: '*.ts' })).text).toBe('src/add.ts\nsrc/util/strings.test.ts\nsrc/util/strings.ts')
+    expect((await call(tools, 'glob', { pattern: '*.ts' })).text).toBe(
+      'src/add.ts\nsrc/util/strings.test.ts\nsrc/util/strings.ts',
+    )
     expect((await call(tools, 'glob', { pattern: 'src/**/*.test.ts' })).text).toBe('src/util/strings.test.ts')
     expect((await call(tools, 'glob', { pattern: '**/*.{md,js}' })).text).toBe('README.md\ndocs/a b.md')
     expect((await call(tools, 'glob', { pattern: 'util/s?rings.ts', path: 'src' })).text).toBe('src/util/strings.ts')
@@ -45,7 +50,9 @@ describe('list_files, glob and grep', () => {
   it('grep lines by regular expression, case-insensitively, narrowed by glob and path, capped', async () => {
     const { tools } = tree()
     const all = await call(tools, 'grep', { pattern: 'TODO' })
-    expect(all.text).toBe('README.md:2:TODO: write docs\nsrc/add.ts:1:export const add = (a: number, b: number) => a - b // TODO fix')
+    expect(all.text).toBe(
+      'README.md:2:TODO: write docs\nsrc/add.ts:1:export const add = (a: number, b: number) => a - b // TODO fix',
+    )
     expect(all.effect).toMatchObject({ kind: 'search', matches: 2, files: 2, truncated: false })
     expect((await call(tools, 'grep', { pattern: 'todo', ignore_case: true, glob: '*.md' })).text).toBe(
       'README.md:2:TODO: write docs\ndocs/a b.md:1:spaces in names: todo',
@@ -56,7 +63,12 @@ describe('list_files, glob and grep', () => {
     expect((await call(tools, 'grep', { pattern: 'upper', path: 'src/util/strings.ts' })).text).toBe(
       'src/util/strings.ts:1:export const upper = (s: string) => s.toUpperCase()',
     )
-    expect((await call(tools, 'grep', { pattern: 'e', max_results: 1 })).text).toMatch(/^README\.md:1:# Demo\n\[first 1 of \d+ matching lines; narrow the search\]$/)
-    expect(await call(tools, 'grep', { pattern: '(' })).toMatchObject({ isError: true, text: expect.stringMatching(/^invalid regular expression/) })
+    expect((await call(tools, 'grep', { pattern: 'e', max_results: 1 })).text).toMatch(
+      /^README\.md:1:# Demo\n\[first 1 of \d+ matching lines; narrow the search\]$/,
+    )
+    expect(await call(tools, 'grep', { pattern: '(' })).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^invalid regular expression/),
+    })
   })
 })

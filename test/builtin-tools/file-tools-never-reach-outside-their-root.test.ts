@@ -22,7 +22,16 @@ function layout() {
 describe('file tools are confined to their root', () => {
   it('refuse .., absolute paths elsewhere and a sibling whose name starts like the root, and read the secret nowhere', async () => {
     const { base, root, tools } = layout()
-    for (const path of ['../secret.txt', 'src/../../secret.txt', join(base, 'secret.txt'), '../repo2/x.txt', join(base, 'repo2/x.txt'), '/etc/passwd', '//etc/passwd', 'src/\0a.txt']) {
+    for (const path of [
+      '../secret.txt',
+      'src/../../secret.txt',
+      join(base, 'secret.txt'),
+      '../repo2/x.txt',
+      join(base, 'repo2/x.txt'),
+      '/etc/passwd',
+      '//etc/passwd',
+      'src/\0a.txt',
+    ]) {
       const out = await call(tools, 'read_file', { path })
       expect(out.isError, path).toBe(true)
       expect(out.text, path).toMatch(/refused/)
@@ -44,7 +53,15 @@ describe('file tools are confined to their root', () => {
 
   it('normalise paths that stay inside: ./, //, a/../b, trailing slashes and absolute paths under the root', async () => {
     const { root, tools } = layout()
-    for (const path of ['src/a.txt', './src/a.txt', 'src//a.txt', 'src/./a.txt', 'x/../src/a.txt', join(root, 'src/a.txt'), `${root}//src/../src/a.txt`]) {
+    for (const path of [
+      'src/a.txt',
+      './src/a.txt',
+      'src//a.txt',
+      'src/./a.txt',
+      'x/../src/a.txt',
+      join(root, 'src/a.txt'),
+      `${root}//src/../src/a.txt`,
+    ]) {
       expect(await call(tools, 'read_file', { path }), path).toMatchObject({ isError: false, text: 'inside\n' })
     }
     expect((await call(tools, 'list_files', { path: 'src/' })).text).toBe('a.txt  7 B')
@@ -58,7 +75,10 @@ describe('file tools are confined to their root', () => {
     symlinkSync('../../secret.txt', join(root, 'src', 'relative-out.txt'))
     symlinkSync(join(root, 'src', 'a.txt'), join(root, 'link-in.txt'))
     for (const path of ['link-out.txt', 'dir-out/b.txt', 'src/relative-out.txt'])
-      expect(await call(tools, 'read_file', { path }), path).toMatchObject({ isError: true, text: expect.stringMatching(/refused: .* leads outside the root/) })
+      expect(await call(tools, 'read_file', { path }), path).toMatchObject({
+        isError: true,
+        text: expect.stringMatching(/refused: .* leads outside the root/),
+      })
     // Writing through the directory link, or over the file link, would change files outside.
     for (const path of ['dir-out/new.txt', 'dir-out/b.txt', 'link-out.txt', 'dir-out/deeper/new.txt'])
       expect((await call(tools, 'write_file', { path, content: 'pwned' })).isError, path).toBe(true)
@@ -87,12 +107,22 @@ describe('file tools are confined to their root', () => {
     symlinkSync(join(base, 'hop'), join(root, 'two-hops.txt'))
     symlinkSync(root, join(base, 'root-link'))
     const tools = fileTools({ root: join(base, 'root-link') })
-    expect((await call(tools, 'write_file', { path: 'dangling.txt', content: 'x' })).text).toMatch(/refused: .*points nowhere/)
-    expect((await call(tools, 'write_file', { path: 'dangling-dir/x.txt', content: 'x' })).text).toMatch(/refused: .*points nowhere/)
+    expect((await call(tools, 'write_file', { path: 'dangling.txt', content: 'x' })).text).toMatch(
+      /refused: .*points nowhere/,
+    )
+    expect((await call(tools, 'write_file', { path: 'dangling-dir/x.txt', content: 'x' })).text).toMatch(
+      /refused: .*points nowhere/,
+    )
     expect(existsSync(join(base, 'nowhere'))).toBe(false)
     expect((await call(tools, 'read_file', { path: 'link-a' })).text).toMatch(/refused: .*loop/)
     expect((await call(tools, 'read_file', { path: 'two-hops.txt' })).text).toMatch(/refused/)
-    expect(await call(tools, 'read_file', { path: join(base, 'root-link', 'src', 'a.txt') })).toMatchObject({ isError: false, text: 'inside\n' })
-    expect(await call(tools, 'read_file', { path: join(root, 'src', 'a.txt') })).toMatchObject({ isError: false, text: 'inside\n' })
+    expect(await call(tools, 'read_file', { path: join(base, 'root-link', 'src', 'a.txt') })).toMatchObject({
+      isError: false,
+      text: 'inside\n',
+    })
+    expect(await call(tools, 'read_file', { path: join(root, 'src', 'a.txt') })).toMatchObject({
+      isError: false,
+      text: 'inside\n',
+    })
   })
 })

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { HeadTail } from './output-cap.js'
+import { killGroup, waitGroupGone } from './process-group.js'
 
 export type CommandRun = {
   exitCode: number | null
@@ -23,21 +24,11 @@ export type RunSpec = {
 /** How long output may still arrive after the command exits, from processes outside its group. */
 const DRAIN_MS = 2000
 
-/** Sends SIGKILL to every process of the group; a group already gone is fine. */
-const killGroup = (pid: number | undefined): void => {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, 'SIGKILL')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error
-  }
-}
-
 /**
  * Runs a command as the leader of a new process group (`detached`), stdout and stderr interleaved
  * into one capped output. A timeout, an abort, and the command's own exit all end with the whole
  * group killed: a background child (`sleep 100 &`) never outlives the call. Resolves once the
- * output pipes have closed, that is once every process that held them is gone.
+ * output pipes have closed and every process of the group has exited.
  */
 export function runCommand(spec: RunSpec): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
@@ -76,11 +67,13 @@ export function runCommand(spec: RunSpec): Promise<CommandRun> {
       spec.signal.removeEventListener('abort', onAbort)
       reject(error)
     })
-    child.on('close', (code, signal) => {
+    child.on('close', async (code, signal) => {
       clearTimeout(timer)
       clearTimeout(drain)
       spec.signal.removeEventListener('abort', onAbort)
       const ended = exit ?? { code, signal }
+      killGroup(child.pid)
+      await waitGroupGone(child.pid)
       resolve({
         exitCode: ended.code,
         signal: ended.signal,

@@ -7,6 +7,12 @@ export type SandboxMode = 'auto' | 'bubblewrap' | 'none'
 /** Directories a sandboxed command sees empty: where users' keys, tokens and sockets live. */
 export const HIDDEN_DIRS = ['/home', '/root', '/run', '/var/run', '/tmp', '/var/tmp', '/mnt', '/media']
 
+/**
+ * `/bin/sh -c command` with stderr joined to stdout in one pipe, so the two come back interleaved
+ * in the order they were written (an outer sh sets it up and execs the real one).
+ */
+export const shellArgs = (command: string): string[] => ['/bin/sh', '-c', 'exec "$0" -c "$1" 2>&1', '/bin/sh', command]
+
 let probed: string | false | undefined
 
 /** The path of a bwrap that works on this machine (user namespaces allowed), or false. Probed once. */
@@ -41,7 +47,7 @@ export function bubblewrapArgs(cwd: string, command: string, network: boolean): 
   for (const dir of HIDDEN_DIRS) if (isRealDir(dir)) args.push('--tmpfs', dir)
   args.push('--dev', '/dev', '--proc', '/proc', '--bind', cwd, cwd, '--chdir', cwd)
   args.push('--unshare-all', ...(network ? ['--share-net'] : []), '--die-with-parent', '--new-session')
-  return [...args, '--', '/bin/sh', '-c', command]
+  return [...args, '--', ...shellArgs(command)]
 }
 
 // A symlink (/var/run → /run) is hidden through its target.

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { NestorError, type Tool } from '@nestor/core'
 import { builtinTool, ToolRefusal, withEffect } from '../define.js'
 import { runCommand } from './run-command.js'
-import { bubblewrapArgs, findBubblewrap, type SandboxMode } from './sandbox.js'
+import { bubblewrapArgs, findBubblewrap, shellArgs, type SandboxMode } from './sandbox.js'
 
 export type ShellToolOptions = {
   /** Where commands run (and, sandboxed, the only place they can write). */
@@ -78,7 +78,7 @@ export function shellTool(options: ShellToolOptions): Tool {
         throw new ToolRefusal('refused: the sandbox (bubblewrap) is not available on this machine')
       const [file, args] = bwrap
         ? [bwrap, bubblewrapArgs(cwd, command, options.network === true)]
-        : ['/bin/sh', ['-c', command]]
+        : ['/bin/sh', shellArgs(command).slice(1)]
       const run = await runCommand({ file, args, cwd, env, timeoutMs, maxOutputBytes, signal: ctx.signal })
       const ended =
         run.stopped === 'timeout'

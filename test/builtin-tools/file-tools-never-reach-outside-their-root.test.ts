@@ -21,7 +21,7 @@ function layout() {
 
 describe('file tools are confined to their root', () => {
   it('refuse .., absolute paths elsewhere and a sibling whose name starts like the root, and read the secret nowhere', async () => {
-    const { base, root, tools } = layout()
+    const { base, tools } = layout()
     for (const path of [
       '../secret.txt',
       'src/../../secret.txt',

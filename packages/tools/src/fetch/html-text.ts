@@ -1,7 +1,7 @@
 /** Elements whose content is never text a reader sees. */
 const DROPPED = /<(script|style|noscript|template|svg|iframe|object|head)\b[^>]*>[\s\S]*?<\/\1\s*>/gi
 const BLOCK =
-  /<\/?(p|div|section|article|header|footer|nav|main|aside|br|hr|tr|table|ul|ol|dl|dd|dt|blockquote|pre|form|figure|figcaption|h[1-6]|li)\b[^>]*>/gi
+  /<\/?(p|div|section|article|header|footer|nav|main|aside|br|hr|tr|table|ul|ol|dl|dd|dt|blockquote|pre|form|figure|figcaption|h[1-6])\b[^>]*>/gi
 
 const NAMED: Record<string, string> = {
   amp: '&',
@@ -14,6 +14,20 @@ const NAMED: Record<string, string> = {
   ndash: '–',
   hellip: '…',
   copy: '©',
+  reg: '®',
+  trade: '™',
+  deg: '°',
+  euro: '€',
+  pound: '£',
+  times: '×',
+  middot: '·',
+  bull: '•',
+  laquo: '«',
+  raquo: '»',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
 }
 
 export function decodeEntities(text: string): string {

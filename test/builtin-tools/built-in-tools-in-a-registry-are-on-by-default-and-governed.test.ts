@@ -17,7 +17,11 @@ describe('the built-in tools in a runtime', () => {
   it('are all on for an exec that names no tools; edits and commands wait for approval with a diff or the command; events, receipts and spans show each effect', async () => {
     const root = scratchDir('nestor-builtin-')
     writeFileSync(join(root, 'add.js'), 'export const add = (a, b) => a - b\n')
-    const registry = new ToolRegistry().add(...fileTools({ root }), shellTool({ cwd: root, sandbox: 'none' }), fetchTool())
+    const registry = new ToolRegistry().add(
+      ...fileTools({ root }),
+      shellTool({ cwd: root, sandbox: 'none' }),
+      fetchTool(),
+    )
     const provider = scripted([
       call('c1', 'read_file', { path: 'add.js' }),
       call('c2', 'edit_file', { path: 'add.js', old_string: 'a - b', new_string: 'a + b' }),
@@ -44,9 +48,21 @@ describe('the built-in tools in a runtime', () => {
 
     expect(result.error).toBeUndefined()
     expect(result.status).toBe('completed')
-    expect(provider.requests[0]!.tools?.map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_files', 'glob', 'grep', 'shell', 'fetch'])
+    expect(provider.requests[0]!.tools?.map((t) => t.name)).toEqual([
+      'read_file',
+      'write_file',
+      'edit_file',
+      'list_files',
+      'glob',
+      'grep',
+      'shell',
+      'fetch',
+    ])
     expect(approvals.map((a) => [a.toolName, a.preview])).toEqual([
-      ['edit_file', '--- a/add.js\n+++ b/add.js\n@@ -1,1 +1,1 @@\n-export const add = (a, b) => a - b\n+export const add = (a, b) => a + b\n'],
+      [
+        'edit_file',
+        '--- a/add.js\n+++ b/add.js\n@@ -1,1 +1,1 @@\n-export const add = (a, b) => a - b\n+export const add = (a, b) => a + b\n',
+      ],
       ['shell', '$ cat add.js; rm add.js'],
     ])
     // The rejected command never ran: the file is there, edited.
@@ -59,9 +75,16 @@ describe('the built-in tools in a runtime', () => {
       ['shell', 'rejected', { required: true, decision: 'rejected' }],
       ['read_file', 'tool_error', { required: false }],
     ])
-    expect(ends[1]!.result.details).toEqual({ effect: { kind: 'write', path: 'add.js', created: false, bytes: 35, added: 1, removed: 1 } })
+    expect(ends[1]!.result.details).toEqual({
+      effect: { kind: 'write', path: 'add.js', created: false, bytes: 35, added: 1, removed: 1 },
+    })
     expect(ends[0]!.result.details).toMatchObject({ effect: { kind: 'read', path: 'add.js', totalLines: 1 } })
-    expect(ends[3]!.result.content).toEqual([{ type: 'text', text: 'refused: ../../etc/passwd is outside the root (paths are relative to the root, which they cannot leave)' }])
+    expect(ends[3]!.result.content).toEqual([
+      {
+        type: 'text',
+        text: 'refused: ../../etc/passwd is outside the root (paths are relative to the root, which they cannot leave)',
+      },
+    ])
 
     const toolSpans = tracing.spans().filter((s) => s.attributes['gen_ai.tool.name'] !== undefined)
     expect(toolSpans.map((s) => [s.attributes['gen_ai.tool.name'], s.attributes['nestor.receipt.status']])).toEqual([

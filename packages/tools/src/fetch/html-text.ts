@@ -1,5 +1,5 @@
 /** Elements whose content is never text a reader sees. */
-const DROPPED = /<(script|style|noscript|template|svg|iframe|object|head)\b[^>]*>[\s\S]*?<\/\1\s*>/gi
+const DROPPED = /<(script|style|noscript|template|svg|iframe|object|head|title)\b[^>]*>[\s\S]*?<\/\1\s*>/gi
 const BLOCK =
   /<\/?(p|div|section|article|header|footer|nav|main|aside|br|hr|tr|table|ul|ol|dl|dd|dt|blockquote|pre|form|figure|figcaption|h[1-6])\b[^>]*>/gi
 

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fileTools } from '@nestor/tools'
 import { scratchDir } from '../support/scratch-dir.js'
+import { Root } from '../../packages/tools/src/files/confine.js'
 import { call } from './call.js'
 
 /** A root with a file inside and a secret beside it (and a sibling dir whose name extends the root's). */
@@ -124,5 +126,23 @@ describe('file tools are confined to their root', () => {
       isError: false,
       text: 'inside\n',
     })
+  })
+})
+
+describe('the check after opening (Linux: the path the kernel holds for the descriptor)', () => {
+  it('refuses a descriptor that turned out to be outside, as a directory swapped for a symlink after the realpath check would', async () => {
+    const { base, root } = layout()
+    const inside = await Root.open(root)
+    const outside = await open(join(base, 'secret.txt'), 'r')
+    const within = await open(join(root, 'src', 'a.txt'), 'r')
+    try {
+      await expect(inside.checkOpened('src/a.txt', outside)).rejects.toThrow(
+        'refused: src/a.txt leads outside the root through a symlink',
+      )
+      await expect(inside.checkOpened('src/a.txt', within)).resolves.toBeUndefined()
+    } finally {
+      await outside.close()
+      await within.close()
+    }
   })
 })

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { NestorError, type Tool } from '@nestor/core'
 import { builtinTool, ToolRefusal, withEffect } from '../define.js'
@@ -73,6 +74,13 @@ export function shellTool(options: ShellToolOptions): Tool {
     needsApproval: options.needsApproval ?? true,
     prepare: async ({ command }) => `$ ${command}`,
     execute: async ({ command }, ctx) => {
+      if (
+        !(await stat(cwd).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ))
+      )
+        throw new ToolRefusal('the working directory of the shell tool does not exist')
       const bwrap = mode === 'none' ? false : findBubblewrap()
       if (mode === 'bubblewrap' && !bwrap)
         throw new ToolRefusal('refused: the sandbox (bubblewrap) is not available on this machine')

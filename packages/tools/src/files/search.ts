@@ -59,10 +59,24 @@ export function globTool(root: () => Promise<Root>): Tool {
 }
 
 /** Matching lines of one file as `path:line:text`; binary and oversized files are skipped. */
-async function grepFile(file: WalkEntry, re: RegExp, wholeText: RegExp, maxFileBytes: number): Promise<string[]> {
+async function grepFile(
+  root: Root,
+  file: WalkEntry,
+  re: RegExp,
+  wholeText: RegExp,
+  maxFileBytes: number,
+): Promise<string[]> {
   const handle = await open(file.real, 'r').catch(() => undefined)
   if (!handle) return []
   try {
+    // A directory on the way swapped for a symlink since the walk: skip what it led to.
+    if (
+      !(await root.checkOpened(file.rel, handle).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return []
     const stat = await handle.stat()
     if (stat.size > maxFileBytes) return []
     const bytes = await handle.readFile()
@@ -120,7 +134,7 @@ export function grepTool(root: () => Promise<Root>, limits: ReadLimits): Tool {
         while (next < files.length) {
           ctx.signal.throwIfAborted()
           const index = next++
-          found[index] = await grepFile(files[index]!, re, wholeText, limits.maxFileBytes)
+          found[index] = await grepFile(r, files[index]!, re, wholeText, limits.maxFileBytes)
         }
       }
       await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker))

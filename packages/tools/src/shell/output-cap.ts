@@ -24,7 +24,8 @@ export class HeadTail {
     this.tail.push(chunk)
     this.tailBytes += chunk.length
     const keep = Math.floor(this.cap / 2)
-    while (this.tailBytes - this.tail[0]!.length >= keep) this.tailBytes -= this.tail.shift()!.length
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= keep)
+      this.tailBytes -= this.tail.shift()!.length
   }
 
   /** The kept text; a cut in the middle says how many bytes it left out. */

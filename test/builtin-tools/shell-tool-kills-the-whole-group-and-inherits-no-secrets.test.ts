@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -15,6 +15,19 @@ const running = (pid: number): boolean => {
     return false
   }
 }
+
+/** The pids of running (not zombie) processes whose command line contains `needle` (NUL between arguments). */
+const runningCommands = (needle: string): number[] =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle) && running(Number(pid))
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
 
 // Two children (one a grandchild) that would sleep for 100 s, their pids written down first.
 const FORKING = 'sleep 100 & echo $! > pids; sh -c "sleep 100 & echo \\$! >> pids; wait" & echo $! >> pids; wait'
@@ -163,7 +176,9 @@ describe.skipIf(!bwrap)('shellTool in a bubblewrap sandbox (skipped without Debi
       server.close()
     }
     const quick = shellTool({ cwd, sandbox: 'bubblewrap', timeoutMs: 300 })
-    const slow = await call(quick, 'shell', { command: 'sleep 100 & sleep 100 & wait' })
+    const slow = await call(quick, 'shell', { command: 'sleep 987.654 & sleep 987.654 & wait' })
     expect(slow).toMatchObject({ isError: true, text: 'timed out after 300 ms: killed with its process group\n' })
+    // Their pids live in the sandbox's namespace: look for them by command line from outside.
+    expect(runningCommands('sleep\u0000987.654')).toEqual([])
   })
 })

@@ -15,6 +15,8 @@ export type FileToolsOptions = {
   maxReadBytes?: number
   /** Files larger than this are not read, edited or searched. Default 16 MiB. */
   maxFileBytes?: number
+  /** A grep still searching after this long is stopped (it runs in a worker thread). Default 30 s. */
+  grepTimeoutMs?: number
 }
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
@@ -53,6 +55,6 @@ export function fileTools(options: FileToolsOptions): Tool[] {
     editFileTool(opened, { ...limits, needsApproval }),
     listFilesTool(opened),
     globTool(opened),
-    grepTool(opened, limits),
+    grepTool(opened, { ...limits, grepTimeoutMs: positive('grepTimeoutMs', options.grepTimeoutMs, 30_000) }),
   ]
 }

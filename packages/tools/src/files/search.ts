@@ -1,10 +1,11 @@
-import { open, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import type { Tool } from '@nestor/core'
 import { builtinTool, ToolRefusal, withEffect } from '../define.js'
 import type { Root } from './confine.js'
 import { globToRegExp } from './glob-pattern.js'
-import { looksBinary, type ReadLimits } from './read-file.js'
-import { walkFiles, type WalkEntry } from './walk.js'
+import { grepInWorker } from './grep-worker.js'
+import type { ReadLimits } from './read-file.js'
+import { walkFiles } from './walk.js'
 
 type GlobArgs = { pattern: string; path?: string }
 type GrepArgs = { pattern: string; path?: string; glob?: string; ignore_case?: boolean; max_results?: number }
@@ -58,46 +59,6 @@ export function globTool(root: () => Promise<Root>): Tool {
   })
 }
 
-/** Matching lines of one file as `path:line:text`; binary and oversized files are skipped. */
-async function grepFile(
-  root: Root,
-  file: WalkEntry,
-  re: RegExp,
-  wholeText: RegExp,
-  maxFileBytes: number,
-): Promise<string[]> {
-  const handle = await open(file.real, 'r').catch(() => undefined)
-  if (!handle) return []
-  try {
-    // A directory on the way swapped for a symlink since the walk: skip what it led to.
-    if (
-      !(await root.checkOpened(file.rel, handle).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return []
-    const stat = await handle.stat()
-    if (stat.size > maxFileBytes) return []
-    const bytes = await handle.readFile()
-    if (looksBinary(bytes)) return []
-    const text = bytes.toString('utf8')
-    // One pass over the whole text first: most files do not match, and are never split into lines.
-    if (!wholeText.test(text)) return []
-    const out: string[] = []
-    const lines = text.split('\n')
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!
-      if (!re.test(line)) continue
-      const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line
-      out.push(`${file.rel}:${i + 1}:${shown.replace(/\r$/, '')}`)
-    }
-    return out
-  } finally {
-    await handle.close()
-  }
-}
-
 const compile = (pattern: string, flags: string): RegExp => {
   try {
     return new RegExp(pattern, flags)
@@ -106,7 +67,7 @@ const compile = (pattern: string, flags: string): RegExp => {
   }
 }
 
-export function grepTool(root: () => Promise<Root>, limits: ReadLimits): Tool {
+export function grepTool(root: () => Promise<Root>, limits: ReadLimits & { grepTimeoutMs: number }): Tool {
   return builtinTool<GrepArgs>({
     name: 'grep',
     description:
@@ -124,20 +85,20 @@ export function grepTool(root: () => Promise<Root>, limits: ReadLimits): Tool {
     },
     execute: async ({ pattern, path = '.', glob, ignore_case = false, max_results = 200 }, ctx) => {
       const flags = ignore_case ? 'i' : ''
-      const re = compile(pattern, flags)
-      const wholeText = compile(pattern, `${flags}m`)
+      // Compiled here first, so a bad pattern is refused with the engine's reason.
+      compile(pattern, flags)
       const r = await root()
       const { start, files } = await filesUnder(r, path, glob, ctx.signal)
-      const found: string[][] = new Array<string[]>(files.length)
-      let next = 0
-      const worker = async () => {
-        while (next < files.length) {
-          ctx.signal.throwIfAborted()
-          const index = next++
-          found[index] = await grepFile(r, files[index]!, re, wholeText, limits.maxFileBytes)
-        }
+      const job = {
+        files,
+        pattern,
+        flags,
+        maxFileBytes: limits.maxFileBytes,
+        root: r.real,
+        maxLineChars: MAX_LINE_CHARS,
+        concurrency: READ_CONCURRENCY,
       }
-      await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker))
+      const found = await grepInWorker(job, ctx.signal, limits.grepTimeoutMs)
       const lines = found.flat()
       const matchedFiles = found.filter((f) => f.length > 0).length
       const truncated = lines.length > max_results

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
@@ -141,44 +142,50 @@ describe('shellTool', () => {
   })
 })
 
-const bwrap = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].some(existsSync)
+// bubblewrap installed and able to make its namespaces here (some containers forbid user namespaces).
+const bwrap =
+  spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '/bin/true'], { stdio: 'ignore' })
+    .status === 0
 
-describe.skipIf(!bwrap)('shellTool in a bubblewrap sandbox (skipped without Debian package bubblewrap)', () => {
-  it('writes only in cwd, sees an empty home, /tmp and /run, has no network, and still dies on a timeout', async () => {
-    const cwd = scratchDir('nestor-sandbox-')
-    const outside = scratchDir('nestor-outside-')
-    writeFileSync(join(outside, 'keep.txt'), 'keep')
-    const shell = shellTool({ cwd, sandbox: 'bubblewrap', timeoutMs: 2000 })
-    const write = await call(shell, 'shell', {
-      command: `echo hi > inside.txt && cat inside.txt; echo no > ${outside}/keep.txt; echo $?; touch /etc/nestor-probe 2>/dev/null; echo $?`,
+describe.skipIf(!bwrap)(
+  'shellTool in a bubblewrap sandbox (skipped where bwrap, Debian package bubblewrap, is missing or cannot run)',
+  () => {
+    it('writes only in cwd, sees an empty home, /tmp and /run, has no network, and still dies on a timeout', async () => {
+      const cwd = scratchDir('nestor-sandbox-')
+      const outside = scratchDir('nestor-outside-')
+      writeFileSync(join(outside, 'keep.txt'), 'keep')
+      const shell = shellTool({ cwd, sandbox: 'bubblewrap', timeoutMs: 2000 })
+      const write = await call(shell, 'shell', {
+        command: `echo hi > inside.txt && cat inside.txt; echo no > ${outside}/keep.txt; echo $?; touch /etc/nestor-probe 2>/dev/null; echo $?`,
+      })
+      expect(write.effect).toMatchObject({ sandbox: 'bubblewrap' })
+      expect(write.text).toMatch(/^exit code 0\nhi\n.*\n2\n1\n$/s)
+      expect(existsSync('/etc/nestor-probe')).toBe(false)
+      expect(readFileSync(join(cwd, 'inside.txt'), 'utf8')).toBe('hi\n')
+      expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep')
+      const look = await call(shell, 'shell', {
+        command: `ls -A /root /home /run | wc -l; ls ${outside} 2>&1 | wc -l; ls /proc | grep -c '^[0-9]'`,
+      })
+      // /root, /home and /run empty (3 header lines from ls), the outside dir gone with /tmp, only a couple of processes.
+      expect(look.text.split('\n').slice(1, 3)).toEqual(['5', '1'])
+      expect(Number(look.text.split('\n')[3])).toBeLessThan(5)
+      // A server of this process on loopback: the sandbox has a network of its own, where nothing listens.
+      const server = createServer((socket) => socket.end()).listen(0, '127.0.0.1')
+      await once(server, 'listening')
+      const { port } = server.address() as AddressInfo
+      const connect = `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('connected')).on('error', (e) => console.log(e.code))"`
+      try {
+        expect((await call(shell, 'shell', { command: connect })).text).toBe('exit code 0\nECONNREFUSED\n')
+        const networked = shellTool({ cwd, sandbox: 'bubblewrap', network: true })
+        expect((await call(networked, 'shell', { command: connect })).text).toBe('exit code 0\nconnected\n')
+      } finally {
+        server.close()
+      }
+      const quick = shellTool({ cwd, sandbox: 'bubblewrap', timeoutMs: 300 })
+      const slow = await call(quick, 'shell', { command: 'sleep 987.654 & sleep 987.654 & wait' })
+      expect(slow).toMatchObject({ isError: true, text: 'timed out after 300 ms: killed with its process group\n' })
+      // Their pids live in the sandbox's namespace: look for them by command line from outside.
+      expect(runningCommands('sleep\u0000987.654')).toEqual([])
     })
-    expect(write.effect).toMatchObject({ sandbox: 'bubblewrap' })
-    expect(write.text).toMatch(/^exit code 0\nhi\n.*\n2\n1\n$/s)
-    expect(existsSync('/etc/nestor-probe')).toBe(false)
-    expect(readFileSync(join(cwd, 'inside.txt'), 'utf8')).toBe('hi\n')
-    expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep')
-    const look = await call(shell, 'shell', {
-      command: `ls -A /root /home /run | wc -l; ls ${outside} 2>&1 | wc -l; ls /proc | grep -c '^[0-9]'`,
-    })
-    // /root, /home and /run empty (3 header lines from ls), the outside dir gone with /tmp, only a couple of processes.
-    expect(look.text.split('\n').slice(1, 3)).toEqual(['5', '1'])
-    expect(Number(look.text.split('\n')[3])).toBeLessThan(5)
-    // A server of this process on loopback: the sandbox has a network of its own, where nothing listens.
-    const server = createServer((socket) => socket.end()).listen(0, '127.0.0.1')
-    await once(server, 'listening')
-    const { port } = server.address() as AddressInfo
-    const connect = `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('connected')).on('error', (e) => console.log(e.code))"`
-    try {
-      expect((await call(shell, 'shell', { command: connect })).text).toBe('exit code 0\nECONNREFUSED\n')
-      const networked = shellTool({ cwd, sandbox: 'bubblewrap', network: true })
-      expect((await call(networked, 'shell', { command: connect })).text).toBe('exit code 0\nconnected\n')
-    } finally {
-      server.close()
-    }
-    const quick = shellTool({ cwd, sandbox: 'bubblewrap', timeoutMs: 300 })
-    const slow = await call(quick, 'shell', { command: 'sleep 987.654 & sleep 987.654 & wait' })
-    expect(slow).toMatchObject({ isError: true, text: 'timed out after 300 ms: killed with its process group\n' })
-    // Their pids live in the sandbox's namespace: look for them by command line from outside.
-    expect(runningCommands('sleep\u0000987.654')).toEqual([])
-  })
-})
+  },
+)

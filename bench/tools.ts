@@ -12,7 +12,10 @@ import { median, quantile } from './stats.js'
 // of one 10 MB file. Warm regime: the tree is in the page cache after a warm-up. Wall time; the
 // rounds alternate the two sides and the result is the median of the per-round ratios (goal <= 2×).
 
-export type ToolsBenchLine = { node: number; tool: number; ratio: number; spread: [number, number] }
+/** Medians of wall times (ms) and of the per-round ratios tool / Node, wall and CPU. */
+export type ToolsBenchLine = { node: number; tool: number; ratio: number; spread: [number, number]; cpuRatio: number }
+type Timed = { wall: number; cpu: number }
+
 export type ToolsBenchReport = {
   files: number
   matches: number
@@ -97,15 +100,19 @@ export async function toolsBench(files = 10_000, rounds = 7): Promise<ToolsBench
       const nodes: number[] = []
       const toolTimes: number[] = []
       const ratios: number[] = []
+      const cpuRatios: number[] = []
+      // Wall time, and the CPU time of the whole process (every thread: the libuv pool and grep's worker included).
+      const time = async (fn: () => Promise<number>) => {
+        const cpu = process.cpuUsage()
+        const start = performance.now()
+        await fn()
+        const used = process.cpuUsage(cpu)
+        return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 }
+      }
       for (let r = 0; r < rounds; r++) {
-        const time = async (fn: () => Promise<number>) => {
-          const start = performance.now()
-          await fn()
-          return performance.now() - start
-        }
         // Alternate which side goes first, so neither always runs on the warmer cache.
-        let n: number
-        let t: number
+        let n: Timed
+        let t: Timed
         if (r % 2) {
           t = await time(side.tool)
           n = await time(side.node)
@@ -113,15 +120,17 @@ export async function toolsBench(files = 10_000, rounds = 7): Promise<ToolsBench
           n = await time(side.node)
           t = await time(side.tool)
         }
-        nodes.push(n)
-        toolTimes.push(t)
-        ratios.push(t / n)
+        nodes.push(n.wall)
+        toolTimes.push(t.wall)
+        ratios.push(t.wall / n.wall)
+        cpuRatios.push(t.cpu / n.cpu)
       }
       report[name as 'grep' | 'read'] = {
         node: median(nodes),
         tool: median(toolTimes),
         ratio: median(ratios),
         spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
+        cpuRatio: median(cpuRatios),
       }
     }
     return { ...(report as ToolsBenchReport), load: loadavg() }
@@ -133,10 +142,10 @@ export async function toolsBench(files = 10_000, rounds = 7): Promise<ToolsBench
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const report = await toolsBench(
     Number(process.env.BENCH_TOOLS_FILES ?? 10_000),
-    Number(process.env.BENCH_TOOLS_ROUNDS ?? 7),
+    Number(process.env.BENCH_TOOLS_ROUNDS ?? 9),
   )
   const line = (what: string, l: ToolsBenchLine) =>
-    `${what}: Node ${l.node.toFixed(1)} ms, tool ${l.tool.toFixed(1)} ms: ${l.ratio.toFixed(2)}× (p25-p75 ${l.spread[0].toFixed(2)}-${l.spread[1].toFixed(2)})`
+    `${what}: Node ${l.node.toFixed(1)} ms, tool ${l.tool.toFixed(1)} ms: ${l.ratio.toFixed(2)}× wall (p25-p75 ${l.spread[0].toFixed(2)}-${l.spread[1].toFixed(2)}), ${l.cpuRatio.toFixed(2)}× CPU time`
   console.log(line(`grep over ${report.files} files (${report.matches} matching lines), warm`, report.grep))
   console.log(line('read_file of a 10 MB file, warm', report.read))
   console.log(`load average ${report.load.map((x) => x.toFixed(2)).join(' ')}`)

@@ -30,8 +30,13 @@ async function search(file) {
   try {
     const held = await readlink('/proc/self/fd/' + handle.fd).catch(() => undefined)
     if (held !== undefined && held !== root && !held.startsWith(prefix)) return []
-    if ((await handle.stat()).size > maxFileBytes) return []
-    const bytes = await handle.readFile()
+    const size = (await handle.stat()).size
+    if (size > maxFileBytes) return []
+    // Read into a buffer of the size just seen (readFile would ask for it again).
+    const buffer = Buffer.allocUnsafe(size)
+    let filled = 0
+    for (let n = 1; filled < size && n > 0; filled += n) n = (await handle.read(buffer, filled, size - filled, filled)).bytesRead
+    const bytes = buffer.subarray(0, filled)
     if (bytes.subarray(0, 8000).includes(0)) return []
     const text = bytes.toString('utf8')
     if (!whole.test(text)) return []

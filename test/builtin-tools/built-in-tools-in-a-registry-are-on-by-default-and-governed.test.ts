@@ -96,3 +96,27 @@ describe('the built-in tools in a runtime', () => {
     expect(toolSpans[1]!.attributes['gen_ai.tool.call.result']).toBe('wrote add.js: 35 bytes (+1 -1 lines)')
   })
 })
+
+describe('an edit approved on a preview', () => {
+  it('applies to the file as it is after the approval: a change made meanwhile is never overwritten', async () => {
+    const root = scratchDir('nestor-builtin-')
+    writeFileSync(join(root, 'a.txt'), 'one\n')
+    const runtime = new Runtime({
+      provider: scripted([call('c1', 'edit_file', { path: 'a.txt', old_string: 'one', new_string: 'two' }), 'ok']),
+      model: 'test',
+      approve: () => {
+        // Someone edits the file while the approver looks at the diff.
+        writeFileSync(join(root, 'a.txt'), 'uno\n')
+        return true
+      },
+    })
+    const events: AgentEvent[] = []
+    runtime.on('tool_end', (event) => void events.push(event))
+    await runtime.exec('edit', { tools: fileTools({ root }) })
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('uno\n')
+    expect(toolEnds(events)[0]).toMatchObject({
+      isError: true,
+      receipt: { status: 'tool_error', approval: { required: true, decision: 'approved' } },
+    })
+  })
+})

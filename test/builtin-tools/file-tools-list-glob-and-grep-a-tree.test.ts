@@ -86,3 +86,16 @@ describe('a grep pattern that backtracks without end', () => {
     expect((await call(tools, 'grep', { pattern: 'a!' })).text).toBe(`a.txt:1:${'a'.repeat(64)}!`)
   })
 })
+
+describe('a grep aborted with its exec', () => {
+  it('stops its worker and answers the abort', async () => {
+    const root = scratchDir('nestor-redos-')
+    writeFileSync(join(root, 'a.txt'), `${'a'.repeat(64)}!\n`)
+    const controller = new AbortController()
+    const pending = call(fileTools({ root }), 'grep', { pattern: '^(a+)+$' }, controller.signal)
+    // Later than the walk, most likely while the worker backtracks; the answer is the same either way
+    // (without the worker's stop on abort the call would wait for grepTimeoutMs, 30 s, past this test's limit).
+    setTimeout(() => controller.abort(new Error('the exec was aborted')), 100)
+    expect(await pending).toEqual({ isError: true, text: 'the exec was aborted' })
+  })
+})

@@ -20,7 +20,10 @@ describe('the preview of write_file', () => {
       fc.asyncProperty(text, text, async (before, after) => {
         writeFileSync(join(root, 'f.txt'), before)
         const diff = (await preview(tools, 'write_file', { path: 'f.txt', content: after })) as string
-        if (before === after) return expect(diff).toBe('--- a/f.txt\n+++ b/f.txt\n(no change)\n')
+        if (before === after) {
+          expect(diff).toBe('--- a/f.txt\n+++ b/f.txt\n(no change)\n')
+          return
+        }
         writeFileSync(join(root, 'p.diff'), diff)
         execFileSync('patch', ['-s', '-o', 'patched.txt', 'f.txt', 'p.diff'], { cwd: root })
         expect(readFileSync(join(root, 'patched.txt'), 'utf8')).toBe(after)

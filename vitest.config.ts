@@ -34,6 +34,7 @@ export default defineConfig({
       '@nestor/dbos': src('dbos'),
       '@nestor/evals': src('evals'),
       '@nestor/sessions': src('sessions'),
+      '@nestor/tools': src('tools'),
     },
   },
   test: {

@@ -138,10 +138,8 @@ describe('real stores', () => {
   }, 60_000)
 
   it('retention drops idle sessions; bad bounds are invalid_options at the factory', async () => {
-    const made = [
-      memorySessions({ retention: { days: 0 } }),
-      sqliteSessions({ path: join(dir, 'retention.db'), retention: { days: 0 } }),
-    ]
+    const sqlite = sqliteSessions({ path: join(dir, 'retention.db'), retention: { days: 0 } })
+    const made = [memorySessions({ retention: { days: 0 } }), sqlite]
     for (const store of made) {
       const runtime = new Runtime({ provider: scripted(['kept a moment']), model: 'm', sessions: store })
       expect((await runtime.exec('hello', { session: { id: 'old', owner: 'ana' } })).status).toBe('completed')
@@ -149,7 +147,7 @@ describe('real stores', () => {
       expect(await store.messages('old', { owner: 'ana' })).toEqual([])
       expect((await store.list({ owner: 'ana' })).sessions).toEqual([])
     }
-    await (made[1] as { close(): Promise<void> }).close()
+    await sqlite.close()
     expect(() => memorySessions({ maxMessages: 0 })).toThrow(/maxMessages/)
     expect(() => sqliteSessions({ path: ':memory:', retention: { days: -1 } })).toThrow(/retention.days/)
   })

@@ -1,5 +1,6 @@
 import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { NestorError } from '../contract/errors.js'
+import type { EventPayload } from '../contract/event-types.js'
 import type { ExecResult } from '../contract/exec-types.js'
 import type { AssistantMessage, Message, NestorErrorLike, ToolResultMessage } from '../contract/types.js'
 import { statsFromReceipts } from '../calls/exec-stats.js'
@@ -9,6 +10,7 @@ import { checkBudgets, iterationLimit } from '../exec/budget.js'
 import { append, emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
+import { saveTurn } from '../sessions/exec-session.js'
 import { toRunState } from '../state/run-state.js'
 import { takeQueued, takeTurn, turnsReady } from './turns.js'
 
@@ -48,7 +50,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         ctx,
         toolCallsOf(message).filter((c) => wanted.has(c.id)),
       )
-      emit(ctx, { type: 'turn_end', iteration: ctx.state.iterationsUsed, message, toolResults: round.results })
+      await endTurn(ctx, { type: 'turn_end', iteration: ctx.state.iterationsUsed, message, toolResults: round.results })
       const stop = afterTools(ctx, round)
       if (stop) return end(ctx, stop)
     }
@@ -77,7 +79,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
             abortedTurn ? 'aborted' : 'skipped',
             abortedTurn ? NOT_RUN.aborted : NOT_RUN.modelFailed,
           )
-          emit(ctx, { type: 'turn_end', iteration, message, toolResults: results })
+          await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: results })
           if (abortedTurn) return end(ctx, aborted(ctx))
           const cause =
             error ??
@@ -94,7 +96,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
             : message.refusal !== undefined
               ? { kind: 'fail', error: refusalError(message, text) }
               : undefined
-          emit(ctx, { type: 'turn_end', iteration, message, toolResults: [] })
+          await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: [] })
           if (verdict?.kind === 'fail') return end(ctx, { status: 'failed', text, error: verdict.error })
           if (verdict?.kind === 'retry') {
             // The issues go back to the model; the loop asks again within the iteration budget.
@@ -107,12 +109,12 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         }
         if (message.stopReason === 'length') {
           const results = answerNotRun(ctx, calls, 'skipped', NOT_RUN.lengthCut)
-          emit(ctx, { type: 'turn_end', iteration, message, toolResults: results })
+          await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: results })
           continue
         }
         // The model called tools.
         const round = await runToolRound(ctx, calls)
-        emit(ctx, { type: 'turn_end', iteration, message, toolResults: round.results })
+        await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: round.results })
         const stop = afterTools(ctx, round)
         if (stop) return end(ctx, stop)
         const choice = ctx.state.toolChoice
@@ -130,6 +132,12 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
     const error = asInternal(thrown)
     return end(ctx, ctx.control.controller.signal.aborted ? aborted(ctx) : { status: 'failed', error })
   }
+}
+
+/** A turn ends: its turn_end, then its one session write (when the exec has a session). */
+async function endTurn(ctx: ExecContext, event: Extract<EventPayload, { type: 'turn_end' }>): Promise<void> {
+  emit(ctx, event)
+  await saveTurn(ctx)
 }
 
 /** What the tool round decided: pause, breaker, budget, stop-at-tool, a control stop or abort end the exec; else undefined. */

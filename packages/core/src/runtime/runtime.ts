@@ -24,11 +24,8 @@ import { openContext, type NewExec } from '../exec/open.js'
 import { ExecRun } from '../exec/run.js'
 import { ToolSet } from '../exec/tool-set.js'
 import { announce, end, resultOf, runLoop, type LoopStart } from '../loop/loop.js'
-import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
+import { validateExecOptions, validateRuntimeOptions } from '../options/options.js'
 import { checkSuppliedHistory, completeMessage } from '../options/supplied-history.js'
-import { OutputGate } from '../schema/output.js'
-import { choicesSchema } from '../schema/choices.js'
-import type { SchemaInput } from '../schema/schema.js'
 import { freshState } from '../state/exec-state.js'
 import { claimState, type PendingClaim } from '../state/state-claims.js'
 import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
@@ -39,6 +36,9 @@ import { checkToolNames, filterTools, indexTools, registry as globalRegistry } f
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
+import type { SessionStore } from '../contract/session-types.js'
+import { closeSession, openSession } from '../sessions/exec-session.js'
+import { outputGate, sessionStore, toMessages } from './exec-input.js'
 import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
@@ -64,6 +64,11 @@ export class Runtime {
     this.options = options
     this.runs = new RunRegistry(options.retention)
     this.settings = runtimeSettings(options)
+  }
+
+  /** The runtime's session store (`sessions` option): messages, list, fork, delete, each by owner. */
+  get sessions(): SessionStore {
+    return sessionStore(this.options)
   }
 
   /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */
@@ -99,8 +104,11 @@ export class Runtime {
   ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     validateExecOptions(given)
     const { options, settings } = applyOwner(this.options.registry, given)
+    const store = options.session && sessionStore(this.options)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output = outputGate(options)
+    if (store && frame)
+      throw invalidOption('session', 'no session in a nested exec (its turns are its tool result)', options.session?.id)
     const tools = this.resolveTools(options, frame)
     const choice = options.toolChoice
     if (typeof choice === 'object' && !tools.has(choice.name)) {
@@ -161,7 +169,9 @@ export class Runtime {
           `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
         ),
       ) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
-    return this.start(ctx, start) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
+    const session = options.session
+    const opening = store && session ? () => openSession(ctx, store, session) : undefined
+    return this.start(ctx, start, undefined, opening) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
   }
 
   /**
@@ -183,10 +193,12 @@ export class Runtime {
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session'> = {},
   ): ExecRun {
-    const journal = this.sealed(options.journal)
-    const resumed = prepareResume(state, decisions, journal ? { ...options, journal } : options, {
+    const { session, ...rest } = options
+    const store = session && sessionStore(this.options)
+    const journal = this.sealed(rest.journal)
+    const resumed = prepareResume(state, decisions, journal ? { ...rest, journal } : rest, {
       stateSecret: this.options.stateSecret,
       tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
     })
@@ -203,7 +215,10 @@ export class Runtime {
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
     const claim = claimState(this.options.claimState, resumed.stateId, resumed.expiresAt)
     const start = { resume: { message: resumed.message, remaining: resumed.remaining } }
-    return this.start(ctx, start, undefined, claim)
+    // A resumed exec keeps its place in its session: it appends after the turns it stored before the pause.
+    const reopen = () => store && session && openSession(ctx, store, session, { pausedAt: resumed.message })
+    const opening = claim ? claim.then((lost) => lost ?? reopen()) : store && reopen
+    return this.start(ctx, start, undefined, opening)
   }
 
   /**
@@ -290,7 +305,12 @@ export class Runtime {
     )
   }
 
-  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
+  private start(
+    ctx: ExecContext,
+    start: LoopStart,
+    refuse?: NestorError,
+    claim?: PendingClaim | (() => PendingClaim | undefined),
+  ): ExecRun {
     // Opened before the loop publishes agent_start; only root execs (children are in their stream).
     // A root exec past retention.maxLiveRuns ends at once, refused, and is not kept.
     const full = ctx.parent ? undefined : this.runs.refusal()
@@ -298,15 +318,18 @@ export class Runtime {
     const retained = ctx.parent || full ? undefined : this.runs.open(ctx.execId, ctx.control.log)
     // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
     // exec without a model or tool call.
-    const body = claim
-      ? claim.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
+    // A session is opened (its lease taken) only for an exec that is not refused.
+    const pending = typeof claim === 'function' ? (refuse ? undefined : claim()) : claim
+    const body = pending
+      ? pending.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
       : refuse
         ? refused(ctx, start, refuse)
         : runLoop(ctx, start)
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
-      .then((result) => {
+      .then(async (result) => {
         if (ctx.parent) addUsage(ctx.parent.state.totalUsage, result.totalUsage)
+        await closeSession(ctx)
         return result
       })
       .finally(() => {
@@ -331,25 +354,11 @@ function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
   return running.finally(() => ctx.control.unlink())
 }
 
-function toMessages(input: ExecInput): Message[] {
-  validateInput(input)
-  if (typeof input === 'string') return [{ role: 'user', content: input }]
-  if (Array.isArray(input)) return input
-  if (input && typeof input === 'object' && 'role' in input) return [input]
-  throw invalidOption('input', 'a string, a Message or a Message[]', input)
-}
-
-/** The typed output an exec asks for: its `output` schema, or the decision schema of its `choices`. */
-function outputGate(options: ExecOptions<OutputSchema | undefined, string>): OutputGate | undefined {
-  const retries = options.outputRetries ?? 2
-  if (options.choices !== undefined) return new OutputGate(choicesSchema(options.choices), retries, 'choice')
-  return options.output === undefined ? undefined : new OutputGate(options.output as SchemaInput, retries)
-}
-
 /** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
 async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
   announce(ctx, start)
-  return end(ctx, { status: 'failed', error })
+  // Aborted while it waited to start (for a busy session): an abort, like one during the run.
+  return end(ctx, { status: error.code === 'aborted' ? 'aborted' : 'failed', error })
 }
 
 /**

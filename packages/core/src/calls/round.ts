@@ -7,12 +7,13 @@ import type {
   AssistantMessage,
   ReceiptStatus,
   ToolCall,
+  ToolReceipt,
   ToolResultMessage,
 } from '../contract/types.js'
 import { checkToolCallBudgets } from '../exec/budget.js'
 import { append, type ExecContext } from '../exec/context.js'
 import { recordTool } from '../state/tree-journal.js'
-import { closeCall, NOT_RUN, notRunAnswer, receiptsInCallOrder } from './answers.js'
+import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
 import { listLaterApprovals } from './approvals.js'
 import type { CallOutcome } from './passage.js'
 import { runToolCall } from './stages.js'
@@ -83,6 +84,17 @@ export async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise
   if (run.failed) throw run.failed.error
   if (run.paused && !parallel) await listLaterApprovals(ctx, calls, round.pending)
   return round
+}
+
+/**
+ * Parallel calls record their receipts as they finish: this round's (from `from` on) are put back
+ * in the order of its calls, so `result.receipts` follow the history (docs/governance.md "Receipts").
+ */
+function receiptsInCallOrder(receipts: ToolReceipt[], from: number, calls: readonly ToolCall[]): void {
+  const index = new Map(calls.map((call, i) => [call.id, i]))
+  const round = receipts.splice(from)
+  round.sort((a, b) => (index.get(a.toolCallId) ?? calls.length) - (index.get(b.toolCallId) ?? calls.length))
+  receipts.push(...round)
 }
 
 /** One call: answered without running when the gate says so, else through its stages, then settled. */

@@ -50,9 +50,16 @@ export function checkToolCallBudgets(ctx: ExecContext): NestorError | undefined 
   return undefined
 }
 
-export function iterationLimit(ctx: ExecContext): NestorError {
+function iterationLimit(ctx: ExecContext): NestorError {
   return new NestorError(
     'iteration_limit',
     `iteration limit of ${ctx.state.iterationBudget} reached: the model still wanted tools after ${ctx.state.iterationsUsed} model calls`,
   )
+}
+
+/** What stops a model call before it starts: a tree-wide budget, else this exec's iteration budget. */
+export function turnBudgetError(ctx: ExecContext): NestorError | undefined {
+  const tree = checkBudgets(ctx)
+  if (tree) return tree
+  return ctx.state.iterationsUsed >= ctx.state.iterationBudget ? iterationLimit(ctx) : undefined
 }

@@ -6,7 +6,7 @@ import type { AssistantMessage, Message, NestorErrorLike, ToolResultMessage } fr
 import { statsFromReceipts } from '../calls/exec-stats.js'
 import { NOT_RUN } from '../calls/answers.js'
 import { answerNotRun, repairHistory, runToolRound, toolCallsOf, type ToolRound } from '../calls/round.js'
-import { checkBudgets, iterationLimit } from '../exec/budget.js'
+import { turnBudgetError } from '../exec/budget.js'
 import { append, emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
@@ -62,10 +62,8 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         const iteration = ctx.state.iterationsUsed + 1
         const queued = takeQueued(ctx, iteration, 'steering')
         const steered = (queued instanceof Promise ? await queued : queued) > 0
-        const budgetError = checkBudgets(ctx)
+        const budgetError = turnBudgetError(ctx)
         if (budgetError) return end(ctx, { status: 'failed', error: budgetError })
-        if (ctx.state.iterationsUsed >= ctx.state.iterationBudget)
-          return end(ctx, { status: 'failed', error: iterationLimit(ctx) })
         const turn = await takeTurn(ctx, iteration, steered)
         if (!turn) return end(ctx, aborted(ctx))
         const { message, error, calls } = turn

@@ -10,6 +10,7 @@ import { approvalContext, approvalRequest, needsApprovalOf, previewOf } from '..
 import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
 import { checkBudgets, checkToolCallBudgets, iterationLimit } from '../exec/budget.js'
+import { checkCostBudgets } from '../exec/cost-budget.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
@@ -82,6 +83,8 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           const preparing = requestFor(ctx, iteration)
           const request = preparing instanceof Promise ? await preparing : preparing
           if (!request) return end(ctx, aborted(ctx))
+          const overBudget = await checkCostBudgets(ctx, request)
+          if (overBudget) return end(ctx, { status: 'failed', error: overBudget })
           beginTurn(ctx, iteration, request.model)
           turn = await fromProvider(ctx, iteration, request, steering.messages.length > 0)
           if (ctx.env.context) turn = await retryOnOverflow(ctx, iteration, turn)
@@ -91,6 +94,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         addUsage(ctx.state.usage, message.usage)
         addUsage(ctx.state.totalUsage, message.usage)
         ctx.tree.tokens += message.usage.total
+        ctx.tree.costUsd += message.usage.cost?.total ?? 0
         const calls = uniqueCalls(ctx, message)
         const failed = message.stopReason === 'error' || message.stopReason === 'aborted'
         if (!recorded && !failed) {
@@ -396,6 +400,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     tree: {
       iterations: tree.iterations,
       tokens: tree.tokens,
+      costUsd: tree.costUsd,
       toolCalls: tree.toolCalls,
       elapsedMs: Date.now() - tree.startedAt,
     },

@@ -5,6 +5,7 @@ import { untilAbort } from '../base/abort-watch.js'
 import type { AssistantMessage, InjectedPrompt, ModelEvent, ModelRequest, NestorErrorLike } from '../contract/types.js'
 import type { MessageDelta } from '../contract/event-types.js'
 import { emptyUsage } from '../contract/usage.js'
+import { priceTurn } from '../exec/prices.js'
 
 export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }
 
@@ -64,7 +65,7 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
         const first = message === undefined
         message = settle(ctx, event.message)
         if (first) emit(ctx, { type: 'message_start', message })
-        outcome = finish(ctx, message, event.type === 'error' ? event.error : undefined)
+        outcome = event.type === 'error' ? { message, error: event.error } : { message }
         return true
       }
     }
@@ -80,12 +81,12 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
         })()
     // An abort settles the turn at once, whether or not the provider honours its signal.
     await untilAbort(work, signal, () => new NestorError('aborted', 'aborted', { provider: provider.name }))
-    if (outcome) return outcome
+    if (outcome) return await finish(ctx, outcome.message, outcome.error)
     throw new NestorError('provider_error', `provider ${provider.name} ended its stream without a final message`, {
       provider: provider.name,
     })
   } catch (thrown) {
-    if (outcome) return outcome
+    if (outcome) return await finish(ctx, outcome.message, outcome.error)
     gaveUp = true
     deltas.releaseAll()
     const aborted = ctx.control.controller.signal.aborted
@@ -139,8 +140,15 @@ function snapshot(message: AssistantMessage): AssistantMessage {
   return copy
 }
 
-function finish(ctx: ExecContext, message: AssistantMessage, error: NestorErrorLike | undefined): TurnOutcome {
+/** The turn's final message gets its price, then its message_end: every event carrying it has the cost. */
+async function finish(
+  ctx: ExecContext,
+  message: AssistantMessage,
+  error: NestorErrorLike | undefined,
+): Promise<TurnOutcome> {
   settle(ctx, message)
+  const pricing = priceTurn(ctx.env.host.options, ctx.env.provider, message)
+  if (pricing) await pricing
   emit(ctx, { type: 'message_end', message })
   return error ? { message, error } : { message }
 }

@@ -7,9 +7,10 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Runtime, type ContextOptions, type Provider, type Tool } from '@nestor/core'
+import { Runtime, type ContextOptions, type ModelPrices, type Provider, type Tool } from '@nestor/core'
 import { ApprovalGate, chatRoutes, runRoutes, toNodeListener } from '@nestor/web'
 import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
+import { OFFLINE_PRICED_AS, offlinePrices } from '../demo/offline-prices.js'
 import { PLANNER_SYSTEM } from '../demo/trip-agents.js'
 import { tripModel, webTools } from './trip-model.js'
 
@@ -24,6 +25,8 @@ export type WebAppOptions = {
   context?: ContextOptions
   /** The tools each run gets, made fresh per run. Default: the trip planner's. */
   tools?: () => Tool[]
+  /** Prices for models the catalogue lacks (docs/cost.md): the page shows each run's dollars. */
+  prices?: Record<string, ModelPrices>
 }
 
 export type WebApp = { server: Server; runtime: Runtime; gate: ApprovalGate }
@@ -61,6 +64,7 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     maxIterations: 20,
     approve: gate.approve,
     ...(options.context && { context: options.context }),
+    ...(options.prices && { prices: options.prices }),
   })
   const api = runRoutes({
     runtime,
@@ -125,11 +129,11 @@ async function main(argv: string[]): Promise<void> {
     }
     options.provider = live.provider
     options.model = live.model
-  }
+  } else options.prices = await offlinePrices('scripted-demo')
   const port = Number(args.get('port') ?? 3000)
   const url = await listen(createWebApp(options), port)
   process.stdout.write(
-    `nestor web — ${typeof choice === 'string' ? choice : 'offline scripted trip model (live: --provider openai|anthropic|gemini|ollama)'}\nopen ${url}\n`,
+    `nestor web — ${typeof choice === 'string' ? choice : `offline scripted trip model, priced at ${OFFLINE_PRICED_AS} rates (live: --provider openai|anthropic|gemini|ollama)`}\nopen ${url}\n`,
   )
 }
 

@@ -1,5 +1,5 @@
 import type { AgentEvent, ExecResult, Usage } from '@nestor/core'
-import { addUsage } from '@nestor/core/provider-kit'
+import { addUsage, emptyUsage } from '@nestor/core/provider-kit'
 
 /** One tool call of an exec, with the execs its body opened. */
 export type ToolNode = {
@@ -90,7 +90,7 @@ export class TreeBuilder {
         const m = event.message
         if (m.role !== 'assistant' || event.replayed) return
         const seen = this.byModel.get(m.model)
-        this.byModel.set(m.model, seen ? addUsage(seen, m.usage) : { ...m.usage })
+        this.byModel.set(m.model, addUsage(seen ?? emptyUsage(), m.usage))
         return
       }
       case 'agent_end': {

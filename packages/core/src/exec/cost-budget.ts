@@ -1,7 +1,6 @@
 import { NestorError } from '../contract/errors.js'
-import type { ModelInfo, ModelRequest } from '../contract/types.js'
+import type { Message, ModelInfo, ModelRequest, ToolSpec } from '../contract/types.js'
 import { costOf } from '../contract/usage.js'
-import { estimateTokens } from '../window/estimate.js'
 import type { ExecContext } from './context.js'
 import { priceBook } from './prices.js'
 
@@ -11,7 +10,12 @@ import { priceBook } from './prices.js'
  * input price, its output cap at the output price), must stay within the limit. A call that could
  * pass it is not made. A model without a price cannot be budgeted: `invalid_options`.
  */
-export async function checkCostBudgets(ctx: ExecContext, request: ModelRequest): Promise<NestorError | undefined> {
+export async function checkCostBudgets(
+  ctx: ExecContext,
+  request: ModelRequest,
+  // The window's token estimate (window/ sits above exec/ in core's floors, so the loop lends it).
+  estimateTokens: (messages: Message[], request: { system?: string; tools?: ToolSpec[] }) => number,
+): Promise<NestorError | undefined> {
   const own = ctx.env.maxCostUsd
   const tree = ctx.tree.maxTotalCostUsd
   if (own === undefined && tree === undefined) return undefined

@@ -20,6 +20,7 @@ import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import type { TurnOutcome } from './stream-turn.js'
 import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
 import { fitWindow } from '../window/fit.js'
+import { estimateTokens } from '../window/estimate.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
@@ -83,7 +84,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           const preparing = requestFor(ctx, iteration)
           const request = preparing instanceof Promise ? await preparing : preparing
           if (!request) return end(ctx, aborted(ctx))
-          const overBudget = await checkCostBudgets(ctx, request)
+          const overBudget = await checkCostBudgets(ctx, request, estimateTokens)
           if (overBudget) return end(ctx, { status: 'failed', error: overBudget })
           beginTurn(ctx, iteration, request.model)
           turn = await fromProvider(ctx, iteration, request, steering.messages.length > 0)

@@ -3,7 +3,7 @@ import { option, parseOptions, strictOptions, type SameKeys } from './option-sch
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
 import { choiceNames } from '../schema/choices.js'
-import { checkPrices } from '../exec/prices.js'
+import { checkPrices } from './prices.js'
 import type { ContextOptions, ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
 
 const MAX_ITERATIONS = 10_000

@@ -89,6 +89,40 @@ describe('usage.cost', () => {
     expect(result.totalUsage.cost).toBeUndefined()
   })
 
+  it('totalUsage includes the summarizer execs of context compaction, priced like any turn', async () => {
+    // Reads pages until the window forces a summary; the summarizer (a nested exec) answers too.
+    const provider = scripted((request) => {
+      if (request.system?.startsWith('You write the working memory')) return 'Pages read so far: several.'
+      const reads = Number(/page (\d+):/.exec(JSON.stringify(request.messages.slice(-1)))?.[1] ?? 0)
+      if (reads >= 8) return 'Read them all.'
+      // Reporting no input makes the window go by its own estimate of the growing history.
+      return { ...calls({ name: 'read', args: { n: reads + 1 } }), usage: { input: 0, output: 5 } }
+    })
+    const read = defineTool({
+      name: 'read',
+      description: 'Reads a page',
+      parameters: z.object({ n: z.number() }),
+      execute: ({ n }) => `page ${n}: ${'text '.repeat(400)}`,
+    })
+    const events: AgentEvent[] = []
+    const run = new Runtime({ provider, model: 'm', prices, maxIterations: 20 }).exec('Read the pages.', {
+      tools: [read],
+      context: { maxTokens: 2500, reserveTokens: 300, strategy: 'summarize' },
+    })
+    for await (const event of run) events.push(event)
+    const result = await run
+    expect(result.error?.message ?? result.status).toBe('completed')
+    const turnCost = (depth: number) =>
+      events
+        .filter((e) => e.type === 'turn_end' && e.depth === depth)
+        .map((e) => (e.type === 'turn_end' ? e.message.usage.cost!.total : 0))
+    expect(turnCost(1).length).toBeGreaterThan(0)
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+    expect(result.usage.cost?.total).toBeCloseTo(sum(turnCost(0)), 12)
+    expect(result.totalUsage.cost?.total).toBeCloseTo(sum(turnCost(0)) + sum(turnCost(1)), 12)
+    expect(sum(turnCost(1))).toBeCloseTo(turnCost(1).length * TURN, 12)
+  })
+
   it("the app's prices win over the catalogue and add models it lacks", async () => {
     const result = await new Runtime({
       provider: scripted(['hi']),

@@ -1,5 +1,8 @@
 import { NestorError, Runtime, defineTool, exec, memoryJournal, type CostBudgetFigures } from '@nestor/core'
-import { scripted } from '@nestor/providers'
+import { anthropic, scripted } from '@nestor/providers'
+import { scenario } from '../support/anthropic-wire.js'
+import { serverPerTest } from '../support/server-per-test.js'
+import { startWireServer } from '../support/wire-server.js'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { calls } from '../support/run.js'
@@ -67,6 +70,23 @@ describe('maxCostUsd and maxTotalCostUsd are checked before each model call', ()
     expect(figures(result.error)?.spentUsd).toBeCloseTo(2 * TURN, 12)
     expect(result.usage.cost?.total).toBeCloseTo(TURN, 12)
     expect(result.totalUsage.cost?.total).toBeCloseTo(2 * TURN, 12)
+  })
+
+  describe('with a real SDK against a local server', () => {
+    const wire = serverPerTest(startWireServer)
+
+    it('anthropic(): its default reply cap (4096) bounds the estimate; a budget under it sends nothing', async () => {
+      wire().enqueue({ body: scenario('text.sse') })
+      const provider = anthropic({ apiKey: 'sk-ant-test', baseURL: wire().url, maxRetries: 0 })
+      const refused = await new Runtime({ provider, model: 'claude-sonnet-4-5', maxCostUsd: 0.05 }).exec('hi')
+      expect(refused.error?.code).toBe('budget_exceeded')
+      // 4096 output tokens at $15 per million, plus the input's estimate at $3.
+      expect(figures(refused.error)?.estimatedUsd).toBeGreaterThan((4096 * 15) / 1e6)
+      expect(wire().requests).toHaveLength(0)
+      const paid = await new Runtime({ provider, model: 'claude-sonnet-4-5', maxCostUsd: 0.07 }).exec('hi')
+      expect(paid.status).toBe('completed')
+      expect(wire().requests).toHaveLength(1)
+    })
   })
 
   it('a model without a price cannot be budgeted: invalid_options before any request', async () => {

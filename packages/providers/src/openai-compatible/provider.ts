@@ -126,7 +126,10 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     capabilities: discovered,
     // Priced by the name the app gave the server (`groq`, `deepseek`…); a local server has no price.
     modelInfo: async (model: string): Promise<ModelInfo> => {
-      const caps = await discovered(model)
+      // Pricing never asks the server: only what discovery found for a request already is used.
+      const caps: Capabilities = cache.has(model)
+        ? await discovered(model)
+        : { tools: mode !== 'text', thinking: false }
       const entry = options.name === undefined ? undefined : await modelInfo(options.name, model)
       return {
         ...entry,

@@ -56,3 +56,5 @@ export const ATTR_NESTOR_COST_USD = 'nestor.usage.cost_usd'
 export const ATTR_NESTOR_TOTAL_COST_USD = 'nestor.usage.total_cost_usd'
 /** The step came from a journal (docs/durability.md): no model call, or no tool body, behind this span. */
 export const ATTR_NESTOR_REPLAYED = 'nestor.replayed'
+/** The step is a fork's edit (docs/evals.md): made up, not recorded; no model call or tool body behind it. */
+export const ATTR_NESTOR_EDITED = 'nestor.edited'

@@ -14,6 +14,7 @@ import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
 import type { PriorDecision } from '../state/exec-state.js'
+import { journalFlag } from '../state/edited-steps.js'
 import { markPaused, priorDecision, recordDecision, replayedTool, throwIfContradicted } from '../state/tree-journal.js'
 import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
 import { approvalContext, approvalRequest, decideApproval, needsDecision, previewOf } from './approvals.js'
@@ -111,8 +112,14 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<Cal
     }
   }
   if (recorded) {
-    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments, replayed: true })
     const { result, receipt } = recorded
+    emit(ctx, {
+      type: 'tool_start',
+      toolCallId: call.id,
+      toolName: call.name,
+      args: call.arguments,
+      ...journalFlag(result),
+    })
     if (receipt.status === 'ok' && !ctx.state.succeeded.has(receipt.signature))
       ctx.state.succeeded.set(receipt.signature, call.id)
     return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }

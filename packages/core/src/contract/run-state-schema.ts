@@ -173,6 +173,8 @@ function buildSchemas(z: Zod) {
     parallelToolCalls: z.boolean().optional(),
     /** The exec's own stopAtTools, when it set them. */
     stopAtTools: z.array(z.string()).optional(),
+    /** The declared owner the exec ran for (`exec({ owner })`): a resume applies its defaults again. */
+    owner: z.string().min(1).optional(),
     iterationsUsed: count,
     /** `null` stands for Infinity (JSON has no Infinity). */
     iterationBudget: count.nullable(),

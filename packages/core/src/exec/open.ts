@@ -81,6 +81,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(system !== undefined && { system }),
     ...(options.parallelToolCalls !== undefined && { parallelToolCalls: options.parallelToolCalls }),
     ...(options.stopAtTools && { stopAtTools: options.stopAtTools }),
+    ...(options.owner !== undefined && { owner: options.owner }),
     ...(exec.output && { output: exec.output }),
     ...(approve && { approve }),
     ...(context && { context }),

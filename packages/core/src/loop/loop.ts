@@ -5,7 +5,7 @@ import type { ExecResult } from '../contract/exec-types.js'
 import type { ApprovalRequest, AssistantMessage, Message, ReceiptStatus, ToolCall } from '../contract/types.js'
 import type { ToolResultMessage } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
-import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
+import { closeCall, NOT_RUN, notRunAnswer, receiptsInCallOrder } from '../calls/answers.js'
 import { approvalContext, approvalRequest, needsApprovalOf, previewOf } from '../calls/approvals.js'
 import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
@@ -21,6 +21,7 @@ import type { TurnOutcome } from './stream-turn.js'
 import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
 import { fitWindow } from '../window/fit.js'
 import { estimateTokens } from '../window/estimate.js'
+import { journalFlag } from '../state/edited-steps.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
@@ -185,8 +186,8 @@ function appendTaken(ctx: ExecContext, taken: { messages: Message[]; replayed: b
 export function append(ctx: ExecContext, message: Message, replayed = false): void {
   ctx.state.history.push(message)
   if (replayed) {
-    emit(ctx, { type: 'message_start', message, replayed: true })
-    emit(ctx, { type: 'message_end', message, replayed: true })
+    emit(ctx, { type: 'message_start', message, ...journalFlag(message) })
+    emit(ctx, { type: 'message_end', message, ...journalFlag(message) })
     return
   }
   emit(ctx, { type: 'message_start', message })
@@ -292,6 +293,7 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
   }
 
   if (ctx.env.settings.toolExecution === 'parallel' && calls.length > 1) {
+    const recordedFrom = ctx.state.receipts.length
     // Identical calls in one message run one after the other, so the duplicate gate sees the first.
     const bySignature = new Map<string, Promise<void>>()
     let next = 0
@@ -307,6 +309,7 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
     }
     const width = Math.min(ctx.env.settings.maxToolConcurrency, calls.length)
     await Promise.all(Array.from({ length: width }, worker))
+    receiptsInCallOrder(ctx.state.receipts, recordedFrom, calls)
   } else {
     for (const [index, call] of calls.entries()) {
       if (paused || failed) break
@@ -395,6 +398,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     ...(env.system !== undefined && { system: env.system }),
     ...(env.parallelToolCalls !== undefined && { parallelToolCalls: env.parallelToolCalls }),
     ...(env.stopAtTools && { stopAtTools: [...env.stopAtTools] }),
+    ...(env.owner !== undefined && { owner: env.owner }),
     state: ctx.state,
     pending: round.pending,
     remaining: round.remaining,

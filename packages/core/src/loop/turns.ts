@@ -3,6 +3,7 @@ import type { AssistantMessage, Message, ModelRequest, ToolSpec } from '../contr
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
 import { takeMessages } from '../state/tree-journal.js'
+import { journalFlag } from '../state/edited-steps.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
 import { compactAfterOverflow, overflowError } from '../window/fit.js'
 import { overflowOf } from '../window/overflow.js'
@@ -14,8 +15,8 @@ const ABORTED = Symbol('aborted')
 
 /** A turn from the journal: no provider call, no deltas; its message events say `replayed`. */
 export function fromJournal(ctx: ExecContext, message: AssistantMessage): TurnOutcome {
-  emit(ctx, { type: 'message_start', message, replayed: true })
-  emit(ctx, { type: 'message_end', message, replayed: true })
+  emit(ctx, { type: 'message_start', message, ...journalFlag(message) })
+  emit(ctx, { type: 'message_end', message, ...journalFlag(message) })
   return { message }
 }
 

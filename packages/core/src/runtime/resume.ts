@@ -53,6 +53,7 @@ export function prepareResume(
   if (checked.system !== undefined) execOptions.system = checked.system
   if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
   if (checked.stopAtTools) execOptions.stopAtTools = checked.stopAtTools
+  if (checked.owner !== undefined) execOptions.owner = checked.owner
   if (options.signal) execOptions.signal = options.signal
   return {
     execId: checked.execId,

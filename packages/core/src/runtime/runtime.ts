@@ -24,7 +24,7 @@ import { ToolSet } from '../exec/tool-set.js'
 import { announce, end, resultOf, type LoopStart } from '../loop/ending.js'
 import { runLoop } from '../loop/loop.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
-import { checkSuppliedHistory } from '../options/supplied-history.js'
+import { checkSuppliedHistory, completeMessage } from '../options/supplied-history.js'
 import { OutputGate } from '../schema/output.js'
 import { choicesSchema } from '../schema/choices.js'
 import type { SchemaInput } from '../schema/schema.js'
@@ -37,7 +37,7 @@ import { checkToolNames, filterTools, indexTools, registry as globalRegistry } f
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
-import { applyOwner } from './owner-defaults.js'
+import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -123,8 +123,8 @@ export class Runtime {
       // A model call needs at least one message: refuse here rather than send `messages: []`.
       throw invalidOption('input', 'at least one message (in input or options.history)', from.input)
     }
-    if (options.history) checkSuppliedHistory(options.history, messages)
-    const history = [...(options.history ?? [])]
+    const history = (options.history ?? []).map(completeMessage)
+    if (options.history) checkSuppliedHistory(history, messages)
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
     // A nested exec inherits its parent's per-exec cap unless it sets its own.
     const toolCallBudget =
@@ -202,6 +202,7 @@ export class Runtime {
       state: resumed.state,
       execId: resumed.execId,
       journal: rootJournal(resumed.journal),
+      ...ownerSettings(this.options.registry, resumed.options.owner),
     })
     if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.

@@ -36,7 +36,8 @@ export function forkJournal(
         `fork: run ${source.runId} has no journal step ${source.at} (its steps: ${entries.map((e) => e.key).join(', ') || 'none'})`,
       )
     const copied = entries.slice(0, index + 1).map((entry) => structuredClone(entry))
-    copied[index] = edited(copied[index]!, source.edit)
+    // Marked: its events say `edited`, not `replayed` (state/edited-steps.ts).
+    copied[index] = { ...edited(copied[index]!, source.edit), edited: true }
     for (const entry of copied) await target.append(runId, entry)
     return copied
   }

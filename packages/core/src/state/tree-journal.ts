@@ -11,6 +11,7 @@ import type {
   ToolResultMessage,
 } from '../contract/types.js'
 import type { PriorDecision } from './exec-state.js'
+import { markEdited } from './edited-steps.js'
 
 /**
  * The journal of one exec tree. Every tree records its finished steps (in memory at least, so a
@@ -180,7 +181,8 @@ export function replayedTurn(
   if (!entry) return undefined
   if (entry.input !== undefined && entry.input !== inputDigest(history.slice(startIndex)))
     throw mismatch(exec, key, 'the exec was opened with other input than the recorded one')
-  return structuredClone(entry.message as AssistantMessage)
+  const message = structuredClone(entry.message as AssistantMessage)
+  return entry.edited === true ? markEdited(message) : message
 }
 
 /**
@@ -232,7 +234,9 @@ export function replayedTool(exec: ExecJournal | undefined, iteration: number, c
   if (entry.signature !== callSignature(call.name, call.arguments))
     throw mismatch(exec, key, `it recorded ${String(entry.signature)}, the code called ${call.name}`)
   if (typeof entry.children === 'number' && entry.children > 0) return undefined
-  return structuredClone({ result: entry.result as ToolResultMessage, receipt: entry.receipt as ToolReceipt })
+  const answer = structuredClone({ result: entry.result as ToolResultMessage, receipt: entry.receipt as ToolReceipt })
+  if (entry.edited === true) markEdited(answer.result)
+  return answer
 }
 
 export function recordTool(
@@ -293,7 +297,8 @@ export function takeMessages(
   if (exec.tree.replay.size > 0) {
     const recorded: Message[] = []
     for (let entry; (entry = exec.tree.replay.get(messageKey(exec.key, next, exec.messages))); exec.messages++)
-      recorded.push(...structuredClone(entry.messages as Message[]))
+      for (const message of structuredClone(entry.messages as Message[]))
+        recorded.push(entry.edited === true ? markEdited(message) : message)
     if (recorded.length > 0) return { messages: recorded, replayed: true }
     if (exec.tree.replay.has(modelKey(exec.key, next))) return { messages: [], replayed: false }
   }

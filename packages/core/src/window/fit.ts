@@ -56,6 +56,8 @@ export async function compactAfterOverflow(ctx: ExecContext, iteration: number, 
     'overflow',
     { maxTokens, reserveTokens: Math.min(reserveTokens, maxTokens / 2) },
     tokens,
+    // What the event reports as before: the provider's own count, when its error says it.
+    overflow.tokens,
   )
 }
 
@@ -76,11 +78,12 @@ export function overflowError(ctx: ExecContext, overflow: Overflow): NestorError
 /**
  * The request's estimated tokens: what the provider reported for the latest assistant turn (its
  * request and itself) plus an estimate of each message after it; the whole history estimated
- * when no report describes it.
+ * when no report describes it. Only this exec's own turns are reports: the usage on supplied
+ * history (hand-written, or from another run with other tools) measured some other request.
  */
 export function requestTokens(ctx: ExecContext): number {
   const history = ctx.state.history
-  const trusted = trustedFrom.get(ctx) ?? 0
+  const trusted = Math.max(trustedFrom.get(ctx) ?? 0, ctx.state.startIndex)
   let added = 0
   for (let i = history.length - 1; i >= trusted; i--) {
     const message = history[i] as Message
@@ -100,7 +103,14 @@ function cachedTokens(message: Message): number {
   return tokens
 }
 
-async function compact(ctx: ExecContext, iteration: number, reason: Reason, limits: Limits, tokens: number) {
+async function compact(
+  ctx: ExecContext,
+  iteration: number,
+  reason: Reason,
+  limits: Limits,
+  tokens: number,
+  counted?: number,
+) {
   const history = ctx.state.history
   const targetTokens = Math.floor((limits.maxTokens - limits.reserveTokens) * TARGET_SHARE)
   const info: ContextInfo = { ...limits, tokens, targetTokens, iteration, reason }
@@ -121,7 +131,7 @@ async function compact(ctx: ExecContext, iteration: number, reason: Reason, limi
     compaction = { from: head, to: cut, replacement }
   }
   if (compaction.to === compaction.from && compaction.replacement.length === 0) return false
-  const before = { messages: history.length, tokens }
+  const before = { messages: history.length, tokens: counted ?? tokens }
   applyTo(ctx, compaction)
   const after = { messages: history.length, tokens: requestTokens(ctx) }
   const kind = typeof strategy === 'function' ? 'custom' : strategy

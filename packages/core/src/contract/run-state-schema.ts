@@ -222,7 +222,9 @@ function buildSchemas(z: Zod) {
     signature: z.string().optional(),
   })
 
-  return { messageSchema, runStateSchema }
+  // The parts a journal entry is checked with (state/journal-entry.ts).
+  const parts = { record, count, assistantMessage, toolResultMessage, receipt }
+  return { messageSchema, runStateSchema, parts }
 }
 
 /** A paused exec as plain JSON. Versioned; optionally HMAC-signed with the runtime's `stateSecret`. */

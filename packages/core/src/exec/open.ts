@@ -122,6 +122,8 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(parent && { parent, parentExecId: parent.execId }),
     ...(frame && { parentToolCallId: frame.toolCallId }),
   }
+  // The exec's waits on its journal store end with its abort.
+  if (exec.journal) exec.journal.signal = controller.signal
   return ctx
 }
 

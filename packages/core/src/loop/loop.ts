@@ -1,3 +1,4 @@
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
 import { generateId } from '../base/ids.js'
 import { NestorError } from '../contract/errors.js'
@@ -15,7 +16,7 @@ import { emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
 import { toRunState } from '../state/run-state.js'
-import { markPaused, recordTool, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
+import { journalLoaded, markPaused, recordTool, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import type { TurnOutcome } from './stream-turn.js'
 import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
@@ -34,10 +35,11 @@ import { journalFlag } from '../state/edited-steps.js'
 export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecResult> {
   if ('recorded' in start) {
     // A fork without its input reads it first; one it cannot read fails the fork with why.
-    const input = await start.recorded.catch((error: unknown) => asInternal(error))
+    const signal = ctx.control.controller.signal
+    const input = await raceAbort(start.recorded, signal).catch((error: unknown) => asInternal(error))
     if (!Array.isArray(input)) {
       announce(ctx, { input: [] })
-      return end(ctx, { status: 'failed', error: input })
+      return end(ctx, input === ABORTED ? aborted(ctx) : { status: 'failed', error: input })
     }
     start = { input }
   }
@@ -47,7 +49,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   try {
     // exec() returns before the first model call is built, so steering sent right after it
     // still joins that call.
-    await ctx.journal?.tree.ready
+    await journalLoaded(ctx.journal)
     if ('resume' in start) {
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
       const { message, remaining } = start.resume

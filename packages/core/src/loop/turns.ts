@@ -1,4 +1,4 @@
-import { untilAbort } from '../base/abort-watch.js'
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import type { AssistantMessage, Message, ModelRequest, ToolSpec } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
@@ -10,8 +10,6 @@ import { overflowOf } from '../window/overflow.js'
 
 // Where a model turn comes from: the journal (recorded by an earlier run) or the provider (live).
 // The loop opens the turn (its iteration bookkeeping) between building the request and streaming.
-
-const ABORTED = Symbol('aborted')
 
 /** A turn from the journal: no provider call, no deltas; its message events say `replayed`. */
 export function fromJournal(ctx: ExecContext, message: AssistantMessage): TurnOutcome {
@@ -35,10 +33,9 @@ export function requestFor(
     return signal.aborted
       ? undefined
       : requestOf(ctx, ctx.env.model, ctx.tools.specs, ctx.state.toolChoice, ctx.state.history)
-  return untilAbort(prepareRequest(ctx, iteration), signal, () => ABORTED).catch((thrown: unknown) => {
-    if (thrown === ABORTED) return undefined
-    throw thrown
-  })
+  return raceAbort(prepareRequest(ctx, iteration), signal).then((request) =>
+    request === ABORTED ? undefined : request,
+  )
 }
 
 /**

@@ -1,4 +1,5 @@
-import { NestorError } from '../contract/errors.js'
+import { untilAbort } from '../base/abort-watch.js'
+import { NestorError, messageOf } from '../contract/errors.js'
 import type { ContextInfo, ContextOptions } from '../contract/exec-types.js'
 import type { Message } from '../contract/types.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
@@ -117,7 +118,11 @@ async function compact(
   const strategy = ctx.env.context?.strategy ?? 'summarize'
   let compaction: Compaction | undefined
   if (typeof strategy === 'function') {
-    const returned = await callHook('context.strategy', () => strategy(history.slice(), info))
+    const returned = await untilAbort(
+      callHook('context.strategy', () => strategy(history.slice(), info)),
+      ctx.control.controller.signal,
+      abortedWaiting,
+    )
     compaction = diffOf(history, checkedHistory(returned))
   } else {
     const head = headEnd(history)
@@ -201,7 +206,21 @@ async function summaryOf(ctx: ExecContext, iteration: number, reason: Reason, cu
   return summary
 }
 
+/** A custom strategy's history, checked; one that throws while read (a getter, a proxy) is the hook's fault. */
 function checkedHistory(returned: unknown): Message[] {
+  try {
+    return checkHistory(returned)
+  } catch (error) {
+    if (NestorError.isInstance(error)) throw error
+    throw new NestorError(
+      'hook_error',
+      `the context.strategy hook returned a history that throws when read: ${messageOf(error)}`,
+      { cause: error },
+    )
+  }
+}
+
+function checkHistory(returned: unknown): Message[] {
   const bad = (why: string) =>
     new NestorError('invalid_options', `invalid option context.strategy: it returned a history that ${why}`)
   if (!Array.isArray(returned)) throw bad('is not an array of messages')
@@ -223,10 +242,18 @@ function limitsOf(ctx: ExecContext): Promise<Limits | undefined> {
 async function resolveLimits(ctx: ExecContext, options: ContextOptions): Promise<Limits | undefined> {
   const { provider, model } = ctx.env
   // The adapter's capabilities may be a network call (Ollama's /api/show); failing it means unknown.
-  const known = options.maxTokens ?? (await provider.capabilities?.(model).catch(() => undefined))?.contextWindow
+  let known = options.maxTokens
+  if (known === undefined && provider.capabilities) {
+    const asked = Promise.resolve()
+      .then(() => provider.capabilities?.(model))
+      .catch(() => undefined)
+    known = (await untilAbort(asked, ctx.control.controller.signal, abortedWaiting))?.contextWindow
+  }
   if (known === undefined) return undefined
   return { maxTokens: known, reserveTokens: options.reserveTokens ?? reserveFor(known) }
 }
+
+const abortedWaiting = () => new NestorError('aborted', 'aborted while the context window was being fitted')
 
 const reserveFor = (maxTokens: number): number =>
   Math.min(Math.max(1024, Math.round(maxTokens / 6)), 32_768, Math.floor(maxTokens / 2))

@@ -85,6 +85,17 @@ export { Runtime, exec } from './runtime/runtime.js'
 export { ExecRun } from './exec/run.js'
 export type { AttachedRun } from './runtime/run-registry.js'
 export { currentExec } from './exec/frame.js'
+export { memorySessions } from './sessions/memory.js'
+export type {
+  SessionStore,
+  SessionOptions,
+  SessionInfo,
+  SessionPage,
+  SessionLimits,
+  SessionStoreOptions,
+  SessionWrite,
+  SessionLease,
+} from './contract/session-types.js'
 export { withProvider } from './exec/provider-scope.js'
 export { RUN_STATE_VERSION } from './state/run-state.js'
 export { memoryJournal } from './state/memory-journal.js'

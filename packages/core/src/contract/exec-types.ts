@@ -20,6 +20,7 @@ import type {
 } from './types.js'
 import type { RunState } from './run-state-schema.js'
 import type { Journal } from './journal.js'
+import type { SessionOptions, SessionStore } from './session-types.js'
 import type { ExecStats } from './exec-stats-types.js'
 
 export type ExecInput = string | Message | Message[]
@@ -190,6 +191,8 @@ export type RuntimeOptions = {
   think?: boolean
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */
   retention?: RetentionOptions
+  /** Where `exec(input, { session })` keeps conversations: see docs/sessions.md. */
+  sessions?: SessionStore
 }
 
 export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined, C extends string = string> = {
@@ -242,6 +245,12 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   owner?: string
   /** Keeps the run inside the model's window (inherited by nested execs): see docs/context.md. */
   context?: ContextOptions
+  /**
+   * The stored conversation this exec continues and appends to, one write per turn (the runtime's
+   * `sessions` store; not with `history`; root execs only): see docs/sessions.md. Undefined:
+   * none (so `chatRoutes`' optional `session` passes straight through).
+   */
+  session?: SessionOptions | undefined
 }
 
 /**

@@ -396,6 +396,14 @@ export type ErrorCode =
   | 'missing_result'
   /** The request does not fit the model's context window even after compacting (docs/context.md). */
   | 'context_overflow'
+  /** Another exec is writing this session (`session: { wait: true }` waits for it): docs/sessions.md. */
+  | 'session_busy'
+  /** A session write would pass the store's `maxMessages` or `maxBytes`. */
+  | 'session_full'
+  /** No such session for this owner (another owner's answers the same). */
+  | 'not_found'
+  /** A session store failed an operation (it went away mid-write); the write left nothing partial. */
+  | 'store_error'
 
 /** Every status a receipt can have: one list, which the RunState schema checks against too. */
 export const RECEIPT_STATUSES = [

@@ -110,6 +110,17 @@ const runtimeShape = () => ({
       maxLiveRuns: option.nonNegativeInt().optional(),
     })
     .optional(),
+  sessions: option
+    .custom<NonNullable<RuntimeOptions['sessions']>>(
+      'a SessionStore (memorySessions(), sqliteSessions(), postgresSessions())',
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        ['acquire', 'release', 'load', 'append', 'messages'].every(
+          (k) => typeof (v as Record<string, unknown>)[k] === 'function',
+        ),
+    )
+    .optional(),
 })
 const runtimeSchema = strictOptions(runtimeShape)
 
@@ -158,6 +169,13 @@ const execShape = () => ({
   runId: option.nonEmptyString('a non-empty run id').optional(),
   owner: option.nonEmptyString('a non-empty owner id').optional(),
   context: contextOptions().optional(),
+  session: option
+    .object({
+      id: option.nonEmptyString('a non-empty session id'),
+      owner: option.nonEmptyString('a non-empty owner id'),
+      wait: option.boolean().optional(),
+    })
+    .optional(),
 })
 const execSchema = strictOptions(execShape)
 
@@ -188,6 +206,8 @@ export function validateExecOptions(o: ExecOptions): void {
   }
   if (o.outputRetries !== undefined && o.output === undefined && o.choices === undefined)
     throw invalidOption('outputRetries', 'to be given with output or choices', o.outputRetries)
+  if (o.session !== undefined && o.history !== undefined)
+    throw invalidOption('history', 'no history with session (the session is the history)', '[…]')
   // Without one the run id is the new exec's id: nothing could ever replay what the journal holds.
   if (o.journal !== undefined && o.runId === undefined)
     throw invalidOption(

@@ -9,10 +9,18 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Runtime, type ContextOptions, type Provider, type SessionStore, type Tool } from '@nestor/core'
+import {
+  Runtime,
+  type ContextOptions,
+  type ModelPrices,
+  type Provider,
+  type SessionStore,
+  type Tool,
+} from '@nestor/core'
 import { sqliteSessions } from '@nestor/sessions/sqlite'
 import { ApprovalGate, chatRoutes, runRoutes, toNodeListener } from '@nestor/web'
 import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
+import { OFFLINE_PRICED_AS, offlinePrices } from '../demo/offline-prices.js'
 import { PLANNER_SYSTEM } from '../demo/trip-agents.js'
 import { tripModel, webTools } from './trip-model.js'
 
@@ -27,6 +35,8 @@ export type WebAppOptions = {
   context?: ContextOptions
   /** The tools each run gets, made fresh per run. Default: the trip planner's. */
   tools?: () => Tool[]
+  /** Prices for models the catalogue lacks (docs/cost.md): the page shows each run's dollars. */
+  prices?: Record<string, ModelPrices>
   /** Keeps each browser's chat on the server (docs/sessions.md): a run continues it. Default: none. */
   sessions?: SessionStore
 }
@@ -72,6 +82,7 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     maxIterations: 20,
     approve: gate.approve,
     ...(options.context && { context: options.context }),
+    ...(options.prices && { prices: options.prices }),
     ...(options.sessions && { sessions: options.sessions }),
   })
   const { sessions } = options
@@ -146,13 +157,13 @@ async function main(argv: string[]): Promise<void> {
     }
     options.provider = live.provider
     options.model = live.model
-  }
+  } else options.prices = await offlinePrices('scripted-demo')
   const db = args.get('db')
   options.sessions = sqliteSessions({ path: typeof db === 'string' ? db : join(tmpdir(), 'nestor-web-chats.db') })
   const port = Number(args.get('port') ?? 3000)
   const url = await listen(createWebApp(options), port)
   process.stdout.write(
-    `nestor web — ${typeof choice === 'string' ? choice : 'offline scripted trip model (live: --provider openai|anthropic|gemini|ollama)'}\nopen ${url}\n`,
+    `nestor web — ${typeof choice === 'string' ? choice : `offline scripted trip model, priced at ${OFFLINE_PRICED_AS} rates (live: --provider openai|anthropic|gemini|ollama)`}\nopen ${url}\n`,
   )
 }
 

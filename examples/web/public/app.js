@@ -127,7 +127,7 @@ function apply(event) {
       return
     case 'agent_end': {
       if (!exec) return
-      exec.status.textContent = `${event.result.status} · ${event.result.totalUsage.total} tokens · ${event.result.iterationsUsed} steps`
+      exec.status.textContent = `${event.result.status} · ${event.result.totalUsage.total} tokens${dollars(event.result.totalUsage)} · ${event.result.iterationsUsed} steps`
       exec.node.dataset.status = event.result.status
       if (event.depth === 0) {
         $('final').hidden = false
@@ -138,6 +138,11 @@ function apply(event) {
       return
     }
   }
+}
+
+// The run's price when every turn in it was priced (usage.cost is absent otherwise, never a guess).
+function dollars(usage) {
+  return usage.cost ? ` · $${usage.cost.total.toFixed(usage.cost.total < 0.01 ? 6 : 4)}` : ''
 }
 
 function startExec(event) {

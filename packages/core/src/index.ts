@@ -17,6 +17,10 @@ export type {
   ThinkingContent,
   ToolCall,
   Usage,
+  UsageCost,
+  ModelPrices,
+  ModelPriceTier,
+  ModelInfo,
   StopReason,
   JSONSchema,
   Tool,
@@ -66,6 +70,7 @@ export type { ExecStats, ToolStats } from './contract/exec-stats-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
 export type { AgentEvent, EventOf } from './contract/event-types.js'
 export { NestorError } from './contract/errors.js'
+export type { CostBudgetFigures } from './contract/errors.js'
 export type { InferArgs, SchemaInput } from './schema/schema.js'
 export { defineTool } from './tools/tool.js'
 export { project } from './schema/project.js'

@@ -13,6 +13,10 @@ export type {
   InjectedPrompt,
   NestorErrorLike,
   Capabilities,
+  ModelInfo,
+  ModelPrices,
+  ModelPriceTier,
+  UsageCost,
   ToolSpec,
   Validation,
   ToolSource,
@@ -31,7 +35,7 @@ export type { MessageDelta, AgentEventType, EventBase, EventPayload } from './co
 export { toolSource, offlineProvider, isOfflineProvider } from './contract/types.js'
 export { generateId } from './base/ids.js'
 export { invalidOption, messageOf } from './contract/errors.js'
-export { emptyUsage, addUsage } from './contract/usage.js'
+export { emptyUsage, addUsage, costOf } from './contract/usage.js'
 export { redactString, redactDeep } from './events/redact.js'
 export { canonicalJson, callSignature } from './base/canonical.js'
 export { compileSchema } from './schema/schema.js'

@@ -6,6 +6,7 @@ import type {
   ControlDecision,
   HistoryMessage,
   Message,
+  ModelPrices,
   NestorErrorLike,
   OutputOf,
   OutputSchema,
@@ -147,6 +148,18 @@ export type RuntimeOptions = {
   steering?: SteeringMode
   maxToolConcurrency?: number
   maxTotalTokens?: number
+  /**
+   * US dollars one exec may spend on model calls (an exec's own option wins). Checked before each
+   * call against spent plus the call's estimate: docs/cost.md.
+   */
+  maxCostUsd?: number
+  /** US dollars the whole exec tree may spend, shared like `maxTotalTokens`. */
+  maxTotalCostUsd?: number
+  /**
+   * Prices that win over the catalogue's, or add models it lacks: keyed `provider:model` (the
+   * provider's name as its messages carry it), in dollars per million tokens.
+   */
+  prices?: Record<string, ModelPrices>
   deadlineMs?: number
   streamIdleTimeoutMs?: number
   /** Default true. */
@@ -194,6 +207,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   maxIterations?: number
   /** Tool calls this exec may run (default: the parent's, else the runtime's). */
   maxToolCalls?: number
+  /** US dollars this exec may spend on model calls (default: the runtime's): docs/cost.md. */
+  maxCostUsd?: number
   model?: string
   provider?: Provider
   system?: string

@@ -55,7 +55,20 @@ export type ToolCall = {
 
 export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
 
-export type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
+/**
+ * Tokens of a turn (or a sum of turns). `input` excludes cached tokens (`cacheRead`, `cacheWrite`).
+ * `cost`: the same split in US dollars, absent when a price is unknown (never a guess): docs/cost.md.
+ */
+export type Usage = {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
+  total: number
+  cost?: UsageCost
+}
+/** US dollars, split as the tokens are; `total` is their sum. */
+export type UsageCost = { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
 
 export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent | FileContent)[] }
 export type AssistantMessage = {

@@ -213,6 +213,29 @@ export type NestorErrorLike = Error & {
 export type Capabilities = { tools: boolean; thinking: boolean; contextWindow?: number }
 
 /**
+ * A model's prices in US dollars per million tokens. `cacheRead`/`cacheWrite` default to `input`.
+ * `tiers`: a prompt (input plus cache tokens) above `above` tokens is billed wholly at that tier's
+ * rates (long-context pricing); the highest tier passed wins.
+ */
+export type ModelPrices = {
+  input: number
+  output: number
+  cacheRead?: number
+  cacheWrite?: number
+  tiers?: readonly ModelPriceTier[]
+}
+export type ModelPriceTier = { above: number; input: number; output: number; cacheRead?: number; cacheWrite?: number }
+
+/** What the catalogue knows of a model (`modelInfo` in @nestor/providers): docs/cost.md. */
+export type ModelInfo = {
+  contextWindow?: number
+  /** The most a reply may hold: the model's cap, or the cap the adapter sends when a request gives none. */
+  maxOutputTokens?: number
+  prices?: ModelPrices
+  capabilities: Capabilities
+}
+
+/**
  * Marks a provider that makes no network call (`scripted()`, a strict `replay()`). The
  * conformance harness treats every unmarked provider as live and refuses it unless
  * NESTOR_LIVE_TESTS=1.
@@ -232,6 +255,11 @@ export interface Provider {
    */
   streamTo?(request: ModelRequest, signal: AbortSignal | undefined, sink: (event: ModelEvent) => void): Promise<void>
   capabilities?(model: string): Promise<Capabilities>
+  /**
+   * The catalogue entry of a model this provider serves: its prices and limits. `provider` is the
+   * name a message carries when it is not this provider's own (a fallback's entry).
+   */
+  modelInfo?(model: string, provider?: string): Promise<ModelInfo | undefined>
   /** Strings the redactor must hide (the API key). Never logged or emitted. */
   secrets?(): string[]
 }

@@ -69,6 +69,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
   const approve = parent?.env.approve ?? rt.approve
   const context = options.context ?? inherit?.context ?? rt.context
+  const maxCostUsd = options.maxCostUsd ?? rt.maxCostUsd
   const env: ExecEnv = {
     host,
     provider,
@@ -80,6 +81,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(exec.output && { output: exec.output }),
     ...(approve && { approve }),
     ...(context && { context }),
+    ...(maxCostUsd !== undefined && { maxCostUsd }),
     settings,
     cache: owner.cache,
     slots: owner.slots,
@@ -127,12 +129,14 @@ function rootTree({ host }: ContextOwner): TreeState {
   return {
     iterations: 0,
     tokens: 0,
+    costUsd: 0,
     toolCalls: 0,
     startedAt: Date.now(),
     maxDepth: rt.maxDepth ?? 8,
     ...(rt.maxTotalIterations !== undefined && { maxTotalIterations: rt.maxTotalIterations }),
     ...(rt.maxTotalToolCalls !== undefined && { maxTotalToolCalls: rt.maxTotalToolCalls }),
     ...(rt.maxTotalTokens !== undefined && { maxTotalTokens: rt.maxTotalTokens }),
+    ...(rt.maxTotalCostUsd !== undefined && { maxTotalCostUsd: rt.maxTotalCostUsd }),
     ...(rt.deadlineMs !== undefined && { deadlineMs: rt.deadlineMs }),
   }
 }

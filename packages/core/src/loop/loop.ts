@@ -66,6 +66,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         if (budgetError) return end(ctx, { status: 'failed', error: budgetError })
         const turn = await takeTurn(ctx, iteration, steered)
         if (!turn) return end(ctx, aborted(ctx))
+        if ('refused' in turn) return end(ctx, { status: 'failed', error: turn.refused })
         const { message, error, calls } = turn
         const failed = message.stopReason === 'error' || message.stopReason === 'aborted'
 
@@ -185,6 +186,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     tree: {
       iterations: tree.iterations,
       tokens: tree.tokens,
+      costUsd: tree.costUsd,
       toolCalls: tree.toolCalls,
       elapsedMs: Date.now() - tree.startedAt,
     },

@@ -1,12 +1,15 @@
 import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { generateId } from '../base/ids.js'
 import type { AssistantMessage, Message, ModelRequest, ToolCall, ToolSpec } from '../contract/types.js'
+import type { NestorError } from '../contract/errors.js'
 import { addUsage } from '../contract/usage.js'
 import { append, emit, type ExecContext } from '../exec/context.js'
+import { checkCostBudgets } from '../exec/cost-budget.js'
 import { callHook } from '../exec/hooks.js'
 import { journalLoaded, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { journalFlag } from '../state/edited-steps.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
+import { estimateTokens } from '../context/estimate.js'
 import { compactAfterOverflow, fitWindow, overflowError, overflowOf } from '../context/fit.js'
 
 // The loop's turn source, and with it every place the loop meets the journal: a model turn comes
@@ -25,9 +28,14 @@ export const turnsReady = (ctx: ExecContext): Promise<void> | undefined => journ
 /**
  * Turn `iteration`: the history fitted to the window, then the turn replayed or streamed, joined
  * to the history, and recorded before any of its tools runs (a crash from there on never pays
- * for it again). Undefined when the exec was aborted before its request was ready.
+ * for it again). Undefined when the exec was aborted before its request was ready; `refused` when
+ * a dollar budget refuses the call.
  */
-export async function takeTurn(ctx: ExecContext, iteration: number, steered: boolean): Promise<Turn | undefined> {
+export async function takeTurn(
+  ctx: ExecContext,
+  iteration: number,
+  steered: boolean,
+): Promise<Turn | { refused: NestorError } | undefined> {
   if (ctx.env.context) await fitWindow(ctx, iteration)
   const recorded = replayedTurn(ctx.journal, iteration, ctx.state.history, ctx.state.startIndex)
   let turn: TurnOutcome
@@ -38,6 +46,9 @@ export async function takeTurn(ctx: ExecContext, iteration: number, steered: boo
     const preparing = requestFor(ctx, iteration)
     const request = preparing instanceof Promise ? await preparing : preparing
     if (!request) return undefined
+    // A dollar budget refuses the call before it is made (docs/cost.md).
+    const overBudget = await checkCostBudgets(ctx, request, estimateTokens)
+    if (overBudget) return { refused: overBudget }
     beginTurn(ctx, iteration, request.model)
     turn = await fromProvider(ctx, iteration, request, steered)
     if (ctx.env.context) turn = await retryOnOverflow(ctx, iteration, turn)
@@ -47,6 +58,7 @@ export async function takeTurn(ctx: ExecContext, iteration: number, steered: boo
   addUsage(ctx.state.usage, message.usage)
   addUsage(ctx.state.totalUsage, message.usage)
   ctx.tree.tokens += message.usage.total
+  ctx.tree.costUsd += message.usage.cost?.total ?? 0
   const calls = uniqueCalls(ctx, message)
   if (!recorded && message.stopReason !== 'error' && message.stopReason !== 'aborted') {
     const saved = recordTurn(ctx.journal, iteration, ctx.execId, ctx.state.history, ctx.state.startIndex)

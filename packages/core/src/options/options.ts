@@ -3,6 +3,7 @@ import { option, parseOptions, strictOptions, type SameKeys } from './option-sch
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
 import { choiceNames } from '../schema/choices.js'
+import { checkPrices } from './prices.js'
 import type { ContextOptions, ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
 import type { HistoryMessage } from '../contract/types.js'
 import { completeMessage } from './supplied-history.js'
@@ -45,6 +46,11 @@ const contextOptions = () =>
       )
       .optional(),
   })
+const usd = () =>
+  option.custom<number>(
+    'a finite number of US dollars > 0',
+    (v) => typeof v === 'number' && Number.isFinite(v) && v > 0,
+  )
 const modelName = () => option.nonEmptyString('a non-empty model name')
 
 // Shapes are functions and schemas lazy: nothing is built (and zod is not loaded) at import.
@@ -80,6 +86,10 @@ const runtimeShape = () => ({
   steering: option.oneOf(['interrupt', 'after-turn']).optional(),
   maxToolConcurrency: option.positiveIntOrInfinity().optional(),
   maxTotalTokens: option.positiveInt().optional(),
+  maxCostUsd: usd().optional(),
+  maxTotalCostUsd: usd().optional(),
+  // Each entry checked in validateRuntimeOptions (checkPrices names the bad one).
+  prices: option.plainObject().optional(),
   deadlineMs: option.nonNegative().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
   resetToolChoice: option.boolean().optional(),
@@ -124,6 +134,7 @@ const execShape = () => ({
   parallelToolCalls: option.boolean().optional(),
   maxIterations: iterations().optional(),
   maxToolCalls: option.nonNegativeInt().optional(),
+  maxCostUsd: usd().optional(),
   model: modelName().optional(),
   provider: provider().optional(),
   system: option.string().optional(),
@@ -178,6 +189,7 @@ void execKeysMatch
 export function validateRuntimeOptions(o: RuntimeOptions): void {
   parseOptions(runtimeSchema, o)
   if (o.context) checkContext(o.context)
+  if (o.prices !== undefined) checkPrices(o.prices)
 }
 
 /** Every ExecOptions rule, checked once per exec() call. */

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { AssistantMessage, Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
+import { modelInfo } from '../catalogue/model-info.js'
 import { emptyUsage, option, parseOptions, redactDeep, sleep, strictOptions } from '@nestor/core/provider-kit'
 import {
   CASSETTE_VERSION,
@@ -111,6 +112,10 @@ export function replay(options: ReplayOptions): ReplayProvider {
   }
   if (inner?.capabilities)
     provider.capabilities = (model) => (inner.capabilities as NonNullable<Provider['capabilities']>)(model)
+  // A replayed message is priced as its recording says it was served (a cassette of `openai` turns
+  // at OpenAI's prices), through the inner provider when there is one.
+  provider.modelInfo = (model, servedBy) =>
+    inner?.modelInfo ? inner.modelInfo(model, servedBy) : modelInfo(servedBy ?? name, model)
 
   async function* record(
     from: Provider,

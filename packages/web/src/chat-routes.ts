@@ -1,5 +1,5 @@
 import { NestorError, type ExecRun, type Runtime } from '@nestor/core'
-import { allowed, checkAccess, notFound, recordOwner, type RunAccess } from './access.js'
+import { allowed, callerOf, checkAccess, notFound, recordOwner, type OwnerOf, type RunAccess } from './access.js'
 import { errorResponse, jsonBody } from './http-errors.js'
 import { decodeSegments } from './routes.js'
 import { RunMap } from './run-map.js'
@@ -9,6 +9,8 @@ import { toUIMessageStreamResponse } from './ui-stream.js'
 export type ChatRequest = { id: string; messages: unknown[]; text: string; body: Record<string, unknown> }
 
 export type ChatRoutesOptions = RunAccess & {
+  /** Required: chats are kept per owner (`authorize`, when given, is asked too). */
+  owner: OwnerOf
   runtime: Runtime
   /** The endpoint the AI SDK transport posts to (`DefaultChatTransport({ api })`). Default '/api/chat'. */
   api?: string
@@ -29,9 +31,16 @@ const MAX_CHAT_ID = 200
  *   transport's default `resumeStreamIsReplay`), so a reloaded page ends with the same message as
  *   one that never left; 204 when the chat has no live run the caller may read.
  * Chats are per owner: another owner's chat id is unknown to the caller, so the answer is 204.
+ * `owner` is required: `authorize` answers yes or no, and names no one to keep chats apart by.
  */
 export function chatRoutes(options: ChatRoutesOptions): (request: Request) => Promise<Response | undefined> {
   checkAccess(options, 'chatRoutes')
+  if (!options.owner)
+    throw new NestorError(
+      'invalid_options',
+      "chatRoutes needs owner(request): chats are kept per owner, and authorize alone cannot tell two users' " +
+        "chats apart (one user could resume another's). A single-user app says so with owner: () => 'me'",
+    )
   if (typeof options.start !== 'function')
     throw new NestorError('invalid_options', 'chatRoutes needs start(chat, request) => ExecRun')
   const api = (options.api ?? '/api/chat').replace(/\/$/, '')
@@ -67,9 +76,10 @@ export function chatRoutes(options: ChatRoutesOptions): (request: Request) => Pr
     const [chatId, what, ...rest] = segments
     if (what !== 'stream' || rest.length || !chatId) return undefined
     if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', 'use GET to resume a chat stream')
-    const owner = options.owner ? await ownerOrUndefined(options.owner, request) : undefined
-    const execId = chats.get(chatKey(owner, chatId))?.execId
-    if (!execId || !(await allowed(request, options, options.runtime, 'events', execId)).ok) return nothingLive()
+    const caller = await callerOf(request, options)
+    const execId = caller.ok ? chats.get(chatKey(caller.owner, chatId))?.execId : undefined
+    if (!execId || !(await allowed(request, options, options.runtime, 'events', execId, caller)).ok)
+      return nothingLive()
     let run
     try {
       run = options.runtime.attach(execId, { after: 0 })
@@ -87,14 +97,6 @@ const chatKey = (owner: string | undefined, chatId: string) => `${owner ?? ''}\u
 
 // The AI SDK's answer for "nothing to resume": the client keeps what it has.
 const nothingLive = () => new Response(null, { status: 204 })
-
-async function ownerOrUndefined(owner: NonNullable<RunAccess['owner']>, request: Request) {
-  try {
-    return await owner(request)
-  } catch {
-    return undefined
-  }
-}
 
 /** The chat of a transport POST, or what is wrong with it. */
 function chatOf(body: Record<string, unknown>): ChatRequest | string {

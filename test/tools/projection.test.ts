@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod/v3'
-import { NestorError, Runtime, defineTool, project } from '@nestor/core'
+import { NestorError, Runtime, defineTool, project, type JSONSchema } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 
 const record = { id: 'u1', email: 'a@b.c', password: 'hunter2', profile: { plan: 'pro', secret: 's' } }
@@ -41,7 +41,7 @@ describe('project(schema, payload)', () => {
     // Parsed, as a schema from a file or an MCP server is: a literal's __proto__ would set a prototype.
     const schema = JSON.parse(
       '{"type":"object","properties":{"__proto__":{"type":"object"},"id":{"type":"string"}},"additionalProperties":false}',
-    ) as object
+    ) as JSONSchema
     // As it arrives over the wire: JSON.parse makes __proto__ an own key of the payload.
     const payload = JSON.parse('{"__proto__": {"isAdmin": true}, "id": "u1", "extra": 1}') as Record<string, unknown>
     const kept = project(schema, payload)

@@ -1,5 +1,5 @@
 import type { Usage } from '@nestor/core'
-import { addUsage, emptyUsage } from '@nestor/core/provider-kit'
+import { addUsage, emptyUsage, redactDeep } from '@nestor/core/provider-kit'
 import type { LoadedCase } from './data.js'
 import type { Trial } from './run-case.js'
 import type {
@@ -38,7 +38,11 @@ export function costOf(byModel: Map<string, Usage>, prices: EvaluateOptions['pri
   return round(usd)
 }
 
-/** One case's report from its trials: mean scores, the worst status, the spread, the last result. */
+/**
+ * One case's report from its trials: mean scores, the worst status, the spread, the last result.
+ * Redacted whole with the secrets of the trials' execs (text, result, tree, reasons, errors): a
+ * report is an artifact CI uploads.
+ */
 export function caseReport<I, E>(
   c: LoadedCase<I, E>,
   trials: Trial[],
@@ -107,7 +111,7 @@ export function caseReport<I, E>(
   if (cost !== undefined) report.cost = cost
   if (last.result) report.result = last.result
   if (last.tree) report.tree = last.tree
-  return report
+  return redactDeep(report, [...new Set(trials.flatMap((t) => t.secrets))])
 }
 
 export function scorerSummaries(cases: CaseReport[], names: string[], passAt: number): Record<string, ScorerSummary> {

@@ -22,6 +22,9 @@ export default defineConfig({
       '@nestor/providers/ai-sdk': src('providers', 'ai-sdk/index'),
       '@nestor/providers/fallback': src('providers', 'fallback/index'),
       '@nestor/agents/conformance': src('agents', 'conformance-entry'),
+      '@nestor/sessions/sqlite': src('sessions', 'sqlite'),
+      '@nestor/sessions/postgres': src('sessions', 'postgres'),
+      '@nestor/sessions/conformance': src('sessions', 'conformance'),
       '@nestor/core': src('core'),
       '@nestor/providers': src('providers'),
       '@nestor/agents': src('agents'),
@@ -30,6 +33,8 @@ export default defineConfig({
       '@nestor/web': src('web'),
       '@nestor/dbos': src('dbos'),
       '@nestor/evals': src('evals'),
+      '@nestor/sessions': src('sessions'),
+      '@nestor/tools': src('tools'),
     },
   },
   test: {

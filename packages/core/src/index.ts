@@ -3,6 +3,7 @@
 // batch lanes, queue modes) are in `@nestor/core/provider-kit`; see docs/packaging.md.
 export type {
   Message,
+  HistoryMessage,
   UserMessage,
   AssistantMessage,
   ToolResultMessage,
@@ -39,6 +40,7 @@ export type {
   ResumeDecisions,
   OutputSchema,
   OutputOf,
+  ModelRequest,
 } from './contract/types.js'
 export type { RunState } from './contract/run-state-schema.js'
 export type {
@@ -78,6 +80,17 @@ export { Runtime, exec } from './runtime/runtime.js'
 export { ExecRun } from './exec/run.js'
 export type { AttachedRun } from './runtime/run-registry.js'
 export { currentExec } from './exec/frame.js'
+export { memorySessions } from './sessions/memory.js'
+export type {
+  SessionStore,
+  SessionOptions,
+  SessionInfo,
+  SessionPage,
+  SessionLimits,
+  SessionStoreOptions,
+  SessionWrite,
+  SessionLease,
+} from './contract/session-types.js'
 export { withProvider, withSecretsListener } from './exec/provider-scope.js'
 export { RUN_STATE_VERSION } from './state/run-state.js'
 export { memoryJournal } from './state/memory-journal.js'

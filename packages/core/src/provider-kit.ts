@@ -48,3 +48,12 @@ export type { PlainToolContent } from './tools/tool-content.js'
 export type { ExecFrameInfo } from './exec/frame.js'
 export { TOOL_CACHE_DEFAULTS } from './tools/tool-cache.js'
 export { zod } from './base/zod-lazy.js'
+// For session store authors (@nestor/sessions and third-party stores): the checks every store applies.
+export {
+  checkStoredMessages,
+  parseStoredRow,
+  checkForkCut,
+  pageSize,
+  checkKey,
+  retentionMs,
+} from './sessions/stored.js'

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { NestorError, type Provider } from '@nestor/core'
 import { replay } from '@nestor/providers/testing'
+import { pathNote } from './paths.js'
 import type { CassetteMode, CassetteOptions } from './types.js'
 
 /**
@@ -34,7 +35,7 @@ export function cassettesOf(option: string | CassetteOptions | undefined): Casse
   if (mode === 'replay' && !existsSync(dir))
     throw new NestorError(
       'invalid_options',
-      `evaluate: the cassette folder ${dir} does not exist (replay mode): record it once with a live provider (mode 'auto' or 'record')`,
+      `evaluate: the cassette folder ${pathNote(dir)} does not exist (replay mode): record it once with a live provider (mode 'auto' or 'record'), or fix the path`,
     )
   return { dir, mode }
 }
@@ -54,7 +55,7 @@ export function caseCassette(cassettes: Cassettes | undefined, id: string, live:
       return {
         provider: undefined,
         wrap: (p) => p,
-        missing: `no cassette for case ${id} in ${cassettes.dir}, and no live provider to record it (evaluate({ provider }))`,
+        missing: `no cassette for case ${id} in ${pathNote(cassettes.dir)}, and no live provider to record it (evaluate({ provider }))`,
         secrets: found,
       }
     return {
@@ -68,7 +69,7 @@ export function caseCassette(cassettes: Cassettes | undefined, id: string, live:
     return {
       provider: undefined,
       wrap: (p) => p,
-      missing: `no cassette for case ${id} in ${cassettes.dir} (replay mode)`,
+      missing: `no cassette for case ${id} in ${pathNote(cassettes.dir)} (replay mode)`,
       secrets: found,
     }
   // Keys are of redacted requests: the replay needs the same secrets to find its recordings.

@@ -4,6 +4,7 @@ import type {
   ApprovalDecision,
   ApprovalRequest,
   ControlDecision,
+  HistoryMessage,
   Message,
   NestorErrorLike,
   OutputOf,
@@ -18,6 +19,7 @@ import type {
 } from './types.js'
 import type { RunState } from './run-state-schema.js'
 import type { Journal } from './journal.js'
+import type { SessionOptions, SessionStore } from './session-types.js'
 import type { ExecStats } from './exec-stats-types.js'
 
 export type ExecInput = string | Message | Message[]
@@ -176,6 +178,8 @@ export type RuntimeOptions = {
   think?: boolean
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */
   retention?: RetentionOptions
+  /** Where `exec(input, { session })` keeps conversations: see docs/sessions.md. */
+  sessions?: SessionStore
 }
 
 export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined, C extends string = string> = {
@@ -193,7 +197,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   model?: string
   provider?: Provider
   system?: string
-  history?: Message[]
+  /** The conversation before `input` (a result's `history`, or messages written by hand). */
+  history?: HistoryMessage[]
   signal?: AbortSignal
   providerOptions?: Record<string, unknown>
   /**
@@ -225,6 +230,12 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   owner?: string
   /** Keeps the run inside the model's window (inherited by nested execs): see docs/context.md. */
   context?: ContextOptions
+  /**
+   * The stored conversation this exec continues and appends to, one write per turn (the runtime's
+   * `sessions` store; not with `history`; root execs only): see docs/sessions.md. Undefined:
+   * none (so `chatRoutes`' optional `session` passes straight through).
+   */
+  session?: SessionOptions | undefined
 }
 
 /**

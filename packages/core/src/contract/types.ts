@@ -84,6 +84,16 @@ export type ToolResultMessage = {
 }
 export type Message = UserMessage | AssistantMessage | ToolResultMessage
 
+/** What a provider fills in on an assistant message it returns: a hand-written one may leave them out. */
+export type ProviderFilledFields = 'stopReason' | 'usage' | 'provider' | 'model'
+/**
+ * A message of a supplied `history`. An assistant message written by hand may leave out what a
+ * provider fills in: `stopReason` is then 'toolUse' when it calls tools, else 'stop'; `usage` is
+ * zero; `provider` and `model` are ''. Messages from an earlier result pass as they are.
+ */
+export type HistoryMessage =
+  Message | (Omit<AssistantMessage, ProviderFilledFields> & Partial<Pick<AssistantMessage, ProviderFilledFields>>)
+
 // ─── JSON Schema and tools ───────────────────────────────────────────────────
 
 /** A JSON Schema object (draft 2020-12 or 07). Kept loose on purpose: schemas are data. */
@@ -345,6 +355,14 @@ export type ErrorCode =
   | 'missing_result'
   /** The request does not fit the model's context window even after compacting (docs/context.md). */
   | 'context_overflow'
+  /** Another exec is writing this session (`session: { wait: true }` waits for it): docs/sessions.md. */
+  | 'session_busy'
+  /** A session write would pass the store's `maxMessages` or `maxBytes`. */
+  | 'session_full'
+  /** No such session for this owner (another owner's answers the same). */
+  | 'not_found'
+  /** A session store failed an operation (it went away mid-write); the write left nothing partial. */
+  | 'store_error'
 
 /** Every status a receipt can have: one list, which the RunState schema checks against too. */
 export const RECEIPT_STATUSES = [

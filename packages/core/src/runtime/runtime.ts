@@ -12,6 +12,7 @@ import type {
   RuntimeOptions,
 } from '../contract/exec-types.js'
 import type { RunState } from '../contract/run-state-schema.js'
+import type { Journal } from '../contract/journal.js'
 import type { Message, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
 import type { ExecContext, LoopSettings } from '../exec/context.js'
@@ -24,7 +25,7 @@ import { ToolSet } from '../exec/tool-set.js'
 import { announce, end, resultOf, type LoopStart } from '../loop/ending.js'
 import { runLoop } from '../loop/loop.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
-import { checkSuppliedHistory } from '../options/supplied-history.js'
+import { checkSuppliedHistory, completeMessage } from '../options/supplied-history.js'
 import { OutputGate } from '../schema/output.js'
 import { choicesSchema } from '../schema/choices.js'
 import type { SchemaInput } from '../schema/schema.js'
@@ -33,11 +34,14 @@ import { claimState, type PendingClaim } from '../state/state-claims.js'
 import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
 import type { ForkOptions, ForkSource } from '../contract/fork-types.js'
 import { forkJournal } from '../state/fork.js'
+import { sealedJournal } from '../state/journal-seal.js'
 import { checkToolNames, filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
-import { applyOwner } from './owner-defaults.js'
+import type { SessionStore } from '../contract/session-types.js'
+import { closeSession, openSession } from '../sessions/exec-session.js'
+import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -79,6 +83,11 @@ export class Runtime {
     if (options.think !== undefined) this.settings.think = options.think
   }
 
+  /** The runtime's session store (`sessions` option): messages, list, fork, delete, each by owner. */
+  get sessions(): SessionStore {
+    return sessionStore(this.options)
+  }
+
   /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */
   on<T extends AgentEventType | '*'>(type: T, listener: Listener<T>): () => void {
     return this.listeners.add(type, listener as (event: AgentEvent) => void)
@@ -106,9 +115,12 @@ export class Runtime {
   ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     validateExecOptions(given)
     const { options, settings } = applyOwner(this.options.registry, given)
+    const store = options.session && sessionStore(this.options)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output = outputGate(options)
     const frame = currentFrame()
+    if (store && frame)
+      throw invalidOption('session', 'no session in a nested exec (its turns are its tool result)', options.session?.id)
     const tools = this.resolveTools(options, frame)
     const choice = options.toolChoice
     if (typeof choice === 'object' && !tools.has(choice.name)) {
@@ -123,8 +135,8 @@ export class Runtime {
       // A model call needs at least one message: refuse here rather than send `messages: []`.
       throw invalidOption('input', 'at least one message (in input or options.history)', from.input)
     }
-    if (options.history) checkSuppliedHistory(options.history, messages)
-    const history = [...(options.history ?? [])]
+    const history = (options.history ?? []).map(completeMessage)
+    if (options.history) checkSuppliedHistory(history, messages)
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
     // A nested exec inherits its parent's per-exec cap unless it sets its own.
     const toolCallBudget =
@@ -134,7 +146,9 @@ export class Runtime {
     // so approval paths stay the same.
     const child = frame ? childJournal(frame.ctx.journal, frame.toolCallId) : undefined
     const execId = child?.execId ?? generateId('exec')
-    const journal = frame ? child?.journal : rootJournal(treeJournal(options.runId ?? execId, options.journal))
+    const journal = frame
+      ? child?.journal
+      : rootJournal(treeJournal(options.runId ?? execId, this.sealed(options.journal)))
     const ctx = this.open({
       frame,
       tools: new ToolSet(
@@ -167,7 +181,9 @@ export class Runtime {
           `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
         ),
       ) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
-    return this.start(ctx, start) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
+    const session = options.session
+    const opening = store && session ? () => openSession(ctx, store, session) : undefined
+    return this.start(ctx, start, undefined, opening) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
   }
 
   /**
@@ -175,7 +191,7 @@ export class Runtime {
    * `options.runId` (docs/evals.md). Without `source.input` the input comes from the journal.
    */
   fork(source: ForkSource, options: ForkOptions): ExecRun {
-    const fork = forkJournal(source, options.runId, options.journal)
+    const fork = forkJournal(source, options.runId, options.journal, this.options.stateSecret)
     const forkOptions = { ...options, journal: fork.journal }
     if (source.input !== undefined) return this.exec(source.input, forkOptions)
     return this.openExec({ recorded: fork.input() }, forkOptions)
@@ -189,9 +205,12 @@ export class Runtime {
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session'> = {},
   ): ExecRun {
-    const resumed = prepareResume(state, decisions, options, {
+    const { session, ...rest } = options
+    const store = session && sessionStore(this.options)
+    const journal = this.sealed(rest.journal)
+    const resumed = prepareResume(state, decisions, journal ? { ...rest, journal } : rest, {
       stateSecret: this.options.stateSecret,
       tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
     })
@@ -202,12 +221,16 @@ export class Runtime {
       state: resumed.state,
       execId: resumed.execId,
       journal: rootJournal(resumed.journal),
+      ...ownerSettings(this.options.registry, resumed.options.owner),
     })
     if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
     const claim = claimState(this.options.claimState, resumed.stateId, resumed.expiresAt)
     const start = { resume: { message: resumed.message, remaining: resumed.remaining } }
-    return this.start(ctx, start, undefined, claim)
+    // A resumed exec keeps its place in its session: it appends after the turns it stored before the pause.
+    const reopen = () => store && session && openSession(ctx, store, session, { pausedAt: resumed.message })
+    const opening = claim ? claim.then((lost) => lost ?? reopen()) : store && reopen
+    return this.start(ctx, start, undefined, opening)
   }
 
   /**
@@ -257,6 +280,11 @@ export class Runtime {
     return ctx
   }
 
+  /** A journal as this runtime reads and writes it: authenticated when it has a stateSecret. */
+  private sealed(journal: Journal | undefined): Journal | undefined {
+    return journal && sealedJournal(journal, this.options.stateSecret)
+  }
+
   private registryTools(): Tool[] {
     return (this.options.registry ?? globalRegistry).list()
   }
@@ -288,7 +316,12 @@ export class Runtime {
     )
   }
 
-  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
+  private start(
+    ctx: ExecContext,
+    start: LoopStart,
+    refuse?: NestorError,
+    claim?: PendingClaim | (() => PendingClaim | undefined),
+  ): ExecRun {
     // Opened before the loop publishes agent_start; only root execs (children are in their stream).
     // A root exec past retention.maxLiveRuns ends at once, refused, and is not kept.
     const full = ctx.parent ? undefined : this.runs.refusal()
@@ -296,15 +329,18 @@ export class Runtime {
     const retained = ctx.parent || full ? undefined : this.runs.open(ctx.execId, ctx.control.log)
     // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
     // exec without a model or tool call.
-    const body = claim
-      ? claim.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
+    // A session is opened (its lease taken) only for an exec that is not refused.
+    const pending = typeof claim === 'function' ? (refuse ? undefined : claim()) : claim
+    const body = pending
+      ? pending.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
       : refuse
         ? refused(ctx, start, refuse)
         : runLoop(ctx, start)
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
-      .then((result) => {
+      .then(async (result) => {
         if (ctx.parent) addUsage(ctx.parent.state.totalUsage, result.totalUsage)
+        await closeSession(ctx)
         return result
       })
       .finally(() => {
@@ -315,6 +351,13 @@ export class Runtime {
     if (retained) this.runs.track(retained, run, result)
     return run
   }
+}
+
+/** The runtime's `sessions` store; `invalid_options` when it has none. */
+function sessionStore(options: RuntimeOptions): SessionStore {
+  if (!options.sessions)
+    throw invalidOption('sessions', 'a session store on the runtime (new Runtime({ sessions }))', undefined)
+  return options.sessions
 }
 
 /** A bad plan throws here, synchronously; a plan that runs settles as a promise. */
@@ -347,12 +390,23 @@ function outputGate(options: ExecOptions<OutputSchema | undefined, string>): Out
 /** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
 async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
   announce(ctx, start)
-  return end(ctx, { status: 'failed', error })
+  // Aborted while it waited to start (for a busy session): an abort, like one during the run.
+  return end(ctx, { status: error.code === 'aborted' ? 'aborted' : 'failed', error })
 }
 
-/** Only reached if the loop itself broke: the result as it stands, without further events. */
-const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
-  resultOf(ctx, { status: 'failed', error: asInternal(error) })
+/**
+ * Only reached if the loop itself broke: the result as it stands, without further events. It is
+ * what the run resolves with, so it must not throw: when the history is what broke (a bad message
+ * the loop took in), the result leaves it out rather than walk it again.
+ */
+function fallbackResult(ctx: ExecContext, error: unknown): ExecResult {
+  const ending = { status: 'failed' as const, error: asInternal(error) }
+  try {
+    return resultOf(ctx, ending)
+  } catch {
+    return resultOf(ctx, ending, false)
+  }
+}
 
 /** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
 export function exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(

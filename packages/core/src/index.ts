@@ -96,7 +96,7 @@ export type {
   SessionWrite,
   SessionLease,
 } from './contract/session-types.js'
-export { withProvider } from './exec/provider-scope.js'
+export { withProvider, withSecretsListener } from './exec/provider-scope.js'
 export { RUN_STATE_VERSION } from './state/run-state.js'
 export { memoryJournal } from './state/memory-journal.js'
 export type { Journal, JournalEntry } from './contract/journal.js'

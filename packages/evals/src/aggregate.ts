@@ -1,5 +1,5 @@
 import type { Usage } from '@nestor/core'
-import { addUsage, costOf, emptyUsage } from '@nestor/core/provider-kit'
+import { addUsage, costOf, emptyUsage, redactDeep } from '@nestor/core/provider-kit'
 import type { LoadedCase } from './data.js'
 import type { Trial } from './run-case.js'
 import type {
@@ -41,7 +41,11 @@ export function reportCost(byModel: Map<string, Usage>, prices: EvaluateOptions[
   return round(usd)
 }
 
-/** One case's report from its trials: mean scores, the worst status, the spread, the last result. */
+/**
+ * One case's report from its trials: mean scores, the worst status, the spread, the last result.
+ * Redacted whole with the secrets of the trials' execs (text, result, tree, reasons, errors): a
+ * report is an artifact CI uploads.
+ */
 export function caseReport<I, E>(
   c: LoadedCase<I, E>,
   trials: Trial[],
@@ -110,7 +114,7 @@ export function caseReport<I, E>(
   if (cost !== undefined) report.cost = cost
   if (last.result) report.result = last.result
   if (last.tree) report.tree = last.tree
-  return report
+  return redactDeep(report, [...new Set(trials.flatMap((t) => t.secrets))])
 }
 
 export function scorerSummaries(cases: CaseReport[], names: string[], passAt: number): Record<string, ScorerSummary> {

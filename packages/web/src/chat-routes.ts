@@ -1,5 +1,5 @@
 import { NestorError, type ExecRun, type Runtime, type SessionOptions, type SessionStore } from '@nestor/core'
-import { allowed, checkAccess, notFound, recordOwner, type RunAccess } from './access.js'
+import { allowed, callerOf, checkAccess, notFound, recordOwner, type OwnerOf, type RunAccess } from './access.js'
 import { errorResponse, jsonBody } from './http-errors.js'
 import { decodeSegments } from './routes.js'
 import { RunMap } from './run-map.js'
@@ -20,6 +20,8 @@ export type ChatRequest = {
 }
 
 export type ChatRoutesOptions = RunAccess & {
+  /** Required: chats are kept per owner (`authorize`, when given, is asked too). */
+  owner: OwnerOf
   runtime: Runtime
   /** The endpoint the AI SDK transport posts to (`DefaultChatTransport({ api })`). Default '/api/chat'. */
   api?: string
@@ -46,17 +48,19 @@ const MAX_CHAT_ID = 200
  *   transport's default `resumeStreamIsReplay`), so a reloaded page ends with the same message as
  *   one that never left; 204 when the chat has no live run the caller may read.
  * Chats are per owner: another owner's chat id is unknown to the caller, so the answer is 204.
+ * `owner` is required: `authorize` answers yes or no, and names no one to keep chats apart by.
  */
 export function chatRoutes(options: ChatRoutesOptions): (request: Request) => Promise<Response | undefined> {
   checkAccess(options, 'chatRoutes')
+  if (!options.owner)
+    throw new NestorError(
+      'invalid_options',
+      "chatRoutes needs owner(request): chats are kept per owner, and authorize alone cannot tell two users' " +
+        "chats apart (one user could resume another's). A single-user app says so with owner: () => 'me'",
+    )
   if (typeof options.start !== 'function')
     throw new NestorError('invalid_options', 'chatRoutes needs start(chat, request) => ExecRun')
   const { sessions } = options
-  if (sessions && !options.owner)
-    throw new NestorError(
-      'invalid_options',
-      'chatRoutes with sessions needs owner(request): a chat belongs to its owner',
-    )
   const api = (options.api ?? '/api/chat').replace(/\/$/, '')
   const chats = new RunMap<undefined>(options.runtime)
   const stream = (run: Parameters<typeof toUIMessageStreamResponse>[0]) =>
@@ -95,9 +99,10 @@ export function chatRoutes(options: ChatRoutesOptions): (request: Request) => Pr
     if (what === 'messages' && sessions && chatId && !rest.length) return storedChat(request, chatId, sessions, options)
     if (what !== 'stream' || rest.length || !chatId) return undefined
     if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', 'use GET to resume a chat stream')
-    const owner = options.owner ? await ownerOrUndefined(options.owner, request) : undefined
-    const execId = chats.get(chatKey(owner, chatId))?.execId
-    if (!execId || !(await allowed(request, options, options.runtime, 'events', execId)).ok) return nothingLive()
+    const caller = await callerOf(request, options)
+    const execId = caller.ok ? chats.get(chatKey(caller.owner, chatId))?.execId : undefined
+    if (!execId || !(await allowed(request, options, options.runtime, 'events', execId, caller)).ok)
+      return nothingLive()
     let run
     try {
       run = options.runtime.attach(execId, { after: 0 })
@@ -123,7 +128,7 @@ async function storedChat(
 ): Promise<Response> {
   if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', 'use GET to read a chat')
   if (chatId.length > MAX_CHAT_ID) return errorResponse(400, 'bad_request', `a chat id is 1..${MAX_CHAT_ID} characters`)
-  const owner = options.owner ? await ownerOrUndefined(options.owner, request) : undefined
+  const { owner } = await callerOf(request, options)
   if (owner === undefined) return Response.json([])
   try {
     return Response.json(toStoredUIMessages(await sessions.messages(chatId, { owner })))
@@ -139,14 +144,6 @@ const chatKey = (owner: string | undefined, chatId: string) => `${owner ?? ''}\u
 
 // The AI SDK's answer for "nothing to resume": the client keeps what it has.
 const nothingLive = () => new Response(null, { status: 204 })
-
-async function ownerOrUndefined(owner: NonNullable<RunAccess['owner']>, request: Request) {
-  try {
-    return await owner(request)
-  } catch {
-    return undefined
-  }
-}
 
 /** The chat of a transport POST, or what is wrong with it. */
 function chatOf(body: Record<string, unknown>): ChatRequest | string {

@@ -10,7 +10,7 @@ import type { ToolCache } from '../tools/tool-cache.js'
 import type { ToolSlots } from '../tools/tool-slots.js'
 import type { ExecContext, ExecEnv, ExecHost, LoopSettings, Nesting, TreeState } from './context.js'
 import type { Listeners } from './listeners.js'
-import { scopedProvider } from './provider-scope.js'
+import { currentScope } from './provider-scope.js'
 import { MessageQueue } from './message-queue.js'
 import { execSettings } from './settings.js'
 import type { ToolSet } from './tool-set.js'
@@ -53,11 +53,14 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   // when asked; one of the same runtime inherits its parent's. Else a `withProvider` scope around
   // the call (an eval's cassette) stands in for the runtime's provider.
   const inherit = parent?.env.host === host ? parent.env : undefined
-  const provider = options.provider ?? inherit?.provider ?? scopedProvider() ?? rt.provider
+  const scope = currentScope()
+  const provider = options.provider ?? inherit?.provider ?? scope?.provider ?? rt.provider
   // A child also applies its ancestors' secrets: its events flow into their streams.
   const secrets = [
     ...new Set([...(parent?.env.secrets ?? []), ...(rt.secrets ?? []), ...(provider.secrets?.() ?? [])]),
   ].filter((s) => s.length >= 4)
+  // A scope that keeps what these execs do (an eval's cassettes and report) redacts it the same way.
+  if (secrets.length > 0) scope?.onSecrets?.(secrets)
   // Events are redacted snapshots: a live object could gain a secret after it was redacted.
   const redact = eventRedactor(secrets)
   redact.seal(state.history)

@@ -1,19 +1,26 @@
-import { createRequire } from 'node:module'
 import type * as DbosSdk from '@dbos-inc/dbos-sdk'
 import { NestorError } from '@nestor/core'
+import { peerModule } from '@nestor/core/provider-kit'
 import type { Pool } from 'pg'
 
 // The peers load at first use, not at import: an app without them imports @nestor/dbos and is
-// told what to install, as the provider adapters tell of their SDKs. Both are CommonJS, so
-// require() returns the very DBOS the app imports, synchronously (durable() registers before launch).
-const load = createRequire(import.meta.url)
-
-let sdk: typeof DbosSdk | undefined
+// told what to install, as the provider adapters tell of their SDKs. On Node they are required
+// synchronously (durable() registers before launch), the very DBOS the app imports; a bundle
+// follows the literal imports (peerModule, in @nestor/core).
+const sdkModule = peerModule(
+  '@dbos-inc/dbos-sdk',
+  () => import('@dbos-inc/dbos-sdk'),
+  () => import.meta.resolve('@dbos-inc/dbos-sdk'),
+)
+const pgModule = peerModule(
+  'pg',
+  () => import('pg').then((m) => (m.default ?? m) as typeof import('pg')),
+  () => import.meta.resolve('pg'),
+)
 
 /** The DBOS SDK's `DBOS` and `ConfiguredInstance`. */
 export function dbosSdk(): typeof DbosSdk {
-  sdk ??= peer<typeof DbosSdk>('@dbos-inc/dbos-sdk')
-  return sdk
+  return peer(() => sdkModule.now())
 }
 
 /** The SDK's `DBOS`, loaded at first use. */
@@ -21,18 +28,17 @@ export const dbos = (): typeof DbosSdk.DBOS => dbosSdk().DBOS
 
 /** node-postgres's `Pool`, for the pool on `DBOS_SYSTEM_DATABASE_URL`. */
 export function pgPool(): typeof Pool {
-  return peer<{ Pool: typeof Pool }>('pg').Pool
+  return peer(() => pgModule.now()).Pool
 }
 
-function peer<T>(name: string): T {
+function peer<T>(load: () => T): T {
   try {
-    return load(name) as T
+    return load()
   } catch (error) {
-    const code = (error as { code?: unknown } | undefined)?.code
-    if (code !== 'MODULE_NOT_FOUND' || !(error as Error).message.includes(`'${name}'`)) throw error
+    if (!(error instanceof NestorError) || error.code !== 'no_runtime') throw error
     throw new NestorError(
       'invalid_options',
-      `@nestor/dbos needs the peer dependency "${name}", which is not installed: run \`npm install @dbos-inc/dbos-sdk pg\``,
+      `@nestor/dbos needs its peer dependencies, which are not installed: run \`npm install @dbos-inc/dbos-sdk pg\` (${error.message})`,
     )
   }
 }

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module'
 import type { OutputUnit, Validator } from '@cfworker/json-schema'
+import { peerModule } from '../base/peer-module.js'
 import type { JSONSchema, Validation } from '../contract/types.js'
 
 // Raw JSON Schema is checked by @cfworker/json-schema: draft 2020-12 with the standard formats, an
@@ -7,8 +7,11 @@ import type { JSONSchema, Validation } from '../contract/types.js'
 // compiling validator paid tens (see docs/design.md, "Validating raw JSON Schema"). The module is
 // loaded, and each schema's validator made, at the first value that schema checks.
 
-const load = createRequire(import.meta.url)
-let ValidatorClass: typeof Validator | undefined
+const validatorModule = peerModule(
+  '@cfworker/json-schema',
+  () => import('@cfworker/json-schema'),
+  () => import.meta.resolve('@cfworker/json-schema'),
+)
 
 /** A validate function for `schema`; nothing is loaded or built until its first call. */
 export function jsonSchemaValidator(schema: JSONSchema): (value: unknown) => Validation<unknown> {
@@ -27,7 +30,7 @@ export function jsonSchemaValidator(schema: JSONSchema): (value: unknown) => Val
 }
 
 function make(schema: JSONSchema): Validator {
-  ValidatorClass ??= (load('@cfworker/json-schema') as typeof import('@cfworker/json-schema')).Validator
+  const ValidatorClass = validatorModule.now().Validator
   const { $schema: _ignored, ...rest } = schema
   // All errors (no short circuit): the model gets every problem of its call at once.
   return new ValidatorClass(rest as never, '2020-12', false)

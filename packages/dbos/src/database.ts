@@ -1,9 +1,9 @@
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { pgPool } from './peer.js'
+import { dbosExecutorModule } from '#peers'
 
 type Executor = { DBOSExecutor?: { globalInstance?: { config?: { systemDatabaseUrl?: unknown } } } }
-type Builtins = { getBuiltinModule?(id: string): { createRequire(url: string): (id: string) => unknown } | undefined }
 
 /**
  * The system database DBOS launched with (`DBOS.setConfig({ systemDatabaseUrl })`, or its own
@@ -13,10 +13,7 @@ type Builtins = { getBuiltinModule?(id: string): { createRequire(url: string): (
  */
 export function launchedDatabaseUrl(): string | undefined {
   try {
-    // Node only, as an installed package: read at call time, nothing at module load.
-    const main = import.meta.resolve('@dbos-inc/dbos-sdk')
-    const node = (globalThis as { process?: Builtins }).process?.getBuiltinModule?.('node:module')
-    const executor = node?.createRequire(main)('./dbos-executor.js') as Executor | undefined
+    const executor = dbosExecutorModule() as Executor | undefined
     const url = executor?.DBOSExecutor?.globalInstance?.config?.systemDatabaseUrl
     return typeof url === 'string' && url !== '' ? url : undefined
   } catch {

@@ -1,26 +1,18 @@
 import type * as DbosSdk from '@dbos-inc/dbos-sdk'
 import { NestorError } from '@nestor/core'
-import { peerModule } from '@nestor/core/provider-kit'
 import type { Pool } from 'pg'
+import { loadPeer } from '#peers'
 
 // The peers load at first use, not at import: an app without them imports @nestor/dbos and is
-// told what to install, as the provider adapters tell of their SDKs. On Node they are required
-// synchronously (durable() registers before launch), the very DBOS the app imports; a bundle
-// follows the literal imports (peerModule, in @nestor/core).
-const sdkModule = peerModule(
-  '@dbos-inc/dbos-sdk',
-  () => import('@dbos-inc/dbos-sdk'),
-  () => import.meta.resolve('@dbos-inc/dbos-sdk'),
-)
-const pgModule = peerModule(
-  'pg',
-  () => import('pg').then((m) => (m.default ?? m) as typeof import('pg')),
-  () => import.meta.resolve('pg'),
-)
+// told what to install, as the provider adapters tell of their SDKs. Both are CommonJS, so
+// require() returns the very DBOS the app imports, synchronously (durable() registers before launch).
+
+let sdk: typeof DbosSdk | undefined
 
 /** The DBOS SDK's `DBOS` and `ConfiguredInstance`. */
 export function dbosSdk(): typeof DbosSdk {
-  return peer(() => sdkModule.now())
+  sdk ??= peer<typeof DbosSdk>('@dbos-inc/dbos-sdk')
+  return sdk
 }
 
 /** The SDK's `DBOS`, loaded at first use. */
@@ -28,17 +20,18 @@ export const dbos = (): typeof DbosSdk.DBOS => dbosSdk().DBOS
 
 /** node-postgres's `Pool`, for the pool on `DBOS_SYSTEM_DATABASE_URL`. */
 export function pgPool(): typeof Pool {
-  return peer(() => pgModule.now()).Pool
+  return peer<{ Pool: typeof Pool }>('pg').Pool
 }
 
-function peer<T>(load: () => T): T {
+function peer<T>(name: '@dbos-inc/dbos-sdk' | 'pg'): T {
   try {
-    return load()
+    return loadPeer(name) as T
   } catch (error) {
-    if (!(error instanceof NestorError) || error.code !== 'no_runtime') throw error
+    const code = (error as { code?: unknown } | undefined)?.code
+    if (code !== 'MODULE_NOT_FOUND' || !(error as Error).message.includes(`'${name}'`)) throw error
     throw new NestorError(
       'invalid_options',
-      `@nestor/dbos needs its peer dependencies, which are not installed: run \`npm install @dbos-inc/dbos-sdk pg\` (${error.message})`,
+      `@nestor/dbos needs the peer dependency "${name}", which is not installed: run \`npm install @dbos-inc/dbos-sdk pg\``,
     )
   }
 }

@@ -17,8 +17,6 @@ export class OptionRule<T = unknown> {
     readonly test: (value: unknown) => boolean,
     readonly isOptional: boolean,
     private readonly build: () => z.ZodType,
-    /** The rules of a nested object (`option.object`), walked when zod cannot be loaded. */
-    readonly nested?: OptionsSchema,
   ) {}
 
   optional(): OptionRule<T | undefined> {
@@ -28,7 +26,6 @@ export class OptionRule<T = unknown> {
       (v) => v === undefined || test(v),
       true,
       () => this.zod().optional(),
-      this.nested,
     )
   }
 
@@ -39,10 +36,6 @@ export class OptionRule<T = unknown> {
 }
 
 export type OptionShape = Record<string, OptionRule>
-
-/** What is wrong in an options object: a key no rule names, or a value its rule refuses. */
-export type OptionProblem =
-  { path: string[]; unknownKey: string; known: string[] } | { path: string[]; expected: string; value: unknown }
 
 /** A strict object of rules: only the given keys are walked, each with its own predicate. */
 export class OptionsSchema {
@@ -66,27 +59,6 @@ export class OptionsSchema {
     }
     for (const key of this.required) if (record[key] === undefined) return false
     return true
-  }
-
-  /**
-   * The first problem of a value `accepts` refused, found from the rules alone: the wording used
-   * where zod is not loaded yet (a bundle's first tick, see base/peer-module.ts).
-   */
-  problem(value: Record<string, unknown>, at: readonly string[] = []): OptionProblem | undefined {
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue
-      const rule = this.rules.get(key)
-      if (!rule) return { path: [...at, key], unknownKey: key, known: [...this.rules.keys()] }
-      if (rule.test(value[key])) continue
-      const inner = value[key]
-      if (rule.nested && typeof inner === 'object' && inner !== null && !Array.isArray(inner))
-        return rule.nested.problem(inner as Record<string, unknown>, [...at, key])
-      return { path: [...at, key], expected: rule.expected, value: inner }
-    }
-    const missing = this.required.find((key) => value[key] === undefined)
-    return missing === undefined
-      ? undefined
-      : { path: [...at, missing], expected: this.rules.get(missing)!.expected, value: undefined }
   }
 
   zod(): z.ZodType {

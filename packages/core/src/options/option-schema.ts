@@ -1,7 +1,7 @@
 import type { z } from 'zod/v4'
 import { NestorError, invalidOption } from '../contract/errors.js'
 import { OptionRule, OptionsSchema, type OptionShape } from './option-rule.js'
-import { lazy, zod, zodIfLoadable } from '../base/zod-lazy.js'
+import { lazy, zod } from '../base/zod-lazy.js'
 
 // Options objects are checked against strict schemas once per constructor, factory or exec call
 // (never per event): a misspelt key or a wrong value fails `invalid_options` where it was given,
@@ -45,7 +45,6 @@ export const option = {
       (v) => nested.accepts(v),
       false,
       () => nested.zod(),
-      nested,
     )
   },
   /** A rule only zod can say (a union, a refinement): checked by zod, which it loads. */
@@ -79,8 +78,6 @@ export function parseOptions(
     throw invalidOption(label, 'an object', value)
   const given = typeof schemaOrBuild === 'function' ? schemaOrBuild() : schemaOrBuild
   if (given instanceof OptionsSchema && given.accepts(value)) return
-  if (given instanceof OptionsSchema && !zodIfLoadable())
-    throw problemError(given, value as Record<string, unknown>, label)
   const schema = given instanceof OptionsSchema ? given.zod() : given
   const parsed = schema.safeParse(value)
   if (parsed.success) return
@@ -88,26 +85,16 @@ export function parseOptions(
   if (!issue) throw new NestorError('invalid_options', `invalid ${label}`)
   const at = issue.path.map(String)
   if (issue.code === 'unrecognized_keys') {
-    throw unknownOption(at, issue.keys[0] ?? '', keysAt(schema, issue.path))
+    const key = issue.keys[0] ?? ''
+    const known = keysAt(schema, issue.path)
+    const nearest = closest(key, known)
+    const name = [...at, key].join('.')
+    throw new NestorError(
+      'invalid_options',
+      `unknown option ${name}${nearest ? `: did you mean ${[...at, nearest].join('.')}?` : ''} (valid: ${known.join(', ')})`,
+    )
   }
   throw invalidOption(at.join('.') || label, issue.message, valueAt(value, issue.path))
-}
-
-/** A key no rule names, with the nearest valid one. */
-function unknownOption(at: readonly string[], key: string, known: readonly string[]): NestorError {
-  const nearest = closest(key, known)
-  return new NestorError(
-    'invalid_options',
-    `unknown option ${[...at, key].join('.')}${nearest ? `: did you mean ${[...at, nearest].join('.')}?` : ''} (valid: ${known.join(', ')})`,
-  )
-}
-
-/** The error `parseOptions` throws, worded from the rules alone (zod not loaded yet). */
-function problemError(schema: OptionsSchema, value: Record<string, unknown>, label: string): NestorError {
-  const problem = schema.problem(value)
-  if (!problem) return new NestorError('invalid_options', `invalid ${label}`)
-  if ('unknownKey' in problem) return unknownOption(problem.path.slice(0, -1), problem.unknownKey, problem.known)
-  return invalidOption(problem.path.join('.') || label, problem.expected, problem.value)
 }
 
 /**

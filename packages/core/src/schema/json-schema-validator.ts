@@ -1,17 +1,11 @@
 import type { OutputUnit, Validator } from '@cfworker/json-schema'
-import { peerModule } from '../base/peer-module.js'
+import { validatorClass } from '#peers'
 import type { JSONSchema, Validation } from '../contract/types.js'
 
 // Raw JSON Schema is checked by @cfworker/json-schema: draft 2020-12 with the standard formats, an
 // interpreter with no code generation, so the first value checked costs about a millisecond where a
 // compiling validator paid tens (see docs/design.md, "Validating raw JSON Schema"). The module is
 // loaded, and each schema's validator made, at the first value that schema checks.
-
-const validatorModule = peerModule(
-  '@cfworker/json-schema',
-  () => import('@cfworker/json-schema'),
-  () => import.meta.resolve('@cfworker/json-schema'),
-)
 
 /** A validate function for `schema`; nothing is loaded or built until its first call. */
 export function jsonSchemaValidator(schema: JSONSchema): (value: unknown) => Validation<unknown> {
@@ -30,7 +24,7 @@ export function jsonSchemaValidator(schema: JSONSchema): (value: unknown) => Val
 }
 
 function make(schema: JSONSchema): Validator {
-  const ValidatorClass = validatorModule.now().Validator
+  const ValidatorClass = validatorClass()
   const { $schema: _ignored, ...rest } = schema
   // All errors (no short circuit): the model gets every problem of its call at once.
   return new ValidatorClass(rest as never, '2020-12', false)

@@ -2,7 +2,7 @@ import type { JSONSchema as ZodJSONSchema, ToJSONSchemaParams } from 'zod/v4/cor
 import { NestorError } from '../contract/errors.js'
 import { schemaProblem } from './json-schema-shape.js'
 import { jsonSchemaValidator } from './json-schema-validator.js'
-import { peerModule } from '../base/peer-module.js'
+import { zodV3ToJsonSchema } from '#peers'
 import { zod } from '../base/zod-lazy.js'
 import type { JSONSchema, Validation } from '../contract/types.js'
 
@@ -58,7 +58,7 @@ export function compileSchema(input: SchemaInput): CompiledSchema {
     return { json, validate: (value) => fromZod(input.safeParse(value)), unrepresentable }
   }
   if (isZodV3(input)) {
-    const { zodToJsonSchema } = zodToJsonSchemaModule.now()
+    const zodToJsonSchema = zodV3ToJsonSchema()
     const json = zodToJsonSchema(input as never, { $refStrategy: 'none' }) as JSONSchema
     delete json.$schema
     return { json, validate: (value) => fromZod(input.safeParse(value)) }
@@ -111,12 +111,7 @@ function jsonPathToField(path: readonly (string | number)[]): string {
 
 // zod's JSON Schema generator and zod-to-json-schema cost more to load than the rest of core: they
 // are loaded (synchronously, since defineTool is synchronous) by the first schema that needs them,
-// not when @nestor/core is imported (peer-module.ts). zod itself is the app's (a peer dependency).
-const zodToJsonSchemaModule = peerModule(
-  'zod-to-json-schema',
-  () => import('zod-to-json-schema'),
-  () => import.meta.resolve('zod-to-json-schema'),
-)
+// not when @nestor/core is imported (peers/). zod itself is the app's (a peer dependency).
 
 type ZodV4Convertible = ZodV4Like & { toJSONSchema?(params: ToJSONSchemaParams): ZodJSONSchema.BaseSchema }
 function zodV4ToJson(input: ZodV4Like, params: ToJSONSchemaParams): JSONSchema {

@@ -1,0 +1,128 @@
+import { cpSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build as esbuild } from 'esbuild'
+import { build as viteBuild } from 'vite'
+import webpack from 'webpack'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { installApp, packAll, rootManifest, sh } from '../packaging/packed-app.js'
+
+// A Node app bundled by esbuild, webpack 5 and Vite (SSR) runs from a folder holding only its
+// bundle: everything Nestor loads at first use (zod, the JSON Schema validator) is a literal
+// import() the bundler followed. Each bundle must give what the app gives unbundled.
+
+const fixture = fileURLToPath(new URL('./fixtures/app.mjs', import.meta.url))
+let app: string
+let unbundled: unknown
+
+/** Copies `dir` (a bundle's output) to a fresh folder outside the app and runs its main.mjs there. */
+async function runAlone(dir: string): Promise<unknown> {
+  const alone = mkdtempSync(join(tmpdir(), 'nestor-bundle-alone-'))
+  cpSync(dir, alone, { recursive: true })
+  const { stdout } = await sh(process.execPath, ['main.mjs'], alone)
+  return JSON.parse(stdout.trim().split('\n').at(-1)!)
+}
+
+const outDir = (name: string) => mkdtempSync(join(tmpdir(), `nestor-bundle-${name}-`))
+
+describe('a Node app bundled', { timeout: 300_000 }, () => {
+  beforeAll(async () => {
+    app = await installApp(await packAll(), rootManifest.devDependencies.zod!)
+    cpSync(fixture, join(app, 'main.mjs'))
+    const { stdout } = await sh(process.execPath, ['main.mjs'], app)
+    unbundled = JSON.parse(stdout.trim().split('\n').at(-1)!)
+  }, 600_000)
+
+  it('unbundled, the app goes through every path (what each bundle must give)', () => {
+    expect(unbundled).toMatchObject({
+      optionError: expect.stringMatching(/^invalid_options: unknown option maxIteration: did you mean maxIterations\?/),
+      nested: { status: 'completed', text: 'done: Porto is sunny', toolResults: ['Porto: sunny'] },
+      rawSchemaErrors: [expect.stringMatching(/^invalid arguments for lookup: - \/city: /)],
+      history: { status: 'completed' },
+      badHistory: 'invalid_options',
+      choice: 'train',
+      resume: { paused: 'paused', resumed: 'completed', text: 'booked' },
+      badState: 'invalid_state',
+    })
+  })
+
+  it('by esbuild (ESM, platform node)', async () => {
+    const out = outDir('esbuild')
+    const result = await esbuild({
+      absWorkingDir: app,
+      entryPoints: ['main.mjs'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: join(out, 'main.mjs'),
+      logLevel: 'silent',
+    })
+    expect(result.warnings.map((w) => w.text)).toEqual([])
+    expect(await runAlone(out)).toEqual(unbundled)
+  })
+
+  it('by webpack 5 (ESM output, target node)', async () => {
+    const out = outDir('webpack')
+    const stats = await new Promise<webpack.Stats>((resolve, reject) =>
+      webpack(
+        {
+          mode: 'production',
+          context: app,
+          entry: './main.mjs',
+          target: 'node20',
+          output: { path: out, filename: 'main.mjs', module: true, chunkFormat: 'module' },
+          experiments: { outputModule: true },
+          optimization: { minimize: false },
+        },
+        (error, result) => (error || !result ? reject(error ?? new Error('no stats')) : resolve(result)),
+      ),
+    )
+    const { errors, warnings } = stats.toJson({
+      all: false,
+      errors: true,
+      warnings: true,
+      moduleTrace: true,
+      errorDetails: true,
+    })
+    expect(errors?.map((e) => e.message)).toEqual([])
+    expect(warnings?.map((w) => `${w.moduleName}: ${w.message}`)).toEqual([])
+    expect(await runAlone(out)).toEqual(unbundled)
+  })
+
+  it('by Vite (SSR build, every dependency bundled)', async () => {
+    const out = outDir('vite')
+    await viteBuild({
+      root: app,
+      logLevel: 'silent',
+      configFile: false,
+      ssr: { noExternal: true, target: 'node' },
+      build: { ssr: 'main.mjs', outDir: out, minify: false, rollupOptions: { output: { entryFileNames: 'main.mjs' } } },
+    })
+    expect(await runAlone(out)).toEqual(unbundled)
+  })
+
+  it('an adapter subpath bundles without the other SDKs; the root @nestor/providers entry fails the build naming the SDK it lacks', async () => {
+    const entry = (source: string) => ({ contents: source, resolveDir: app, loader: 'js' as const })
+    const subpath = await esbuild({
+      stdin: entry(
+        `import { openaiCompatible } from '@nestor/providers/openai-compatible'\nconsole.log(typeof openaiCompatible)`,
+      ),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    })
+    expect(subpath.errors).toEqual([])
+    const root = await esbuild({
+      stdin: entry(`import { scripted } from '@nestor/providers'\nconsole.log(typeof scripted)`),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    }).catch((error: { errors: { text: string }[] }) => error)
+    expect('errors' in root ? root.errors.map((e) => e.text) : []).toContain('Could not resolve "@anthropic-ai/sdk"')
+  })
+})

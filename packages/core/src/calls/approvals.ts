@@ -1,4 +1,4 @@
-import { messageOf } from '../contract/errors.js'
+import { NestorError, messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import type { ApprovalDecision, ApprovalRequest, JsonValue, Tool, ToolCall, ToolContext } from '../contract/types.js'
@@ -71,6 +71,12 @@ export function approvalContext(ctx: ExecContext, call: ToolCall, idempotencyKey
     depth: ctx.depth,
     update: () => {},
     log: () => {},
+    exec: () => {
+      throw new NestorError(
+        'no_runtime',
+        'ctx.exec() opens a nested exec from a tool body, not from needsApproval or prepare',
+      )
+    },
   }
 }
 

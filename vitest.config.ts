@@ -41,6 +41,7 @@ export default defineConfig({
       '@nestor/web': src('web'),
       '@nestor/dbos': src('dbos'),
       '@nestor/evals': src('evals'),
+      '@nestor/tools': src('tools'),
     },
   },
   test: {

@@ -16,6 +16,9 @@ const turns = (n: number) => [
   'done',
 ]
 const runtime = (n: number) => new Runtime({ provider: scripted(turns(n)), model: 'm' })
+/** Six tool turns in a window of 1,500 tokens: the strategy is asked to compact. */
+const compactWith = (strategy: (messages: Message[]) => Message[] | Promise<Message[]>) =>
+  runtime(6).exec('go', { tools: [tool], context: { maxTokens: 1500, reserveTokens: 100, strategy } })
 
 describe('bad context options', () => {
   it.each([
@@ -37,15 +40,8 @@ describe('bad context options', () => {
   })
 
   it('a strategy that throws fails the exec hook_error with the history intact', async () => {
-    const result = await runtime(6).exec('go', {
-      tools: [tool],
-      context: {
-        maxTokens: 1500,
-        reserveTokens: 100,
-        strategy: () => {
-          throw new Error('no room')
-        },
-      },
+    const result = await compactWith(() => {
+      throw new Error('no room')
     })
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('hook_error')
@@ -54,18 +50,28 @@ describe('bad context options', () => {
     expect(result.history.filter((m) => m.role === 'toolResult').length).toBeGreaterThan(1)
   })
 
+  it('a strategy whose returned history throws while it is checked fails the exec hook_error, not internal', async () => {
+    const result = await compactWith((messages) => {
+      // A lazily loaded page of history whose first message cannot be read.
+      const kept = messages.slice()
+      Object.defineProperty(kept, 0, {
+        get() {
+          throw new Error('page 1 is not loaded')
+        },
+      })
+      return kept
+    })
+    expect(result.status).toBe('failed')
+    expect(result.error?.code).toBe('hook_error')
+    expect(result.error?.message).toMatch(/context\.strategy.*page 1 is not loaded/)
+    expect(historyProblems(result.history)).toEqual([])
+  })
+
   it('a strategy that parts a tool call from its result fails invalid_options with the history intact', async () => {
     let before: Message[] = []
-    const result = await runtime(6).exec('go', {
-      tools: [tool],
-      context: {
-        maxTokens: 1500,
-        reserveTokens: 100,
-        strategy: (messages) => {
-          before = messages
-          return messages.filter((m) => m.role !== 'toolResult')
-        },
-      },
+    const result = await compactWith((messages) => {
+      before = messages
+      return messages.filter((m) => m.role !== 'toolResult')
     })
     expect(result.error?.code).toBe('invalid_options')
     expect(result.error?.message).toMatch(/context\.strategy.*breaks a tool call from its result/)

@@ -6,7 +6,7 @@ import { waitForEvent } from './support/wait.js'
 let cluster: Cluster
 beforeAll(async () => {
   cluster = await startCluster('planner')
-  await cluster.worker({ EXECUTOR_ID: 'rejecter-1', APPROVE_BOOK: '1' })
+  await cluster.worker({ EXECUTOR_ID: 'rejecter-1', APPROVE_BOOK: '1', BLOCK_CITY: 'Paris' })
 }, 60_000)
 afterAll(async () => cluster?.stop(), 30_000)
 
@@ -23,6 +23,19 @@ test('a rejection sent by workflow id answers the waiting call as rejected and t
   expect(result.status).toBe('completed')
   expect(result.text).toContain('too expensive')
   expect(booked('trip-reject')).toEqual([])
+}, 60_000)
+
+test("an edit sent by decide() meets the app's beforeToolCall policy on the edited arguments", async () => {
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-edit-blocked' })
+  const request = await waitForEvent(cluster.trips, 'trip-edit-blocked', 'approval_required')
+  if (request.type !== 'approval_required') throw new Error('unreachable')
+  await cluster.trips.decide('trip-edit-blocked', {
+    edit: [{ toolCallId: request.approvals[0]!.toolCallId, args: { city: 'Paris' } }],
+  })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  expect(result.text).toContain('blocked: no bookings in Paris')
+  expect(cluster.toolRuns().filter((line) => line.startsWith('book trip-edit-blocked'))).toEqual([])
 }, 60_000)
 
 test('no decision within approvalTimeoutMs rejects the waiting call', async () => {

@@ -1,6 +1,10 @@
 import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { z } from 'zod'
+import { Runtime, defineTool } from '@nestor/core'
 import { postgresJournal } from '@nestor/dbos'
+import { scripted } from '@nestor/providers'
+import { calls } from '../support/run.js'
 import { endPool, startPostgres, type TestPostgres } from './support/postgres.js'
 
 let postgres: TestPostgres
@@ -46,3 +50,45 @@ test('processes that create the journal table at the same moment all get it', as
     await Promise.all(pools.map(endPool))
   }
 })
+
+test('a row changed in the table fails the replay invalid_state naming its key, with or without a stateSecret', async () => {
+  // The exec reads the Postgres journal through the same entry check (and, with a secret, the
+  // same signatures) as any other journal: a bad row is refused, never thrown deep in the loop.
+  let looked = 0
+  const lookup = defineTool({
+    name: 'lookup',
+    description: 'Look a word up',
+    parameters: z.object({ word: z.string() }),
+    execute: ({ word }) => (looked++, `${word}: found`),
+  })
+  const cases = [
+    { table: 'corrupt_journal', secret: undefined, path: '{message,content}', value: '{"type":"text","text":"hi"}' },
+    {
+      table: 'forged_journal',
+      secret: 'pg-journal-secret-0123',
+      path: '{message,content,0,arguments,word}',
+      value: '"drop"',
+    },
+  ]
+  for (const { table, secret, path, value } of cases) {
+    const runtime = () =>
+      new Runtime({
+        provider: scripted([calls({ name: 'lookup', id: 'l1', args: { word: 'nestor' } }), 'found it']),
+        model: 'm',
+        ...(secret !== undefined && { stateSecret: secret }),
+      })
+    const journal = postgresJournal(pool, { table })
+    const run = { tools: [lookup], journal, runId: 'pg-run' }
+    expect((await runtime().exec('look up nestor', run)).status).toBe('completed')
+    await pool.query(`UPDATE ${table} SET entry = jsonb_set(entry, $1, $2::jsonb) WHERE key = 'root#1:model'`, [
+      path,
+      value,
+    ])
+    looked = 0
+    const result = await runtime().exec('look up nestor', run)
+    expect(result.status).toBe('failed')
+    expect(result.error?.code).toBe('invalid_state')
+    expect(result.error?.message).toContain('root#1:model')
+    expect(looked).toBe(0)
+  }
+}, 30_000)

@@ -100,11 +100,13 @@ describe('an eval whose cases fork a recorded run', () => {
       ['rain', 'completed', 'Trip to Lisbon: Lisbon is rainy'],
       ['nothing', 'completed', 'Trip to Lisbon: no results'],
     ])
+    // The edited result shows as edited, never as a recorded (replayed) one.
     expect(report.cases[0]!.tree!.tools[0]).toMatchObject({
       toolName: 'lookup',
-      replayed: true,
+      edited: true,
       result: 'Lisbon is rainy',
     })
+    expect(report.cases[0]!.tree!.tools[0]).not.toHaveProperty('replayed')
     expect(agent.counts.lookup).toBe(1)
     expect(await journal.load('lisbon-1')).toEqual(entries)
   })

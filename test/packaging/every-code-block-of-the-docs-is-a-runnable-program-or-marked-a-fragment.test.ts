@@ -31,9 +31,10 @@ describe('the code blocks of README.md, docs/ and the package READMEs', () => {
   })
 })
 
-// The repository's own apps (`pnpm demo`, `pnpm web`, `pnpm conformance`, `pnpm eval`) share the demo's model
-// and agents; every other example is a directory that can be copied out as is.
-const repoApps = new Set(['demo', 'web', 'conformance', 'evals'])
+// The repository's own apps (`pnpm demo`, `pnpm web`, `pnpm conformance`, `pnpm eval`, `pnpm coding-agent`)
+// share the demo's model, agents or live-provider choice; every other example is a directory that
+// can be copied out as is.
+const repoApps = new Set(['demo', 'web', 'conformance', 'evals', 'coding-agent'])
 const exampleFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)

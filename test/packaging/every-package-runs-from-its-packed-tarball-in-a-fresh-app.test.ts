@@ -32,6 +32,7 @@ const smokeOf: Record<string, string> = {
   '@nestor/otel': 'smoke-otel.mjs',
   '@nestor/dbos': 'smoke-dbos.mjs',
   '@nestor/evals': 'smoke-evals.mjs',
+  '@nestor/tools': 'smoke-tools.mjs',
 }
 
 let tarballs: string[] = []
@@ -151,6 +152,17 @@ describe('every package, from its packed tarball in a fresh npm app', () => {
       liveCalls: 2,
       html: true,
       help: true,
+    })
+  }, 60_000)
+
+  it('tools: a scripted exec reads inside its root, is refused outside it, and runs a command without the app secrets', async () => {
+    expect(await runIn(app, 'smoke-tools.mjs')).toEqual({
+      status: 'completed',
+      results: [
+        [false, 'Lisbon in May\n'],
+        [true, 'refused: ../outside.txt is outside the root (paths are relative to the root, which they cannot leave)'],
+        [false, 'exit code 0\n[]\n'],
+      ],
     })
   }, 60_000)
 })

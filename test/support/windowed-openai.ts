@@ -83,12 +83,29 @@ export const chatFraming: Required<Framing> = {
   }),
 }
 
+/** Many OpenAI-compatible servers and proxies stream no usage chunk: the same answers without it. */
+const withoutUsage = (framing: typeof chatFraming): typeof chatFraming => {
+  const strip = (response: WireResponse): WireResponse => ({
+    ...response,
+    body: String(response.body)
+      .split('\n\n')
+      .filter((event) => !event.includes('"usage"'))
+      .join('\n\n'),
+  })
+  return {
+    ...framing,
+    answer: (prompt, text) => strip(framing.answer(prompt, text)),
+    call: (prompt, n) => strip(framing.call(prompt, n)),
+  }
+}
+
 export async function startWindowedServer(
-  options: WindowOptions & { pageChars?: number; refuses?: boolean },
+  options: WindowOptions & { pageChars?: number; refuses?: boolean; usage?: boolean },
 ): Promise<WindowedServer> {
-  const { overflow: _overflow, ...silent } = chatFraming
+  const framing = options.usage === false ? withoutUsage(chatFraming) : chatFraming
+  const { overflow: _overflow, ...silent } = framing
   const server = Object.assign(await startWireServer(), emptyLog())
-  const reply = windowedModel(options.refuses === false ? silent : chatFraming, options, server)
+  const reply = windowedModel(options.refuses === false ? silent : framing, options, server)
   server.fallback = (captured) => {
     if (captured.url === '/api/show')
       return {

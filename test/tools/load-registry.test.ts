@@ -218,18 +218,31 @@ describe('a manifest that breaks several rules', () => {
     expect(NestorError.isInstance(error)).toBe(true)
     const { code, issues, message } = error as NestorError
     expect(code).toBe('invalid_options')
+    // Exports are checked only once everything else passes: no module's code runs for a bad manifest.
     expect(issues).toEqual([
       expect.stringMatching(/^owner worker-a, field budget: unknown key/),
       'owner worker-a, field id: duplicate owner id (at agents[0] and subagents[0])',
       expect.stringMatching(/^owner worker-a, tool ghost, field callable: module \.\/missing\.mjs not found/),
-      'owner worker-a, tool not_fn, field callable: export notAFunction of ./orders.mjs is not a function (typeof number)',
-      'owner worker-a, tool no_export, field callable: module ./orders.mjs has no export nothing',
       expect.stringMatching(/^owner worker-a, tool bad_schema, field inputSchema: invalid JSON Schema: .*"strng"/),
       'owner worker-a, field allowedTools: unregistered is not a tool of this manifest',
     ])
-    expect(message).toContain('7 problems')
+    expect(message).toContain('5 problems (no callable was imported')
     for (const issue of issues!) expect(message).toContain(issue)
     expect(registry.list()).toHaveLength(before)
+  })
+
+  it('once all else passes, every export that is missing or not a function is listed', async () => {
+    const tools = [
+      { name: 'lookup_order', callable: './orders.mjs#lookupOrder', description: 'ok' },
+      { name: 'not_fn', callable: './orders.mjs#notAFunction', description: 'not a function' },
+      { name: 'no_export', callable: './orders.mjs#nothing', description: 'export missing' },
+    ]
+    const file = writeManifest('exports.json', JSON.stringify({ agents: [{ id: 'worker-a', tools }] }))
+    const error = await loadRegistry(file).catch((e: unknown) => e)
+    expect((error as NestorError).issues).toEqual([
+      'owner worker-a, tool not_fn, field callable: export notAFunction of ./orders.mjs is not a function (typeof number)',
+      'owner worker-a, tool no_export, field callable: module ./orders.mjs has no export nothing',
+    ])
   })
 
   it('mistyped fields and entries are each reported, and the rest is still checked', async () => {

@@ -1,4 +1,4 @@
-import type { SchemaInput } from '@nestor/core'
+import { NestorError, type SchemaInput } from '@nestor/core'
 import { bindMethodTool, resolveMethod, type Impl } from './method-tool.js'
 import type { AgentToolOptions, ToolMethod } from './tool-options.js'
 
@@ -19,6 +19,8 @@ export function tool<S extends SchemaInput>(options: AgentToolOptions<S>) {
     method: M,
     context: ClassMethodDecoratorContext<This, M>,
   ): void {
+    // Legacy decorators call (prototype, key, descriptor): the context is then a key, not an object.
+    if (typeof context !== 'object' || context === null) throw legacyDecorators()
     if (context.kind !== 'method') throw new TypeError('@tool decorates methods only')
     const key = context.name
     context.addInitializer(function (this: This) {
@@ -44,3 +46,9 @@ export function tool<S extends SchemaInput>(options: AgentToolOptions<S>) {
     })
   }
 }
+
+const legacyDecorators = () =>
+  new NestorError(
+    'invalid_options',
+    '@tool is a standard (TC39) decorator, but it was called as a legacy one: remove "experimentalDecorators" from your tsconfig (and keep "target": "es2022"; see docs/packaging.md)',
+  )

@@ -3,6 +3,7 @@
 // batch lanes, queue modes) are in `@nestor/core/provider-kit`; see docs/packaging.md.
 export type {
   Message,
+  HistoryMessage,
   UserMessage,
   AssistantMessage,
   ToolResultMessage,
@@ -39,6 +40,7 @@ export type {
   ResumeDecisions,
   OutputSchema,
   OutputOf,
+  ModelRequest,
 } from './contract/types.js'
 export type { RunState } from './contract/run-state-schema.js'
 export type {

@@ -119,8 +119,11 @@ export async function deliverWaiting(
 async function handedNotTaken(workflowId: string, handed: number, journal: Journal): Promise<InboxMessage[]> {
   const taken = new Map<string, number>()
   for (const entry of await journal.load(workflowId)) {
-    if (entry.kind !== 'message' || !ROOT_MESSAGE.test(entry.key)) continue
-    for (const message of (entry['messages'] ?? []) as Message[]) {
+    if (entry?.kind !== 'message' || typeof entry.key !== 'string' || !ROOT_MESSAGE.test(entry.key)) continue
+    // Read raw here: a malformed entry counts nothing (the exec's own read refuses it, naming its key).
+    const messages: unknown = entry['messages']
+    if (!Array.isArray(messages)) continue
+    for (const message of messages as Message[]) {
       const text = textOf(message)
       if (text !== undefined) taken.set(text, (taken.get(text) ?? 0) + 1)
     }
@@ -152,9 +155,10 @@ export function tapTakenMessages(journal: Journal, workflowId: string, onStep: O
 const ROOT_MESSAGE = /^root#\d+:message:\d+$/
 
 function textOf(message: Message): string | undefined {
-  if (message.role !== 'user') return undefined
+  if (message?.role !== 'user') return undefined
   if (typeof message.content === 'string') return message.content
-  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+  if (!Array.isArray(message.content)) return undefined
+  return message.content.map((part) => (part?.type === 'text' ? part.text : '')).join('')
 }
 
 /** How often a running leg looks for a new message: the bound on steering latency, and its query rate. */

@@ -1,17 +1,22 @@
 import { readFile } from 'node:fs/promises'
 import { NestorError } from '@nestor/core'
+import { pathNote } from './paths.js'
 import type { BaselineDiff, CaseReport, EvalReport, Regression, ScorerSummary } from './types.js'
 
-/** Reads a stored report to compare with (`nestor-eval --update-baseline` writes one). */
-export async function readBaseline(baseline: string | EvalReport): Promise<EvalReport> {
+/**
+ * Reads a stored report to compare with (`nestor-eval --update-baseline` writes one). A file that
+ * does not exist yet is no error (the first run has nothing to compare with): undefined.
+ */
+export async function readBaseline(baseline: string | EvalReport): Promise<EvalReport | undefined> {
   if (typeof baseline !== 'string') return checked(baseline, 'the baseline')
   let text: string
   try {
     text = await readFile(baseline, 'utf8')
   } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined
     throw new NestorError(
       'invalid_options',
-      `evaluate: cannot read the baseline ${baseline}: ${(error as Error).message} (write one with nestor-eval --update-baseline)`,
+      `evaluate: cannot read the baseline ${pathNote(baseline)}: ${(error as Error).message}`,
     )
   }
   try {
@@ -58,7 +63,8 @@ export function compare(
   for (const [name, now] of Object.entries(scorers)) {
     const before = baseline.scorers[name]
     diff.scorers[name] = { mean: now.mean, passRate: now.passRate }
-    if (!before) continue
+    // No case scored (every one a cassette miss or aborted): nothing was measured to compare.
+    if (!before || now.scored === 0) continue
     Object.assign(diff.scorers[name], { baselineMean: before.mean, baselinePassRate: before.passRate })
     if (now.mean < before.mean - tolerance)
       regressions.push({ scorer: name, metric: 'mean', baseline: before.mean, actual: now.mean })

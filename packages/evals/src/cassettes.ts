@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { NestorError, type Provider } from '@nestor/core'
 import { replay } from '@nestor/providers/testing'
+import { pathNote } from './paths.js'
 import type { CassetteMode, CassetteOptions } from './types.js'
 
 /**
@@ -29,7 +30,7 @@ export function cassettesOf(option: string | CassetteOptions | undefined): Casse
   if (mode === 'replay' && !existsSync(dir))
     throw new NestorError(
       'invalid_options',
-      `evaluate: the cassette folder ${dir} does not exist (replay mode): record it once with a live provider (mode 'auto' or 'record')`,
+      `evaluate: the cassette folder ${pathNote(dir)} does not exist (replay mode): record it once with a live provider (mode 'auto' or 'record'), or fix the path`,
     )
   return { dir, mode }
 }
@@ -47,7 +48,7 @@ export function caseCassette(cassettes: Cassettes | undefined, id: string, live:
       return {
         provider: undefined,
         wrap: (p) => p,
-        missing: `no cassette for case ${id} in ${cassettes.dir}, and no live provider to record it (evaluate({ provider }))`,
+        missing: `no cassette for case ${id} in ${pathNote(cassettes.dir)}, and no live provider to record it (evaluate({ provider }))`,
       }
     return {
       provider: replay({ provider: live, dir, mode: 'record' }),
@@ -59,7 +60,7 @@ export function caseCassette(cassettes: Cassettes | undefined, id: string, live:
     return {
       provider: undefined,
       wrap: (p) => p,
-      missing: `no cassette for case ${id} in ${cassettes.dir} (replay mode)`,
+      missing: `no cassette for case ${id} in ${pathNote(cassettes.dir)} (replay mode)`,
     }
   const offline = replay({ dir, mode: 'strict' })
   return { provider: offline, wrap: () => offline, scoped: true }

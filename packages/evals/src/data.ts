@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { NestorError } from '@nestor/core'
 import { canonicalJson } from '@nestor/core/provider-kit'
+import { pathNote } from './paths.js'
 import type { EvalCase } from './types.js'
 
 export type LoadedCase<I, E> = EvalCase<I, E> & { id: string }
@@ -23,7 +24,10 @@ export async function loadCases<I, E>(data: EvalCase<I, E>[] | string): Promise<
     try {
       text = await readFile(data, 'utf8')
     } catch (error) {
-      throw new NestorError('invalid_options', `evaluate: cannot read the dataset ${data}: ${(error as Error).message}`)
+      throw new NestorError(
+        'invalid_options',
+        `evaluate: cannot read the dataset ${pathNote(data)}: ${(error as Error).message}`,
+      )
     }
     cases = []
     text.split('\n').forEach((line, i) => {

@@ -2,6 +2,7 @@ import { NestorError } from '@nestor/core'
 import { addUsage, emptyUsage, option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
 import { caseReport, checkThresholds, scorerSummaries } from './aggregate.js'
 import { compare, readBaseline } from './baseline.js'
+import { pathNote } from './paths.js'
 import { caseCassette, cassettesOf } from './cassettes.js'
 import { loadCases, type LoadedCase } from './data.js'
 import { pool } from './pool.js'
@@ -147,6 +148,10 @@ export async function evaluate<I = unknown, E = unknown>(options: EvaluateOption
   }
   if (cost !== undefined && caseReports.length > 0) report.totals.cost = Math.round(cost * 1e6) / 1e6
   if (baseline) report.baseline = compare(baseline, summaries, caseReports, options.tolerance ?? 0, passAt)
+  else if (typeof options.baseline === 'string')
+    report.warnings = [
+      `no baseline at ${pathNote(options.baseline)} yet: nothing was compared (nestor-eval --update-baseline writes it)`,
+    ]
   report.problems = problemsOf(report)
   report.passed = report.problems.length === 0
   return report

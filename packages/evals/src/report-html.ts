@@ -88,7 +88,7 @@ function execNode(node) {
   for (const call of node.tools) {
     const li = el('li')
     const line = el('div', 'tool', (call.isError ? '✗ ' : '✓ ') + call.toolName + ' ' + JSON.stringify(call.args).slice(0, 120) +
-      (call.durationMs !== undefined ? ' · ' + call.durationMs + 'ms' : '') + (call.status ? ' · ' + call.status : '') + (call.replayed ? ' · replayed' : ''))
+      (call.durationMs !== undefined ? ' · ' + call.durationMs + 'ms' : '') + (call.status ? ' · ' + call.status : '') + (call.replayed ? ' · replayed' : '') + (call.edited ? ' · edited' : ''))
     line.dataset.state = call.isError ? 'error' : 'done'
     li.append(line)
     if (call.result) li.append(el('div', 'exec-text', '→ ' + call.result))

@@ -54,6 +54,8 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | und
   })
 }
 
+const RE_RECORD = "the request changed since the recording (re-record with cassettes mode 'record')"
+
 const errorText = (error: { code?: string; message?: string } | undefined, fallback: string) =>
   error ? `${error.code ? `${error.code}: ` : ''}${error.message ?? ''}` : fallback
 
@@ -115,11 +117,7 @@ export async function runTrial<I, E>(
   if (result.status !== 'completed') {
     const code = result.error?.code
     if (code === 'replay_miss')
-      return done('cassette_miss', {
-        error: `the request changed since the recording (re-record with cassettes mode 'record'): ${result.error?.message ?? ''}`,
-        result: json,
-        tree: node,
-      })
+      return done('cassette_miss', { error: `${RE_RECORD}: ${result.error?.message ?? ''}`, result: json, tree: node })
     const status: CaseStatus = result.status === 'aborted' && signal.aborted ? aborted() : 'failed'
     const why = errorText(result.error, `the exec ended ${result.status}`)
     return done(status, {
@@ -148,6 +146,13 @@ export async function runTrial<I, E>(
       }
       scores[scorer.name] = entry
     } catch (error) {
+      // A scorer's own model call (a judge's) missed its cassette: the case is not scored, not a 0.
+      if ((error as { code?: unknown } | null)?.code === 'replay_miss')
+        return done('cassette_miss', {
+          error: `scorer ${scorer.name}: ${RE_RECORD}: ${messageOf(error)}`,
+          result: json,
+          tree: node,
+        })
       scores[scorer.name] = {
         score: 0,
         reason: `the scorer threw: ${errorText(error as { code?: string; message?: string }, String(error))}`,

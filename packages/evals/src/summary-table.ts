@@ -35,6 +35,7 @@ export function summaryTable(report: EvalReport): string {
     line(rows[0]!),
     ...rows.slice(1).map(line),
     ...report.problems.map((p) => `✗ ${p}`),
+    ...(report.warnings ?? []).map((w) => `! ${w}`),
   ]
   return `${out.join('\n')}\n`
 }

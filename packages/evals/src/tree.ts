@@ -12,6 +12,8 @@ export type ToolNode = {
   /** The result's text, cut to 500 characters. */
   result?: string
   replayed?: boolean
+  /** The result is a fork's edit: the body did not run, and nothing recorded it. */
+  edited?: boolean
   children: ExecNode[]
 }
 
@@ -84,11 +86,13 @@ export class TreeBuilder {
         for (const c of event.result.content) text += c.type === 'text' ? c.text : `[${c.type}]`
         call.result = cut(text)
         if (event.replayed) call.replayed = true
+        if (event.edited) call.edited = true
         return
       }
       case 'message_end': {
         const m = event.message
-        if (m.role !== 'assistant' || event.replayed) return
+        // Neither a replayed nor an edited message was a model call: no usage to count.
+        if (m.role !== 'assistant' || event.replayed || event.edited) return
         const seen = this.byModel.get(m.model)
         this.byModel.set(m.model, seen ? addUsage(seen, m.usage) : { ...m.usage })
         return

@@ -185,6 +185,8 @@ export type EvalReport = {
   passAt: number
   /** Why `passed` is false, one line each. */
   problems: string[]
+  /** What a person should know that does not fail the eval (a baseline file not written yet). */
+  warnings?: string[]
   totals: {
     cases: number
     passed: number

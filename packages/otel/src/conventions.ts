@@ -48,3 +48,5 @@ export const ATTR_NESTOR_TOOL_ATTEMPTS = 'nestor.tool.attempts'
 export const ATTR_NESTOR_TOOL_CACHED = 'nestor.tool.cached'
 /** The step came from a journal (docs/durability.md): no model call, or no tool body, behind this span. */
 export const ATTR_NESTOR_REPLAYED = 'nestor.replayed'
+/** The step is a fork's edit (docs/evals.md): made up, not recorded; no model call or tool body behind it. */
+export const ATTR_NESTOR_EDITED = 'nestor.edited'

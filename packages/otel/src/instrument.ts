@@ -195,6 +195,7 @@ class ExecSpans {
     chat.setAttribute(conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, message.usage.output)
     if (message.responseId !== undefined) chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_ID, message.responseId)
     if (e.replayed) chat.setAttribute(conv.ATTR_NESTOR_REPLAYED, true)
+    if (e.edited) chat.setAttribute(conv.ATTR_NESTOR_EDITED, true)
     if (this.captureContent) chat.setAttribute(conv.ATTR_GEN_AI_OUTPUT_MESSAGES, outputJson(message))
     if (message.stopReason === 'error' || message.stopReason === 'aborted') {
       const type = message.stopReason === 'aborted' ? 'aborted' : 'provider_error'
@@ -238,6 +239,7 @@ class ExecSpans {
     if (e.receipt.attempts > 1) span.setAttribute(conv.ATTR_NESTOR_TOOL_ATTEMPTS, e.receipt.attempts)
     if (e.receipt.cached) span.setAttribute(conv.ATTR_NESTOR_TOOL_CACHED, true)
     if (e.replayed) span.setAttribute(conv.ATTR_NESTOR_REPLAYED, true)
+    if (e.edited) span.setAttribute(conv.ATTR_NESTOR_EDITED, true)
     if (this.captureContent) span.setAttribute(conv.ATTR_GEN_AI_TOOL_CALL_RESULT, toolResultText(e.result))
     if (e.isError) {
       span.setAttribute(conv.ATTR_ERROR_TYPE, e.receipt.status)

@@ -6,8 +6,18 @@ export type ExecPartData = {
   parentExecId?: string
   depth: number
   status: 'running' | string
-  /** `replayed`: the result came from a journal, the tool did not run again (docs/durability.md). */
-  tools: { toolCallId: string; toolName: string; durationMs: number; isError: boolean; replayed?: true }[]
+  /**
+   * `replayed`: the result came from a journal, the tool did not run again (docs/durability.md);
+   * `edited`: it is a fork's edit, which nothing recorded (docs/evals.md).
+   */
+  tools: {
+    toolCallId: string
+    toolName: string
+    durationMs: number
+    isError: boolean
+    replayed?: true
+    edited?: true
+  }[]
   text: string
   tokens: number
 }
@@ -208,6 +218,7 @@ export class UIChunkMapper {
             durationMs: event.durationMs,
             isError: event.isError,
             ...(event.replayed && { replayed: true as const }),
+            ...(event.edited && { edited: true as const }),
           },
         ],
       }

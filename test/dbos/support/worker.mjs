@@ -5,7 +5,8 @@
 //
 // Environment: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, TOOL_LOG (a file: one line per leaf tool body run),
 // EXECUTOR_ID, SCENARIO (planner | quick | pay), PAYMENTS_URL, RECOVER (a dead executor's id), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY,
-// INBOX_IDLE_CHECK_MS (durable()'s inboxIdleCheckMs), KILL_AT (a step of taking a steering message).
+// INBOX_IDLE_CHECK_MS (durable()'s inboxIdleCheckMs), KILL_AT (a step of taking a steering message),
+// BLOCK_CITY (a beforeToolCall policy that blocks booking that city).
 import { appendFileSync } from 'node:fs'
 import { DBOS } from '@dbos-inc/dbos-sdk'
 import { Runtime, defineTool, exec } from '@nestor/core'
@@ -70,6 +71,15 @@ const scenarios = {
 const runtime = new Runtime({
   provider: openai({ baseURL: `${env.MODEL_URL}/v1`, apiKey: 'sk-test-dbos', maxRetries: 0 }),
   model: 'mock-model',
+  // BLOCK_CITY=<city>: the app's policy refuses to book that city, whoever approved it.
+  ...(env.BLOCK_CITY && {
+    hooks: {
+      beforeToolCall: (call) =>
+        call.name === 'book' && call.arguments.city === env.BLOCK_CITY
+          ? { block: true, reason: `no bookings in ${env.BLOCK_CITY}` }
+          : undefined,
+    },
+  }),
 })
 const trips = durable(runtime, {
   name: env.SCENARIO,

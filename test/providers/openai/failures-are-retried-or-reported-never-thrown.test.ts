@@ -196,13 +196,20 @@ describe('openai: failures are retried or end the stream as an error result', ()
     expect(wire.server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`)
   })
 
-  it('reports a missing API key as an invalid_options error result', async () => {
+  it("reports a missing API key as an invalid_options error result; a baseURL's server gets no key and no Authorization", async () => {
     const saved = process.env.OPENAI_API_KEY
     delete process.env.OPENAI_API_KEY
     try {
-      const { last } = await collect(openai({ baseURL: wire.baseURL }).stream(request()))
+      // OpenAI's own API: no key is a configuration error, before any request.
+      const { last } = await collect(openai({ maxRetries: 0 }).stream(request()))
       expect(last).toMatchObject({ type: 'error', error: { code: 'invalid_options', retryable: false } })
       expect(last.type === 'error' && last.error.message).toMatch(/OPENAI_API_KEY/)
+      // A keyless local server at a baseURL: the call goes through, with no Authorization header.
+      wire.server.enqueue({ body: chat.text() })
+      const local = await collect(openai({ baseURL: wire.baseURL }).stream(request()))
+      expect(local.last.type).toBe('done')
+      expect(wire.server.requests).toHaveLength(1)
+      expect(wire.server.requests[0]!.headers.authorization).toBeUndefined()
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved
     }

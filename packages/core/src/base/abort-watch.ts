@@ -76,18 +76,21 @@ export class LazyAbort {
   }
 }
 
+/** What `raceAbort` settles with when the signal wins: one sentinel for every race in Nestor. */
+export const ABORTED: unique symbol = Symbol('aborted')
+
 /**
- * Settles with `work`, or rejects with `reason()` as soon as `signal` aborts: an abort never waits
- * for code that ignores its signal (a provider stream, a hook). The abandoned work's late outcome
- * is swallowed, never an unhandled rejection.
+ * Settles with `work`, or with `ABORTED` as soon as `signal` aborts: an abort never waits for code
+ * that ignores its signal (a provider stream, a hook, a journal store). The abandoned work's late
+ * outcome is swallowed, never an unhandled rejection. Listens through `onAbort` (one listener).
  */
-export function untilAbort<T>(work: Promise<T>, signal: AbortSignal, reason: () => unknown): Promise<T> {
+export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
   if (signal.aborted) {
     work.catch(() => {})
-    return Promise.reject(reason())
+    return Promise.resolve(ABORTED)
   }
-  return new Promise<T>((resolve, reject) => {
-    const stop = onAbort(signal, () => reject(reason()))
+  return new Promise<T | typeof ABORTED>((resolve, reject) => {
+    const stop = onAbort(signal, () => resolve(ABORTED))
     work.then(
       (value) => {
         stop()
@@ -98,5 +101,13 @@ export function untilAbort<T>(work: Promise<T>, signal: AbortSignal, reason: () 
         reject(error)
       },
     )
+  })
+}
+
+/** `raceAbort` that rejects with `reason()` when the signal wins. */
+export function untilAbort<T>(work: Promise<T>, signal: AbortSignal, reason: () => unknown): Promise<T> {
+  return raceAbort(work, signal).then((value) => {
+    if (value === ABORTED) throw reason()
+    return value
   })
 }

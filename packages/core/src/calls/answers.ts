@@ -2,6 +2,7 @@ import { callSignature } from '../base/canonical.js'
 import type { ReceiptStatus, ToolCall, ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import type { CallAnswer } from '../state/tree-journal.js'
+import { journalFlag } from '../state/edited-steps.js'
 
 export type { CallAnswer }
 
@@ -84,6 +85,17 @@ export function closeCall(ctx: ExecContext, call: ToolCall, answer: CallAnswer, 
     durationMs: receipt.durationMs,
     receipt,
   }
-  emit(ctx, replayed ? { ...end, replayed: true } : end)
+  emit(ctx, replayed ? { ...end, ...journalFlag(result) } : end)
   return answer
+}
+
+/**
+ * Parallel calls record their receipts as they finish: this round's (from `from` on) are put back
+ * in the order of its calls, so `result.receipts` follow the history (docs/governance.md "Receipts").
+ */
+export function receiptsInCallOrder(receipts: ToolReceipt[], from: number, calls: readonly ToolCall[]): void {
+  const index = new Map(calls.map((call, i) => [call.id, i]))
+  const round = receipts.splice(from)
+  round.sort((a, b) => (index.get(a.toolCallId) ?? calls.length) - (index.get(b.toolCallId) ?? calls.length))
+  receipts.push(...round)
 }

@@ -1,7 +1,9 @@
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { NestorError, messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import type { PriorDecision } from '../state/exec-state.js'
-import type { ApprovalDecision, ApprovalRequest, JsonValue, Tool, ToolCall, ToolContext } from '../contract/types.js'
+import type { ApprovalRequest, JsonValue, Tool, ToolCall, ToolContext } from '../contract/types.js'
+import { decisionOf } from '../state/decision.js'
 
 /** What a person (or an approve handler) is asked to decide about one call, with the tool's preview. */
 export function approvalRequest(
@@ -41,7 +43,7 @@ export async function previewOf(
   let value: unknown
   try {
     // A prepare that never settles must not hold the exec past an abort (the stage answers `aborted`).
-    value = await untilAborted(
+    value = await raceAbort(
       Promise.resolve().then(() => prepare(args, toolCtx)),
       ctx.control.controller.signal,
     )
@@ -110,15 +112,16 @@ export function needsDecision(
  * The decision on a call that needs one. With an `approve` handler anywhere up the tree, the
  * handler decides now (its request carries the ancestry path, and the `approval_required` event
  * reaches the root stream through the normal event flow). Without a handler the exec pauses. A
- * handler that throws rejects the call; an abort stops the wait.
+ * handler that throws rejects the call; an abort stops the wait. An answer that is not a decision
+ * approves nothing: the exec fails `hook_error` saying what came back.
  */
 export async function decideApproval(ctx: ExecContext, request: ApprovalRequest): Promise<PriorDecision | 'pause'> {
   const handler = ctx.env.approve
   if (!handler) return 'pause'
   emit(ctx, { type: 'approval_required', approvals: [request] })
-  let decision: ApprovalDecision | typeof ABORTED
+  let decision: unknown
   try {
-    decision = await untilAborted(
+    decision = await raceAbort(
       Promise.resolve().then(() => handler(request)),
       ctx.control.controller.signal,
     )
@@ -126,33 +129,11 @@ export async function decideApproval(ctx: ExecContext, request: ApprovalRequest)
     return { approved: false, reason: `the approve handler failed: ${ctx.env.redact(messageOf(error))}` }
   }
   if (decision === ABORTED) return { approved: false, reason: 'aborted' }
-  return normalizeDecision(decision)
-}
-
-const ABORTED = Symbol('aborted')
-
-/** A person may never answer: an abort of the exec ends the wait (the handler's promise is dropped). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-  if (signal.aborted) return Promise.resolve(ABORTED)
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
+  const checked = decisionOf(decision, true)
+  if (typeof checked === 'string')
+    throw new NestorError(
+      'hook_error',
+      `the approve handler for call ${request.toolCallId} returned ${ctx.env.redact(checked)}`,
     )
-  })
-}
-
-function normalizeDecision(decision: ApprovalDecision): PriorDecision {
-  if (decision === true) return { approved: true }
-  if (decision === false) return { approved: false, reason: 'rejected by approver' }
-  if (decision.approved) return decision.args ? { approved: true, args: decision.args } : { approved: true }
-  return { approved: false, reason: decision.reason ?? 'rejected by approver' }
+  return checked
 }

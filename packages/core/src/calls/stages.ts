@@ -1,4 +1,4 @@
-import { untilAbort } from '../base/abort-watch.js'
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
 import type { NestorError } from '../contract/errors.js'
 import type {
@@ -14,6 +14,7 @@ import type { ToolReceipt, ToolResultMessage } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
 import type { PriorDecision } from '../state/exec-state.js'
+import { journalFlag } from '../state/edited-steps.js'
 import { markPaused, priorDecision, recordDecision, replayedTool, throwIfContradicted } from '../state/tree-journal.js'
 import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
 import { approvalContext, approvalRequest, decideApproval, needsDecision, previewOf } from './approvals.js'
@@ -111,8 +112,14 @@ export async function runToolCall(ctx: ExecContext, call: ToolCall): Promise<Cal
     }
   }
   if (recorded) {
-    emit(ctx, { type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments, replayed: true })
     const { result, receipt } = recorded
+    emit(ctx, {
+      type: 'tool_start',
+      toolCallId: call.id,
+      toolName: call.name,
+      args: call.arguments,
+      ...journalFlag(result),
+    })
     if (receipt.status === 'ok' && !ctx.state.succeeded.has(receipt.signature))
       ctx.state.succeeded.set(receipt.signature, call.id)
     return { kind: 'result', result, receipt, tripped: track(ctx, receipt.signature, receipt.status), replayed: true }
@@ -241,29 +248,26 @@ async function approval(p: Passage): Promise<Finish | Pause | undefined> {
   if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
   p.approval.decision = !decision.approved ? 'rejected' : decision.args ? 'edited' : 'approved'
   if (!decision.approved) return fail(p, 'rejected', `rejected: ${decision.reason}`)
-  return revalidate(p, decision, decision === prior)
+  return revalidate(p, decision)
 }
 
 /**
- * An approved call passes its gates again before it runs: time passed while a person decided, so
- * the policy or what `prepare` reads may have changed. A decision taken before this pass (resume, a
- * journal) already had the hook and the arguments checked on the way here; `prepare` runs again.
+ * An approved call passes its gates again before it runs, whichever way the decision came (a live
+ * handler, runtime.resume, a journal, a fork): time passed while a person decided, so the policy or
+ * what `prepare` reads may have changed, and an edit puts new arguments in front of the hook.
  */
 async function revalidate(
   p: Passage,
   decision: Extract<PriorDecision, { approved: true }>,
-  earlier: boolean,
 ): Promise<Finish | undefined> {
   const { ctx, call, tool } = p
-  if (!earlier) {
-    if (decision.args) {
-      const invalid = parse(p, decision.args)
-      if (invalid) return invalid
-      p.signature = callSignature(call.name, p.args)
-    }
-    const blocked = await beforeHook(p, decision.args ? { ...call, arguments: decision.args } : call)
-    if (blocked) return blocked
+  if (decision.args) {
+    const invalid = parse(p, decision.args)
+    if (invalid) return invalid
+    p.signature = callSignature(call.name, p.args)
   }
+  const blocked = await beforeHook(p, decision.args ? { ...call, arguments: decision.args } : call)
+  if (blocked) return blocked
   const preview = await previewOf(ctx, tool, p.args, approvalContext(ctx, call, p.idempotencyKey))
   if (ctx.control.controller.signal.aborted) return fail(p, 'aborted', 'aborted')
   return preview.ok ? undefined : fail(p, 'tool_error', preview.message)
@@ -413,15 +417,9 @@ function track(ctx: ExecContext, signature: string, status: ReceiptStatus): bool
   return streak >= ctx.env.settings.breakerThreshold
 }
 
-const ABORTED = Symbol('aborted')
-
 /** A hook's answer, or undefined as soon as the exec aborts (a hook may never settle). */
 async function hookUntilAbort<T>(ctx: ExecContext, hook: () => T | Promise<T> | undefined): Promise<T | undefined> {
-  try {
-    // Called at once (an async wrapper turns a synchronous throw into a rejection).
-    return await untilAbort((async () => hook())(), ctx.control.controller.signal, () => ABORTED)
-  } catch (thrown) {
-    if (thrown === ABORTED) return undefined
-    throw thrown
-  }
+  // Called at once (an async wrapper turns a synchronous throw into a rejection).
+  const answer = await raceAbort((async () => hook())(), ctx.control.controller.signal)
+  return answer === ABORTED ? undefined : answer
 }

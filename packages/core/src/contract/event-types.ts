@@ -32,7 +32,11 @@ type EventBody =
   | { type: 'agent_start'; input: Message[]; toolNames: string[]; iterationBudget: number }
   /** `model`: the model this turn's request names (after `prepareTurn`), known before the call. */
   | { type: 'turn_start'; iteration: number; iterationBudget: number; model: string }
-  /** `replayed: true` when the message comes from a journal (no model call, no deltas): see docs/durability.md. */
+  /**
+   * `replayed: true` when the message comes from a journal (no model call, no deltas): see
+   * docs/durability.md. `edited: true` instead when a fork's edit wrote it (docs/evals.md): nothing
+   * recorded it. The same pair marks tool_start and tool_end.
+   */
   /**
    * `injectedPrompt`: the provider added instructions to this call's system prompt (the text tool
    * protocol of a model without native tools): what kind, their length and their text.
@@ -41,12 +45,20 @@ type EventBody =
       type: 'message_start'
       message: Message
       replayed?: true
+      edited?: true
       injectedPrompt?: { kind: InjectedPrompt['kind']; length: number; text: string }
     }
   | { type: 'message_delta'; delta: MessageDelta }
   /** `abandoned: true`: a durable run's process died mid-message; the turn runs again, readers drop this one (docs/dbos.md). */
-  | { type: 'message_end'; message: Message; replayed?: true; abandoned?: true }
-  | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown>; replayed?: true }
+  | { type: 'message_end'; message: Message; replayed?: true; edited?: true; abandoned?: true }
+  | {
+      type: 'tool_start'
+      toolCallId: string
+      toolName: string
+      args: Record<string, unknown>
+      replayed?: true
+      edited?: true
+    }
   | { type: 'tool_update'; toolCallId: string; update: unknown }
   /** A tool body's log line (`ctx.log`); served over MCP it is a `notifications/message`. */
   | { type: 'tool_log'; toolCallId: string; level: LogLevel; message: string; data?: unknown }
@@ -60,6 +72,8 @@ type EventBody =
       receipt: ToolReceipt
       /** The result comes from a journal: the tool body did not run again. */
       replayed?: true
+      /** The result is a fork's edit (docs/evals.md): the body did not run, and nothing recorded it. */
+      edited?: true
     }
   | { type: 'approval_required'; approvals: ApprovalRequest[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }

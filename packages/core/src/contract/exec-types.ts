@@ -4,6 +4,7 @@ import type {
   ApprovalDecision,
   ApprovalRequest,
   ControlDecision,
+  HistoryMessage,
   Message,
   NestorErrorLike,
   OutputOf,
@@ -193,7 +194,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   model?: string
   provider?: Provider
   system?: string
-  history?: Message[]
+  /** The conversation before `input` (a result's `history`, or messages written by hand). */
+  history?: HistoryMessage[]
   signal?: AbortSignal
   providerOptions?: Record<string, unknown>
   /**

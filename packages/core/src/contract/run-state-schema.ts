@@ -164,6 +164,8 @@ function buildSchemas(z: Zod) {
     parallelToolCalls: z.boolean().optional(),
     /** The exec's own stopAtTools, when it set them. */
     stopAtTools: z.array(z.string()).optional(),
+    /** The declared owner the exec ran for (`exec({ owner })`): a resume applies its defaults again. */
+    owner: z.string().min(1).optional(),
     iterationsUsed: count,
     /** `null` stands for Infinity (JSON has no Infinity). */
     iterationBudget: count.nullable(),
@@ -209,7 +211,9 @@ function buildSchemas(z: Zod) {
     signature: z.string().optional(),
   })
 
-  return { messageSchema, runStateSchema }
+  // The parts a journal entry is checked with (state/journal-entry.ts).
+  const parts = { record, count, assistantMessage, toolResultMessage, receipt }
+  return { messageSchema, runStateSchema, parts }
 }
 
 /** A paused exec as plain JSON. Versioned; optionally HMAC-signed with the runtime's `stateSecret`. */

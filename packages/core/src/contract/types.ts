@@ -87,6 +87,16 @@ export type ToolResultMessage = {
 }
 export type Message = UserMessage | AssistantMessage | ToolResultMessage
 
+/** What a provider fills in on an assistant message it returns: a hand-written one may leave them out. */
+export type ProviderFilledFields = 'stopReason' | 'usage' | 'provider' | 'model'
+/**
+ * A message of a supplied `history`. An assistant message written by hand may leave out what a
+ * provider fills in: `stopReason` is then 'toolUse' when it calls tools, else 'stop'; `usage` is
+ * zero; `provider` and `model` are ''. Messages from an earlier result pass as they are.
+ */
+export type HistoryMessage =
+  Message | (Omit<AssistantMessage, ProviderFilledFields> & Partial<Pick<AssistantMessage, ProviderFilledFields>>)
+
 // ─── JSON Schema and tools ───────────────────────────────────────────────────
 
 /** A JSON Schema object (draft 2020-12 or 07). Kept loose on purpose: schemas are data. */

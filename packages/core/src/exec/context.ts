@@ -71,6 +71,8 @@ export type ExecEnv = {
   readonly parallelToolCalls?: boolean
   /** This exec's own stopAtTools (in settings too): a paused state keeps it. */
   readonly stopAtTools?: readonly string[]
+  /** The declared owner whose defaults it runs with: a paused state keeps it, so a resume does too. */
+  readonly owner?: string
   readonly settings: LoopSettings
   /** Sends a finished event to this exec's listeners and up through its ancestors' streams. */
   publish(event: AgentEvent): void

@@ -80,6 +80,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(system !== undefined && { system }),
     ...(options.parallelToolCalls !== undefined && { parallelToolCalls: options.parallelToolCalls }),
     ...(options.stopAtTools && { stopAtTools: options.stopAtTools }),
+    ...(options.owner !== undefined && { owner: options.owner }),
     ...(exec.output && { output: exec.output }),
     ...(approve && { approve }),
     ...(context && { context }),
@@ -119,6 +120,8 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(parent && { parent, parentExecId: parent.execId }),
     ...(frame && { parentToolCallId: frame.toolCallId }),
   }
+  // The exec's waits on its journal store end with its abort.
+  if (exec.journal) exec.journal.signal = controller.signal
   return ctx
 }
 

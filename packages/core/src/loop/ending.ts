@@ -42,16 +42,20 @@ export function end(ctx: ExecContext, ending: Ending): ExecResult {
   return result
 }
 
-/** The ExecResult of an exec in its current state; budget fields are always set. */
-export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
+/**
+ * The ExecResult of an exec in its current state; budget fields are always set. `withHistory:
+ * false` leaves the history out (and orders receipts as they came): the last-resort result of an
+ * exec whose history is what broke must not walk it again.
+ */
+export function resultOf(ctx: ExecContext, ending: Ending, withHistory = true): ExecResult {
   // Receipts leave redacted: their signature holds the call's arguments.
   const receipts = ctx.env.redact(ctx.state.receipts.slice())
-  const history = ctx.state.history.slice()
+  const history = withHistory ? ctx.state.history.slice() : []
   const result: ExecResult = {
     execId: ctx.execId,
     status: ending.status,
     text: ending.text ?? '',
-    messages: ctx.state.history.slice(ctx.state.startIndex),
+    messages: withHistory ? ctx.state.history.slice(ctx.state.startIndex) : [],
     // Copies: a result never changes after it resolves, whatever still holds the live state.
     history,
     iterationsUsed: ctx.state.iterationsUsed,
@@ -60,7 +64,7 @@ export function resultOf(ctx: ExecContext, ending: Ending): ExecResult {
     totalUsage: { ...ctx.state.totalUsage },
     receipts,
     // Derived from the receipts the result carries, so anyone can recompute it from them.
-    stats: statsFromReceipts(receipts, history),
+    stats: withHistory ? statsFromReceipts(receipts, history) : statsFromReceipts(receipts),
   }
   if (ending.error) result.error = ctx.env.redact(ending.error)
   // The waiting calls' arguments leave redacted like events; only the state (needed to resume) keeps them.

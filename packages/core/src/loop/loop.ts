@@ -1,3 +1,4 @@
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
 import { generateId } from '../base/ids.js'
 import { NestorError } from '../contract/errors.js'
@@ -5,7 +6,7 @@ import type { ExecResult } from '../contract/exec-types.js'
 import type { ApprovalRequest, AssistantMessage, Message, ReceiptStatus, ToolCall } from '../contract/types.js'
 import type { ToolResultMessage } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
-import { closeCall, NOT_RUN, notRunAnswer } from '../calls/answers.js'
+import { closeCall, NOT_RUN, notRunAnswer, receiptsInCallOrder } from '../calls/answers.js'
 import { approvalContext, approvalRequest, needsApprovalOf, previewOf } from '../calls/approvals.js'
 import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
@@ -14,11 +15,12 @@ import { emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
 import { toRunState } from '../state/run-state.js'
-import { markPaused, recordTool, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
+import { journalLoaded, markPaused, recordTool, recordTurn, replayedTurn, takeMessages } from '../state/tree-journal.js'
 import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import type { TurnOutcome } from './stream-turn.js'
 import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
 import { fitWindow } from '../window/fit.js'
+import { journalFlag } from '../state/edited-steps.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
@@ -31,10 +33,11 @@ import { fitWindow } from '../window/fit.js'
 export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecResult> {
   if ('recorded' in start) {
     // A fork without its input reads it first; one it cannot read fails the fork with why.
-    const input = await start.recorded.catch((error: unknown) => asInternal(error))
+    const signal = ctx.control.controller.signal
+    const input = await raceAbort(start.recorded, signal).catch((error: unknown) => asInternal(error))
     if (!Array.isArray(input)) {
       announce(ctx, { input: [] })
-      return end(ctx, { status: 'failed', error: input })
+      return end(ctx, input === ABORTED ? aborted(ctx) : { status: 'failed', error: input })
     }
     start = { input }
   }
@@ -44,7 +47,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
   try {
     // exec() returns before the first model call is built, so steering sent right after it
     // still joins that call.
-    await ctx.journal?.tree.ready
+    await journalLoaded(ctx.journal)
     if ('resume' in start) {
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
       const { message, remaining } = start.resume
@@ -180,8 +183,8 @@ function appendTaken(ctx: ExecContext, taken: { messages: Message[]; replayed: b
 export function append(ctx: ExecContext, message: Message, replayed = false): void {
   ctx.state.history.push(message)
   if (replayed) {
-    emit(ctx, { type: 'message_start', message, replayed: true })
-    emit(ctx, { type: 'message_end', message, replayed: true })
+    emit(ctx, { type: 'message_start', message, ...journalFlag(message) })
+    emit(ctx, { type: 'message_end', message, ...journalFlag(message) })
     return
   }
   emit(ctx, { type: 'message_start', message })
@@ -287,6 +290,7 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
   }
 
   if (ctx.env.settings.toolExecution === 'parallel' && calls.length > 1) {
+    const recordedFrom = ctx.state.receipts.length
     // Identical calls in one message run one after the other, so the duplicate gate sees the first.
     const bySignature = new Map<string, Promise<void>>()
     let next = 0
@@ -302,6 +306,7 @@ async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRo
     }
     const width = Math.min(ctx.env.settings.maxToolConcurrency, calls.length)
     await Promise.all(Array.from({ length: width }, worker))
+    receiptsInCallOrder(ctx.state.receipts, recordedFrom, calls)
   } else {
     for (const [index, call] of calls.entries()) {
       if (paused || failed) break
@@ -390,6 +395,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     ...(env.system !== undefined && { system: env.system }),
     ...(env.parallelToolCalls !== undefined && { parallelToolCalls: env.parallelToolCalls }),
     ...(env.stopAtTools && { stopAtTools: [...env.stopAtTools] }),
+    ...(env.owner !== undefined && { owner: env.owner }),
     state: ctx.state,
     pending: round.pending,
     remaining: round.remaining,

@@ -1,8 +1,9 @@
-import { untilAbort } from '../base/abort-watch.js'
+import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import type { AssistantMessage, Message, ModelRequest, ToolSpec } from '../contract/types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { callHook } from '../exec/hooks.js'
 import { takeMessages } from '../state/tree-journal.js'
+import { journalFlag } from '../state/edited-steps.js'
 import { streamTurn, type TurnOutcome } from './stream-turn.js'
 import { compactAfterOverflow, overflowError } from '../window/fit.js'
 import { overflowOf } from '../window/overflow.js'
@@ -10,12 +11,10 @@ import { overflowOf } from '../window/overflow.js'
 // Where a model turn comes from: the journal (recorded by an earlier run) or the provider (live).
 // The loop opens the turn (its iteration bookkeeping) between building the request and streaming.
 
-const ABORTED = Symbol('aborted')
-
 /** A turn from the journal: no provider call, no deltas; its message events say `replayed`. */
 export function fromJournal(ctx: ExecContext, message: AssistantMessage): TurnOutcome {
-  emit(ctx, { type: 'message_start', message, replayed: true })
-  emit(ctx, { type: 'message_end', message, replayed: true })
+  emit(ctx, { type: 'message_start', message, ...journalFlag(message) })
+  emit(ctx, { type: 'message_end', message, ...journalFlag(message) })
   return { message }
 }
 
@@ -34,10 +33,9 @@ export function requestFor(
     return signal.aborted
       ? undefined
       : requestOf(ctx, ctx.env.model, ctx.tools.specs, ctx.state.toolChoice, ctx.state.history)
-  return untilAbort(prepareRequest(ctx, iteration), signal, () => ABORTED).catch((thrown: unknown) => {
-    if (thrown === ABORTED) return undefined
-    throw thrown
-  })
+  return raceAbort(prepareRequest(ctx, iteration), signal).then((request) =>
+    request === ABORTED ? undefined : request,
+  )
 }
 
 /**

@@ -94,7 +94,9 @@ export function parseOptions(
       `unknown option ${name}${nearest ? `: did you mean ${[...at, nearest].join('.')}?` : ''} (valid: ${known.join(', ')})`,
     )
   }
-  throw invalidOption(at.join('.') || label, issue.message, valueAt(value, issue.path))
+  // zod words its own "Invalid option: expected …": only the part after "expected" completes ours.
+  const expected = issue.message.replace(/^Invalid (?:input|option|type|value): expected /i, '')
+  throw invalidOption(at.join('.') || label, expected, valueAt(value, issue.path))
 }
 
 /**

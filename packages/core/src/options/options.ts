@@ -1,9 +1,11 @@
-import { invalidOption } from '../contract/errors.js'
+import { NestorError, invalidOption } from '../contract/errors.js'
 import { option, parseOptions, strictOptions, type SameKeys } from './option-schema.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
 import { choiceNames } from '../schema/choices.js'
 import type { ContextOptions, ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
+import type { HistoryMessage } from '../contract/types.js'
+import { completeMessage } from './supplied-history.js'
 
 const MAX_ITERATIONS = 10_000
 
@@ -162,6 +164,7 @@ export function validateRuntimeOptions(o: RuntimeOptions): void {
 
 /** Every ExecOptions rule, checked once per exec() call. */
 export function validateExecOptions(o: ExecOptions): void {
+  if (!execSchema().accepts(o)) runtimeOnly(o)
   parseOptions(execSchema, o)
   if (o.history) validateHistory(o.history)
   if (o.context) checkContext(o.context)
@@ -180,6 +183,21 @@ export function validateExecOptions(o: ExecOptions): void {
       'a run id with journal, the same on every run of it (exec(input, { journal, runId }))',
       o.runId,
     )
+}
+
+/**
+ * A key only a Runtime takes (`duplicateCalls`, `breakerThreshold`…) given to exec: said as such,
+ * not answered with the nearest exec option's name.
+ */
+function runtimeOnly(o: object): void {
+  const exec = execSchema().rules
+  const runtime = runtimeSchema().rules
+  for (const key of Object.keys(o))
+    if (!exec.has(key) && runtime.has(key))
+      throw new NestorError(
+        'invalid_options',
+        `unknown option ${key}: it is a Runtime option, not an exec option: new Runtime({ ${key} }) applies it to every exec of that runtime`,
+      )
 }
 
 function checkContext({ maxTokens, reserveTokens }: ContextOptions): void {
@@ -216,10 +234,15 @@ function checkFrom(history: readonly unknown[], first: number): void {
   for (let i = first; i < history.length; i = firstUnchecked(history, i + 1)) {
     const message = history[i]
     // The first bad message is reported by the full schema, with its index in the history.
-    if (!messageSchema.safeParse(message).success) parseOptions(historySchema, { history })
+    if (!messageSchema.safeParse(completed(message)).success)
+      parseOptions(historySchema, { history: history.map(completed) })
     wellFormed.add(message as object)
   }
 }
+
+/** A hand-written assistant message is checked as the loop will keep it (completeMessage). */
+const completed = (message: unknown): unknown =>
+  typeof message === 'object' && message !== null ? completeMessage(message as HistoryMessage) : message
 
 /** `exec()`'s input: a string, a Message or a Message[], each message well formed. */
 export function validateInput(input: unknown): void {

@@ -1,5 +1,23 @@
 import { NestorError } from '../contract/errors.js'
-import type { Message } from '../contract/types.js'
+import type { AssistantMessage, HistoryMessage, Message } from '../contract/types.js'
+
+/**
+ * A supplied message as the loop keeps it: a hand-written assistant message gets what a provider
+ * would have filled in (types.ts HistoryMessage). A complete message is returned as it is.
+ */
+export function completeMessage(message: HistoryMessage): Message {
+  if (message.role !== 'assistant') return message
+  if (message.stopReason && message.usage && message.provider !== undefined && message.model !== undefined)
+    return message as AssistantMessage
+  const calls = Array.isArray(message.content) && message.content.some((part) => part?.type === 'toolCall')
+  return {
+    ...message,
+    stopReason: message.stopReason ?? (calls ? 'toolUse' : 'stop'),
+    usage: message.usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    provider: message.provider ?? '',
+    model: message.model ?? '',
+  }
+}
 
 /**
  * The pairing rules of a supplied conversation (`history`, then the input): tool call ids unique

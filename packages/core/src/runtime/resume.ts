@@ -53,6 +53,7 @@ export function prepareResume(
   if (checked.system !== undefined) execOptions.system = checked.system
   if (checked.parallelToolCalls !== undefined) execOptions.parallelToolCalls = checked.parallelToolCalls
   if (checked.stopAtTools) execOptions.stopAtTools = checked.stopAtTools
+  if (checked.owner !== undefined) execOptions.owner = checked.owner
   if (options.signal) execOptions.signal = options.signal
   return {
     execId: checked.execId,
@@ -86,12 +87,41 @@ function decisionsFor(state: RunState, given: ResumeDecisions, journal: TreeJour
     const key = below.get(id)
     if (key !== undefined) journal.decisions.set(key, decision)
   }
-  for (const id of given.approve ?? []) decide(id, { approved: true })
-  for (const { toolCallId, args } of given.edit ?? []) decide(toolCallId, { approved: true, args })
-  for (const { toolCallId, reason } of given.reject ?? [])
-    decide(toolCallId, { approved: false, reason: reason ?? 'rejected' })
+  // JSON from a person's client: each part is checked, and a part that is not a decision refuses
+  // the whole resume (nothing is approved by a value that merely looks truthy).
+  const { approve, edit, reject } = decisionLists(given)
+  for (const id of approve) decide(idOf(id, 'approve'), { approved: true })
+  for (const item of edit) {
+    const args = item?.args
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      throw invalidDecision(`edit of call ${String(item?.toolCallId)} needs args: an object of arguments`)
+    decide(idOf(item.toolCallId, 'edit'), { approved: true, args })
+  }
+  for (const item of reject) {
+    const reason: unknown = item?.reason
+    if (reason !== undefined && typeof reason !== 'string')
+      throw invalidDecision(`the reason for rejecting call ${String(item?.toolCallId)} must be a string`)
+    decide(idOf(item?.toolCallId, 'reject'), { approved: false, reason: reason ?? 'rejected' })
+  }
   for (const id of decided.keys()) if (!own.has(id)) decided.delete(id)
   return decided
+}
+
+const invalidDecision = (why: string) => new NestorError('invalid_state', `invalid decision: ${why}`)
+
+/** The three lists of a ResumeDecisions, each an array when given. */
+function decisionLists(given: unknown): Required<ResumeDecisions> {
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    throw invalidDecision('expected { approve?, edit?, reject? }')
+  const lists = given as ResumeDecisions
+  for (const field of ['approve', 'edit', 'reject'] as const)
+    if (lists[field] !== undefined && !Array.isArray(lists[field])) throw invalidDecision(`${field} must be an array`)
+  return { approve: lists.approve ?? [], edit: lists.edit ?? [], reject: lists.reject ?? [] }
+}
+
+function idOf(id: unknown, field: string): string {
+  if (typeof id !== 'string' || id === '') throw invalidDecision(`${field} holds an entry without a tool call id`)
+  return id
 }
 
 /**

@@ -12,6 +12,7 @@ import type {
   RuntimeOptions,
 } from '../contract/exec-types.js'
 import type { RunState } from '../contract/run-state-schema.js'
+import type { Journal } from '../contract/journal.js'
 import type { Message, OutputSchema, ResumeDecisions, Tool } from '../contract/types.js'
 import { addUsage } from '../contract/usage.js'
 import type { ExecContext, LoopSettings } from '../exec/context.js'
@@ -24,7 +25,7 @@ import { ToolSet } from '../exec/tool-set.js'
 import { announce, end, resultOf, type LoopStart } from '../loop/ending.js'
 import { runLoop } from '../loop/loop.js'
 import { validateExecOptions, validateInput, validateRuntimeOptions } from '../options/options.js'
-import { checkSuppliedHistory } from '../options/supplied-history.js'
+import { checkSuppliedHistory, completeMessage } from '../options/supplied-history.js'
 import { OutputGate } from '../schema/output.js'
 import { choicesSchema } from '../schema/choices.js'
 import type { SchemaInput } from '../schema/schema.js'
@@ -33,11 +34,12 @@ import { claimState, type PendingClaim } from '../state/state-claims.js'
 import { childJournal, rootJournal, treeJournal } from '../state/tree-journal.js'
 import type { ForkOptions, ForkSource } from '../contract/fork-types.js'
 import { forkJournal } from '../state/fork.js'
+import { sealedJournal } from '../state/journal-seal.js'
 import { checkToolNames, filterTools, indexTools, registry as globalRegistry } from '../tools/registry.js'
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
-import { applyOwner } from './owner-defaults.js'
+import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -123,8 +125,8 @@ export class Runtime {
       // A model call needs at least one message: refuse here rather than send `messages: []`.
       throw invalidOption('input', 'at least one message (in input or options.history)', from.input)
     }
-    if (options.history) checkSuppliedHistory(options.history, messages)
-    const history = [...(options.history ?? [])]
+    const history = (options.history ?? []).map(completeMessage)
+    if (options.history) checkSuppliedHistory(history, messages)
     const budget = options.maxIterations ?? this.options.maxIterations ?? 20
     // A nested exec inherits its parent's per-exec cap unless it sets its own.
     const toolCallBudget =
@@ -134,7 +136,9 @@ export class Runtime {
     // so approval paths stay the same.
     const child = frame ? childJournal(frame.ctx.journal, frame.toolCallId) : undefined
     const execId = child?.execId ?? generateId('exec')
-    const journal = frame ? child?.journal : rootJournal(treeJournal(options.runId ?? execId, options.journal))
+    const journal = frame
+      ? child?.journal
+      : rootJournal(treeJournal(options.runId ?? execId, this.sealed(options.journal)))
     const ctx = this.open({
       frame,
       tools: new ToolSet(
@@ -175,7 +179,7 @@ export class Runtime {
    * `options.runId` (docs/evals.md). Without `source.input` the input comes from the journal.
    */
   fork(source: ForkSource, options: ForkOptions): ExecRun {
-    const fork = forkJournal(source, options.runId, options.journal)
+    const fork = forkJournal(source, options.runId, options.journal, this.options.stateSecret)
     const forkOptions = { ...options, journal: fork.journal }
     if (source.input !== undefined) return this.exec(source.input, forkOptions)
     return this.openExec({ recorded: fork.input() }, forkOptions)
@@ -191,7 +195,8 @@ export class Runtime {
     decisions: ResumeDecisions = {},
     options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
   ): ExecRun {
-    const resumed = prepareResume(state, decisions, options, {
+    const journal = this.sealed(options.journal)
+    const resumed = prepareResume(state, decisions, journal ? { ...options, journal } : options, {
       stateSecret: this.options.stateSecret,
       tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
     })
@@ -202,6 +207,7 @@ export class Runtime {
       state: resumed.state,
       execId: resumed.execId,
       journal: rootJournal(resumed.journal),
+      ...ownerSettings(this.options.registry, resumed.options.owner),
     })
     if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
@@ -255,6 +261,11 @@ export class Runtime {
     })
     if (onEvent) ctx.control.log.onPush = onEvent
     return ctx
+  }
+
+  /** A journal as this runtime reads and writes it: authenticated when it has a stateSecret. */
+  private sealed(journal: Journal | undefined): Journal | undefined {
+    return journal && sealedJournal(journal, this.options.stateSecret)
   }
 
   private registryTools(): Tool[] {
@@ -350,9 +361,19 @@ async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): 
   return end(ctx, { status: 'failed', error })
 }
 
-/** Only reached if the loop itself broke: the result as it stands, without further events. */
-const fallbackResult = (ctx: ExecContext, error: unknown): ExecResult =>
-  resultOf(ctx, { status: 'failed', error: asInternal(error) })
+/**
+ * Only reached if the loop itself broke: the result as it stands, without further events. It is
+ * what the run resolves with, so it must not throw: when the history is what broke (a bad message
+ * the loop took in), the result leaves it out rather than walk it again.
+ */
+function fallbackResult(ctx: ExecContext, error: unknown): ExecResult {
+  const ending = { status: 'failed' as const, error: asInternal(error) }
+  try {
+    return resultOf(ctx, ending)
+  } catch {
+    return resultOf(ctx, ending, false)
+  }
+}
 
 /** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */
 export function exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(

@@ -3,6 +3,9 @@ import type { ForkEdit, ForkSource } from '../contract/fork-types.js'
 import type { Journal, JournalEntry } from '../contract/journal.js'
 import type { AssistantMessage, Message, ToolResultMessage } from '../contract/types.js'
 import { memoryJournal } from './memory-journal.js'
+import { checkForkEdit } from './fork-edit.js'
+import { checkedEntries } from './journal-entry.js'
+import { markSealed, sealedJournal } from './journal-seal.js'
 import { inputDigest } from './tree-journal.js'
 
 /**
@@ -13,16 +16,25 @@ import { inputDigest } from './tree-journal.js'
 export function forkJournal(
   source: ForkSource,
   runId: string,
-  target: Journal = memoryJournal(),
+  given: Journal = memoryJournal(),
+  secret?: string,
 ): { journal: Journal; input: () => Promise<Message[]> } {
-  if (runId === source.runId && target === source.journal)
+  if (runId === source.runId && given === source.journal)
     throw new NestorError(
       'invalid_options',
       'fork: the new runId must differ from the recorded run id on the same journal',
     )
-  // The recorded run is read once, for its steps and (without source.input) its input.
+  const edit = checkForkEdit(source.edit, source.at)
+  // With a secret, the recorded steps are verified as read and the copies signed for the new run.
+  const from = sealedJournal(source.journal, secret)
+  const target = sealedJournal(given, secret)
+  // The recorded run is read once, for its steps and (without source.input) its input; each entry
+  // is checked before the fork copies or reads it.
   let recorded: Promise<JournalEntry[]> | undefined
-  const load = () => (recorded ??= source.journal.load(source.runId))
+  const load = () =>
+    (recorded ??= Promise.resolve()
+      .then(() => from.load(source.runId))
+      .then((entries) => checkedEntries(entries, source.runId)))
   let seeded: Promise<JournalEntry[]> | undefined
   const seed = async (): Promise<JournalEntry[]> => {
     const already = await target.load(runId)
@@ -36,7 +48,8 @@ export function forkJournal(
         `fork: run ${source.runId} has no journal step ${source.at} (its steps: ${entries.map((e) => e.key).join(', ') || 'none'})`,
       )
     const copied = entries.slice(0, index + 1).map((entry) => structuredClone(entry))
-    copied[index] = edited(copied[index]!, source.edit)
+    // Marked: its events say `edited`, not `replayed` (state/edited-steps.ts).
+    copied[index] = { ...edited(copied[index]!, edit), edited: true }
     for (const entry of copied) await target.append(runId, entry)
     return copied
   }
@@ -45,7 +58,7 @@ export function forkJournal(
     append: (id, entry) => target.append(id, entry),
   }
   return {
-    journal: target.id === undefined ? forked : { ...forked, id: target.id },
+    journal: markSealed(target.id === undefined ? forked : { ...forked, id: target.id }),
     input: () =>
       load().then(
         (entries) => recordedInput(entries, source.runId),

@@ -16,6 +16,7 @@ export type Pause = {
   system?: string
   parallelToolCalls?: boolean
   stopAtTools?: string[]
+  owner?: string
   state: ExecState
   /** Calls waiting for a decision, this exec's and those of its paused children. */
   pending: ApprovalRequest[]
@@ -48,6 +49,7 @@ export function toRunState(pause: Pause): RunState {
   if (pause.system !== undefined) state.system = pause.system
   if (pause.parallelToolCalls !== undefined) state.parallelToolCalls = pause.parallelToolCalls
   if (pause.stopAtTools) state.stopAtTools = pause.stopAtTools
+  if (pause.owner !== undefined) state.owner = pause.owner
   const journal = journalField(pause)
   if (journal) state.journal = journal
   const plain = JSON.parse(JSON.stringify(state)) as RunState

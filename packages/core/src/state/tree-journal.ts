@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { untilAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
 import { NestorError, messageOf } from '../contract/errors.js'
 import type { Journal, JournalEntry } from '../contract/journal.js'
@@ -11,6 +12,9 @@ import type {
   ToolResultMessage,
 } from '../contract/types.js'
 import type { PriorDecision } from './exec-state.js'
+import { markEdited } from './edited-steps.js'
+import { checkedEntries } from './journal-entry.js'
+import { keyPart } from './journal-key.js'
 
 /**
  * The journal of one exec tree. Every tree records its finished steps (in memory at least, so a
@@ -46,12 +50,15 @@ export type ExecJournal = {
   messages: number
   /** Children opened per tool call id (the next child's index). */
   children: Map<string, number>
+  /** The exec's abort: a journal store that never answers does not hold an aborted exec. */
+  signal?: AbortSignal
 }
 
 // A key names where a step happened: the exec's path, the model turn (iteration) and the call.
+// Call ids come from the model: `keyPart` escapes the separators in them, so no two steps share a key.
 const modelKey = (exec: string, iteration: number) => `${exec}#${iteration}:model`
-const toolKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:tool:${id}`
-const decisionKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:decision:${id}`
+const toolKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:tool:${keyPart(id)}`
+const decisionKey = (exec: string, iteration: number, id: string) => `${exec}#${iteration}:decision:${keyPart(id)}`
 const messageKey = (exec: string, iteration: number, n: number) => `${exec}#${iteration}:message:${n}`
 
 /** A fresh tree journal: what is given is replayed, what happens is recorded. */
@@ -65,8 +72,9 @@ export function treeJournal(runId: string, journal: Journal | undefined, given: 
     unhashed: new Map(),
   }
   if (journal) tree.journal = journal
-  const fill = (entries: JournalEntry[]) => {
-    for (const entry of entries) {
+  // Every entry is checked before anything replays it: a bad one fails the exec naming its key.
+  const fill = (entries: unknown) => {
+    for (const entry of checkedEntries(entries, runId)) {
       tree.recorded.push(entry)
       tree.replay.set(entry.key, entry)
     }
@@ -100,7 +108,7 @@ export function childJournal(
   if (!parent) return undefined
   const index = parent.children.get(toolCallId) ?? 0
   parent.children.set(toolCallId, index + 1)
-  const key = `${parent.key}/${toolCallId}:${index}`
+  const key = `${parent.key}/${keyPart(toolCallId)}:${index}`
   const journal: ExecJournal = { key, tree: parent.tree, messages: 0, children: new Map() }
   const first = parent.tree.replay.get(modelKey(key, 1))
   return typeof first?.execId === 'string' ? { journal, execId: first.execId } : { journal }
@@ -117,10 +125,19 @@ function record(exec: ExecJournal, entry: JournalEntry): Promise<void> | undefin
   exec.tree.recorded.push(entry)
   const journal = exec.tree.journal
   if (!journal) return undefined
-  return journal.append(exec.tree.runId, entry).catch((error: unknown) => {
+  const saving = journal.append(exec.tree.runId, entry).catch((error: unknown) => {
     throw journalError('append', error)
   })
+  return exec.signal ? untilAbort(saving, exec.signal, abortedWaiting) : saving
 }
+
+/** Settles once the tree's recorded entries are loaded; rejects `aborted` as soon as this exec aborts. */
+export function journalLoaded(exec: ExecJournal | undefined): Promise<void> | undefined {
+  const ready = exec?.tree.ready
+  return ready && exec.signal ? untilAbort(ready, exec.signal, abortedWaiting) : ready
+}
+
+const abortedWaiting = () => new NestorError('aborted', 'aborted while waiting for the journal')
 
 /**
  * Without a journal of its own, a tree keeps its steps in memory only so a pause below the root
@@ -133,7 +150,7 @@ const keptInMemory = (exec: ExecJournal, kind: JournalEntry['kind']): boolean =>
 
 /** After a root call finished in a tree without a journal: its children's steps are dropped. */
 function forgetChildren(exec: ExecJournal, callId: string): void {
-  const prefix = `root/${callId}:`
+  const prefix = `root/${keyPart(callId)}:`
   const recorded = exec.tree.recorded
   let kept = 0
   for (const entry of recorded) if (!entry.key.startsWith(prefix)) recorded[kept++] = entry
@@ -180,7 +197,8 @@ export function replayedTurn(
   if (!entry) return undefined
   if (entry.input !== undefined && entry.input !== inputDigest(history.slice(startIndex)))
     throw mismatch(exec, key, 'the exec was opened with other input than the recorded one')
-  return structuredClone(entry.message as AssistantMessage)
+  const message = structuredClone(entry.message as AssistantMessage)
+  return entry.edited === true ? markEdited(message) : message
 }
 
 /**
@@ -232,7 +250,9 @@ export function replayedTool(exec: ExecJournal | undefined, iteration: number, c
   if (entry.signature !== callSignature(call.name, call.arguments))
     throw mismatch(exec, key, `it recorded ${String(entry.signature)}, the code called ${call.name}`)
   if (typeof entry.children === 'number' && entry.children > 0) return undefined
-  return structuredClone({ result: entry.result as ToolResultMessage, receipt: entry.receipt as ToolReceipt })
+  const answer = structuredClone({ result: entry.result as ToolResultMessage, receipt: entry.receipt as ToolReceipt })
+  if (entry.edited === true) markEdited(answer.result)
+  return answer
 }
 
 export function recordTool(
@@ -293,7 +313,8 @@ export function takeMessages(
   if (exec.tree.replay.size > 0) {
     const recorded: Message[] = []
     for (let entry; (entry = exec.tree.replay.get(messageKey(exec.key, next, exec.messages))); exec.messages++)
-      recorded.push(...structuredClone(entry.messages as Message[]))
+      for (const message of structuredClone(entry.messages as Message[]))
+        recorded.push(entry.edited === true ? markEdited(message) : message)
     if (recorded.length > 0) return { messages: recorded, replayed: true }
     if (exec.tree.replay.has(modelKey(exec.key, next))) return { messages: [], replayed: false }
   }

@@ -10,6 +10,7 @@ import { schemaProblem } from '../schema/json-schema-shape.js'
 import { checkManifest, type CheckedOwner, type OwnerKind, type ToolDeclaration } from './manifest.js'
 import { globMatch } from './registry.js'
 import { checkToolName, defineTool } from './tool.js'
+import { compileControl } from './tool-control.js'
 
 /** An owner of a loaded manifest: its defaults and the tools it declared. */
 export type DeclaredOwner = OwnerDefaults & { id: string; kind: OwnerKind; tools: readonly string[] }
@@ -36,38 +37,39 @@ export class DeclaredRegistry {
 }
 
 /**
- * Reads a JSON or YAML manifest of owners and their tools, imports every callable and checks
- * every rule before anything is returned. Any problem fails the whole load: one `invalid_options`
- * listing every problem (also in `error.issues`), each naming its owner, tool and field.
+ * Reads a JSON or YAML manifest of owners and their tools (Nestor's list form or the seed's maps
+ * keyed by id), checks every rule, and only then imports the callables and checks their exports.
+ * Any problem fails the whole load: one `invalid_options` listing every problem (also in
+ * `error.issues`), each naming its owner, tool and field.
  */
 export async function loadRegistry(file: string | URL): Promise<DeclaredRegistry> {
   const path = typeof file === 'string' ? resolve(file) : fileURLToPath(file)
   const { problems, owners } = checkManifest(await readManifest(path))
-
   const names = uniqueNames(owners, problems)
-
-  // Imported together: one missing module does not hide the others' problems.
-  const located = owners.flatMap((owner) => owner.tools.map((tool) => ({ owner, tool })))
-  const built = await Promise.all(
-    located.map(async ({ owner, tool }) => {
-      const own: string[] = []
-      return { tool: await buildTool(path, owner.label, tool, own), problems: own }
-    }),
-  )
-  // Reported in manifest order, however the imports interleave.
-  for (const each of built) problems.push(...each.problems)
-
+  const planned = owners.flatMap((owner) => owner.tools.map((tool) => planTool(path, owner, tool, problems)))
   for (const owner of owners) {
     for (const name of owner.allowedTools ?? []) {
       const known = name.includes('*') ? names.some((n) => globMatch(name, n)) : names.includes(name)
-      if (!known) problems.push(`${owner.label}, field allowedTools: ${name} is not a tool of this manifest`)
+      if (!known)
+        problems.push(`${owner.label}, ${owner.spelling.allowedTools}: ${name} is not a tool of this manifest`)
     }
   }
+  // A manifest that fails any other check runs no module's code.
+  if (problems.length)
+    throw failure(
+      path,
+      problems,
+      planned.length ? 'no callable was imported: they are checked once all else passes' : undefined,
+    )
+
+  // Imported together: one missing export does not hide the others'. Reported in manifest order.
+  const bound = await Promise.all(planned.map(async (plan) => (plan ? bindCallable(plan) : undefined)))
+  for (const problem of bound) if (problem) problems.push(problem)
   if (problems.length) throw failure(path, problems)
 
   // Nothing is kept unless everything checked out: the registry is made only now.
   const tools = new Map<string, Tool>()
-  for (const { tool } of built) if (tool) tools.set(tool.spec.name, tool)
+  for (const plan of planned) if (plan) tools.set(plan.tool.spec.name, plan.tool)
   const declared = new Map<string, DeclaredOwner>()
   for (const owner of owners) {
     declared.set(
@@ -95,7 +97,8 @@ function uniqueNames(owners: readonly CheckedOwner[], problems: string[]): strin
     else if (owner.id) ids.set(owner.id, owner.at)
     for (const name of owner.names) {
       const first = names.get(name)
-      if (first) problems.push(`${owner.label}, tool ${name}, field name: duplicate tool name (also in ${first})`)
+      if (first)
+        problems.push(`${owner.label}, tool ${name}, ${owner.spelling.name}: duplicate tool name (also in ${first})`)
       else names.set(name, `${owner.label} (${owner.at})`)
     }
   }
@@ -122,55 +125,71 @@ async function readManifest(path: string): Promise<unknown> {
   }
 }
 
-/** A tool from its declaration, or undefined with its problems added. */
-async function buildTool(
+/** A tool whose callable is still to import: where from, and the slot its body fills. */
+type Plan = { tool: Tool; url: string; specifier: string; exportName: string; where: string; body: { fn?: Callable } }
+type Callable = (args: unknown, ctx: unknown) => unknown
+
+/** A tool from its declaration, checked whole but its module not imported; undefined with its problems added. */
+function planTool(
   manifestPath: string,
-  owner: string,
+  owner: CheckedOwner,
   decl: ToolDeclaration,
   problems: string[],
-): Promise<Tool | undefined> {
-  const where = `${owner}, tool ${decl.name}`
+): Plan | undefined {
+  const where = `${owner.label}, tool ${decl.name}`
+  const spelt = owner.spelling
   const before = problems.length
   try {
     checkToolName(decl.name)
   } catch (error) {
-    problems.push(`${where}, field name: ${messageOf(error)}`)
+    problems.push(`${where}, ${spelt.name}: ${messageOf(error)}`)
   }
   for (const field of ['inputSchema', 'outputSchema'] as const) {
     const schema = decl[field]
     const problem = schema === undefined ? undefined : schemaProblem(schema)
-    if (problem) problems.push(`${where}, field ${field}: invalid JSON Schema: ${problem}`)
+    if (problem) problems.push(`${where}, ${spelt[field]}: invalid JSON Schema: ${problem}`)
   }
   const root = decl.inputSchema?.type
   if (root !== undefined && root !== 'object')
-    problems.push(`${where}, field inputSchema: the root must be an object schema, got type ${JSON.stringify(root)}`)
-  const execute = await resolveCallable(manifestPath, decl.callable, `${where}, field callable`, problems)
-  if (!execute || problems.length > before) return undefined
+    problems.push(`${where}, ${spelt.inputSchema}: the root must be an object schema, got type ${JSON.stringify(root)}`)
+  if (decl.control !== undefined) {
+    try {
+      compileControl(decl.name, decl.control)
+    } catch (error) {
+      problems.push(`${where}, ${spelt.control}: ${messageOf(error)}`)
+    }
+  }
+  const [specifier, exportName] = decl.callable.split('#') as [string, string]
+  const url = moduleLocation(manifestPath, specifier, `${where}, field callable`, problems)
+  if (url === undefined || problems.length > before) return undefined
+  const body: Plan['body'] = {}
   try {
-    return defineTool({
+    const tool = defineTool({
       name: decl.name,
       description: decl.description,
       parameters: decl.inputSchema ?? { type: 'object', properties: {} },
-      execute: (args, ctx) => execute(args, ctx) as unknown,
+      // Bound once every check has passed and the module is imported (bindCallable).
+      execute: (args, ctx) => body.fn!(args, ctx) as unknown,
       ...(decl.outputSchema && { output: decl.outputSchema }),
       ...(decl.cacheable !== undefined && { cacheable: decl.cacheable }),
+      ...(decl.needsApproval !== undefined && { needsApproval: decl.needsApproval }),
+      ...(decl.control !== undefined && { control: decl.control }),
     })
+    return { tool, url, specifier, exportName, where: `${where}, field callable`, body }
   } catch (error) {
     // What defineTool refuses beyond the checks above: a root that is a union.
-    problems.push(`${where}, field inputSchema: ${messageOf(error)}`)
+    problems.push(`${where}, ${spelt.inputSchema}: ${messageOf(error)}`)
     return undefined
   }
 }
 
-type Callable = (args: unknown, ctx: unknown) => unknown
-
-async function resolveCallable(
+/** The module's URL when it exists, else undefined with a problem added. Runs none of its code. */
+function moduleLocation(
   manifestPath: string,
-  callable: string,
+  specifier: string,
   where: string,
   problems: string[],
-): Promise<Callable | undefined> {
-  const [specifier, name] = callable.split('#') as [string, string]
+): string | undefined {
   let url: string
   try {
     url = moduleUrl(manifestPath, specifier)
@@ -182,24 +201,24 @@ async function resolveCallable(
     problems.push(`${where}: module ${specifier} not found (${fileURLToPath(url)})`)
     return undefined
   }
+  return url
+}
+
+/** Imports the plan's module and binds its export as the tool's body; the problem when it cannot. */
+async function bindCallable({ url, specifier, exportName: name, where, body }: Plan): Promise<string | undefined> {
   let module: Record<string, unknown>
   try {
     // The app's own module, found at run time: a bundler must leave this import to Node.
     module = (await import(/* webpackIgnore: true */ /* @vite-ignore */ url)) as Record<string, unknown>
   } catch (error) {
-    problems.push(`${where}: module ${specifier} failed to load (${messageOf(error)})`)
-    return undefined
+    return `${where}: module ${specifier} failed to load (${messageOf(error)})`
   }
-  if (!(name in module)) {
-    problems.push(`${where}: module ${specifier} has no export ${name}`)
-    return undefined
-  }
+  if (!Object.hasOwn(module, name)) return `${where}: module ${specifier} has no export ${name}`
   const fn = module[name]
-  if (typeof fn !== 'function') {
-    problems.push(`${where}: export ${name} of ${specifier} is not a function (typeof ${typeOf(fn)})`)
-    return undefined
-  }
-  return fn as Callable
+  if (typeof fn !== 'function')
+    return `${where}: export ${name} of ${specifier} is not a function (typeof ${typeOf(fn)})`
+  body.fn = fn as Callable
+  return undefined
 }
 
 /** Paths are relative to the manifest file; a package name resolves from the manifest's folder. */
@@ -213,11 +232,11 @@ function moduleUrl(manifestPath: string, specifier: string): string {
 
 const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)
 
-function failure(path: string, problems: string[]): NestorError {
+function failure(path: string, problems: string[], note?: string): NestorError {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`
   return new NestorError(
     'invalid_options',
-    `invalid registry manifest ${path}: ${count}\n${problems.map((p) => `- ${p}`).join('\n')}`,
+    `invalid registry manifest ${path}: ${count}${note ? ` (${note})` : ''}\n${problems.map((p) => `- ${p}`).join('\n')}`,
     { issues: problems },
   )
 }

@@ -1,8 +1,12 @@
 import { option, type OptionShape } from '../options/option-schema.js'
-import type { JSONSchema } from '../contract/types.js'
+import type { JSONSchema, ToolControl } from '../contract/types.js'
+import { fields, nestedObject, toolFields, withoutKeys } from './manifest-fields.js'
+import { seedOwners } from './seed-manifest.js'
 
 // The shape of a registry manifest (docs/governance.md, "Declared registries"), checked field by
 // field with the option rules so every problem is collected and worded like an options error.
+// Two forms: Nestor's lists (`agents: [{ id, tools: [{ name, … }] }]`) and the seed system's maps
+// keyed by id with snake_case fields (seed-manifest.ts); both become the same declarations here.
 // Only the shape is checked here; callables, schemas and names across owners are load-registry's.
 
 /** One tool as a manifest declares it. */
@@ -14,6 +18,8 @@ export type ToolDeclaration = {
   inputSchema?: JSONSchema
   outputSchema?: JSONSchema
   cacheable?: boolean
+  needsApproval?: boolean
+  control?: ToolControl
 }
 
 /** One owner of a manifest (an entry of `agents` or `subagents`). */
@@ -27,13 +33,40 @@ export type OwnerDeclaration = {
 
 export type OwnerKind = 'agents' | 'subagents'
 
-const list = (what: string) => option.custom<unknown[]>(what, Array.isArray)
-const object = () => option.plainObject()
+/** How the author spelt the fields that later checks name (`field inputSchema` or `field input_schema`). */
+export type Spelling = Record<'name' | 'inputSchema' | 'outputSchema' | 'control' | 'allowedTools', string>
 
-const manifestShape = (): OptionShape => ({
-  agents: list('an array of owners').optional(),
-  subagents: list('an array of owners').optional(),
-})
+/** A manifest after its shape check: the owners and tools well formed enough to check further. */
+export type Checked = { problems: string[]; owners: CheckedOwner[] }
+export type CheckedOwner = OwnerDeclaration & {
+  kind: OwnerKind
+  /** `owner worker-a` (or `owner agents[2]` without a good id): how problems name it. */
+  label: string
+  /** Where it is in the manifest: `agents[2]` or `agents.worker-a`. */
+  at: string
+  /** Its well-formed tools. */
+  tools: ToolDeclaration[]
+  /** The names of all its tools, well formed or not: what `allowedTools` and unique names check. */
+  names: string[]
+  spelling: Spelling
+}
+
+const LIST_SPELLING: Spelling = {
+  name: 'field name',
+  inputSchema: 'field inputSchema',
+  outputSchema: 'field outputSchema',
+  control: 'field control',
+  allowedTools: 'field allowedTools',
+}
+
+const list = (what: string) => option.custom<unknown[]>(what, Array.isArray)
+const owners = () =>
+  option.custom<unknown>(
+    'an array of owners, or a map of owners keyed by id',
+    (v) => Array.isArray(v) || option.plainObject().test(v),
+  )
+
+const manifestShape = (): OptionShape => ({ agents: owners().optional(), subagents: owners().optional() })
 const ownerShape = (): OptionShape => ({
   id: option.nonEmptyString('a non-empty owner id'),
   tools: list('an array of tools').optional(),
@@ -43,26 +76,11 @@ const ownerShape = (): OptionShape => ({
 })
 const toolShape = (): OptionShape => ({
   name: option.nonEmptyString('a tool name'),
-  callable: option.custom<string>("'module#export'", (v) => typeof v === 'string' && /^[^#]+#[^#]+$/.test(v)),
-  description: option.string(),
-  inputSchema: object().optional(),
-  outputSchema: object().optional(),
-  cacheable: option.boolean().optional(),
+  ...toolFields(),
+  inputSchema: nestedObject().optional(),
+  outputSchema: nestedObject().optional(),
+  needsApproval: option.boolean().optional(),
 })
-
-/** A manifest after its shape check: the owners and tools well formed enough to check further. */
-export type Checked = { problems: string[]; owners: CheckedOwner[] }
-export type CheckedOwner = OwnerDeclaration & {
-  kind: OwnerKind
-  /** `owner worker-a` (or `owner agents[2]` without a good id): how problems name it. */
-  label: string
-  /** Where it is in the manifest: `agents[2]`. */
-  at: string
-  /** Its well-formed tools. */
-  tools: ToolDeclaration[]
-  /** The names of all its tools, well formed or not: what `allowedTools` and unique names check. */
-  names: string[]
-}
 
 /**
  * Every shape problem of `data` (unknown keys, missing or mistyped fields), each naming its owner,
@@ -71,31 +89,36 @@ export type CheckedOwner = OwnerDeclaration & {
  */
 export function checkManifest(data: unknown): Checked {
   const problems: string[] = []
-  const owners: CheckedOwner[] = []
-  if (!fields(manifestShape(), data, 'manifest', problems)) return { problems, owners }
-  const [ownerRules, toolRules] = [ownerShape(), toolShape()]
+  const found: CheckedOwner[] = []
+  if (!fields(manifestShape(), data, 'manifest', problems)) return { problems, owners: found }
   const manifest = data as Record<string, unknown>
   for (const kind of ['agents', 'subagents'] as const) {
     const entries = manifest[kind]
-    if (!Array.isArray(entries)) continue
-    entries.forEach((entry: unknown, i) => {
-      const label = ownerLabel(kind, i, entry)
-      const bad = fields(ownerRules, entry, label, problems)
-      if (bad === undefined) return
-      // A bad field is left out, so the checks after this one do not trip on it again.
-      const owner = Object.fromEntries(Object.entries(entry as object).filter(([key]) => !bad.has(key)))
-      const declared: unknown[] = Array.isArray(owner.tools) ? owner.tools : []
-      const tools = declared.filter(
-        (tool, j) => fields(toolRules, tool, `${label}, ${toolLabel(j, tool)}`, problems)?.size === 0,
-      ) as ToolDeclaration[]
-      const names = declared.flatMap((tool) => {
-        const name = (tool as { name?: unknown } | null)?.name
-        return typeof name === 'string' && name !== '' ? [name] : []
-      })
-      owners.push({ id: '', ...owner, kind, label, at: `${kind}[${i}]`, tools, names } as CheckedOwner)
-    })
+    if (Array.isArray(entries)) found.push(...listOwners(kind, entries, problems))
+    else if (option.plainObject().test(entries)) found.push(...seedOwners(kind, entries as object, problems))
   }
-  return { problems, owners }
+  return { problems, owners: found }
+}
+
+function listOwners(kind: OwnerKind, entries: unknown[], problems: string[]): CheckedOwner[] {
+  const [ownerRules, toolRules] = [ownerShape(), toolShape()]
+  return entries.flatMap((entry: unknown, i) => {
+    const label = ownerLabel(kind, i, entry)
+    const bad = fields(ownerRules, entry, label, problems)
+    if (bad === undefined) return []
+    const owner = withoutKeys(entry as object, bad)
+    const declared: unknown[] = Array.isArray(owner.tools) ? owner.tools : []
+    const tools = declared.filter(
+      (tool, j) => fields(toolRules, tool, `${label}, ${toolLabel(j, tool)}`, problems)?.size === 0,
+    ) as ToolDeclaration[]
+    const names = declared.flatMap((tool) => {
+      const name = (tool as { name?: unknown } | null)?.name
+      return typeof name === 'string' && name !== '' ? [name] : []
+    })
+    return [
+      { id: '', ...owner, kind, label, at: `${kind}[${i}]`, tools, names, spelling: LIST_SPELLING } as CheckedOwner,
+    ]
+  })
 }
 
 /** `owner worker-a` when the id reads as one, else where the entry is (`agents[2]`). */
@@ -107,36 +130,4 @@ function ownerLabel(kind: OwnerKind, index: number, owner: unknown): string {
 function toolLabel(index: number, tool: unknown): string {
   const name = (tool as { name?: unknown } | null)?.name
   return typeof name === 'string' && name !== '' ? `tool ${name}` : `tool tools[${index}]`
-}
-
-/**
- * Adds a problem per bad field of `value` and returns the bad keys (unknown, mistyped or missing);
- * undefined when `value` is not even an object.
- */
-function fields(shape: OptionShape, value: unknown, at: string, problems: string[]): Set<string> | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    problems.push(`${at}: expected an object, got ${describe(value)}`)
-    return undefined
-  }
-  const bad = new Set<string>()
-  const record = value as Record<string, unknown>
-  for (const key of Object.keys(record)) {
-    const rule = shape[key]
-    if (!rule) problems.push(`${at}, field ${key}: unknown key (known: ${Object.keys(shape).join(', ')})`)
-    else if (!rule.test(record[key]))
-      problems.push(`${at}, field ${key}: expected ${rule.expected}, got ${describe(record[key])}`)
-    else continue
-    bad.add(key)
-  }
-  for (const [key, rule] of Object.entries(shape))
-    if (!rule.isOptional && record[key] === undefined) {
-      problems.push(`${at}, field ${key}: missing`)
-      bad.add(key)
-    }
-  return bad
-}
-
-function describe(value: unknown): string {
-  const text = JSON.stringify(value)
-  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text
 }

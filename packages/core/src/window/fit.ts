@@ -1,4 +1,5 @@
-import { NestorError } from '../contract/errors.js'
+import { untilAbort } from '../base/abort-watch.js'
+import { NestorError, messageOf } from '../contract/errors.js'
 import type { ContextInfo, ContextOptions } from '../contract/exec-types.js'
 import type { Message } from '../contract/types.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
@@ -56,6 +57,8 @@ export async function compactAfterOverflow(ctx: ExecContext, iteration: number, 
     'overflow',
     { maxTokens, reserveTokens: Math.min(reserveTokens, maxTokens / 2) },
     tokens,
+    // What the event reports as before: the provider's own count, when its error says it.
+    overflow.tokens,
   )
 }
 
@@ -76,11 +79,12 @@ export function overflowError(ctx: ExecContext, overflow: Overflow): NestorError
 /**
  * The request's estimated tokens: what the provider reported for the latest assistant turn (its
  * request and itself) plus an estimate of each message after it; the whole history estimated
- * when no report describes it.
+ * when no report describes it. Only this exec's own turns are reports: the usage on supplied
+ * history (hand-written, or from another run with other tools) measured some other request.
  */
 export function requestTokens(ctx: ExecContext): number {
   const history = ctx.state.history
-  const trusted = trustedFrom.get(ctx) ?? 0
+  const trusted = Math.max(trustedFrom.get(ctx) ?? 0, ctx.state.startIndex)
   let added = 0
   for (let i = history.length - 1; i >= trusted; i--) {
     const message = history[i] as Message
@@ -100,14 +104,25 @@ function cachedTokens(message: Message): number {
   return tokens
 }
 
-async function compact(ctx: ExecContext, iteration: number, reason: Reason, limits: Limits, tokens: number) {
+async function compact(
+  ctx: ExecContext,
+  iteration: number,
+  reason: Reason,
+  limits: Limits,
+  tokens: number,
+  counted?: number,
+) {
   const history = ctx.state.history
   const targetTokens = Math.floor((limits.maxTokens - limits.reserveTokens) * TARGET_SHARE)
   const info: ContextInfo = { ...limits, tokens, targetTokens, iteration, reason }
   const strategy = ctx.env.context?.strategy ?? 'summarize'
   let compaction: Compaction | undefined
   if (typeof strategy === 'function') {
-    const returned = await callHook('context.strategy', () => strategy(history.slice(), info))
+    const returned = await untilAbort(
+      callHook('context.strategy', () => strategy(history.slice(), info)),
+      ctx.control.controller.signal,
+      abortedWaiting,
+    )
     compaction = diffOf(history, checkedHistory(returned))
   } else {
     const head = headEnd(history)
@@ -121,7 +136,7 @@ async function compact(ctx: ExecContext, iteration: number, reason: Reason, limi
     compaction = { from: head, to: cut, replacement }
   }
   if (compaction.to === compaction.from && compaction.replacement.length === 0) return false
-  const before = { messages: history.length, tokens }
+  const before = { messages: history.length, tokens: counted ?? tokens }
   applyTo(ctx, compaction)
   const after = { messages: history.length, tokens: requestTokens(ctx) }
   const kind = typeof strategy === 'function' ? 'custom' : strategy
@@ -191,7 +206,21 @@ async function summaryOf(ctx: ExecContext, iteration: number, reason: Reason, cu
   return summary
 }
 
+/** A custom strategy's history, checked; one that throws while read (a getter, a proxy) is the hook's fault. */
 function checkedHistory(returned: unknown): Message[] {
+  try {
+    return checkHistory(returned)
+  } catch (error) {
+    if (NestorError.isInstance(error)) throw error
+    throw new NestorError(
+      'hook_error',
+      `the context.strategy hook returned a history that throws when read: ${messageOf(error)}`,
+      { cause: error },
+    )
+  }
+}
+
+function checkHistory(returned: unknown): Message[] {
   const bad = (why: string) =>
     new NestorError('invalid_options', `invalid option context.strategy: it returned a history that ${why}`)
   if (!Array.isArray(returned)) throw bad('is not an array of messages')
@@ -213,10 +242,18 @@ function limitsOf(ctx: ExecContext): Promise<Limits | undefined> {
 async function resolveLimits(ctx: ExecContext, options: ContextOptions): Promise<Limits | undefined> {
   const { provider, model } = ctx.env
   // The adapter's capabilities may be a network call (Ollama's /api/show); failing it means unknown.
-  const known = options.maxTokens ?? (await provider.capabilities?.(model).catch(() => undefined))?.contextWindow
+  let known = options.maxTokens
+  if (known === undefined && provider.capabilities) {
+    const asked = Promise.resolve()
+      .then(() => provider.capabilities?.(model))
+      .catch(() => undefined)
+    known = (await untilAbort(asked, ctx.control.controller.signal, abortedWaiting))?.contextWindow
+  }
   if (known === undefined) return undefined
   return { maxTokens: known, reserveTokens: options.reserveTokens ?? reserveFor(known) }
 }
+
+const abortedWaiting = () => new NestorError('aborted', 'aborted while the context window was being fitted')
 
 const reserveFor = (maxTokens: number): number =>
   Math.min(Math.max(1024, Math.round(maxTokens / 6)), 32_768, Math.floor(maxTokens / 2))

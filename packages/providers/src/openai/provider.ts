@@ -42,11 +42,15 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
     injected: options.client as OpenAI | undefined,
     apiKey: apiKey ?? undefined,
     missingKey: () => missingApiKey(name, 'OpenAI API key missing: pass apiKey or set OPENAI_API_KEY'),
+    // A server of your own (a local model, a proxy) may take no key: none is sent to it.
+    keyless: options.baseURL !== undefined,
     create: (OpenAISdk, key): OpenAI =>
       new OpenAISdk({
-        apiKey: key,
+        // The SDK refuses to start without a key; this one never goes on the wire (no header below).
+        apiKey: key || 'no-key',
         baseURL: options.baseURL,
         maxRetries: 0,
+        ...(key === '' && { defaultHeaders: { Authorization: null } }),
         ...logging,
       }),
   })

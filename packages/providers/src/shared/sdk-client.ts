@@ -10,14 +10,17 @@ export function lazySdkClient<Sdk, Client>(setup: {
   injected: Client | undefined
   apiKey: string | undefined
   missingKey: () => NestorError
+  /** A server that needs no key (one of your own at a `baseURL`): the client is made without one. */
+  keyless?: boolean
+  /** `apiKey` is '' for a keyless client. */
   create: (sdk: Sdk, apiKey: string) => Client
 }): () => Promise<Client> {
   let client = setup.injected
   return async () => {
     const sdk = await setup.load()
     if (client) return client
-    if (!setup.apiKey) throw setup.missingKey()
-    client = setup.create(sdk, setup.apiKey)
+    if (!setup.apiKey && !setup.keyless) throw setup.missingKey()
+    client = setup.create(sdk, setup.apiKey ?? '')
     return client
   }
 }

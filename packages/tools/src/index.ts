@@ -1,0 +1,8 @@
+export { fileTools } from './files/file-tools.js'
+export type { FileToolsOptions } from './files/file-tools.js'
+export { shellTool, SAFE_ENV } from './shell/shell-tool.js'
+export type { ShellToolOptions } from './shell/shell-tool.js'
+export type { SandboxMode } from './shell/sandbox.js'
+export { fetchTool } from './fetch/fetch-tool.js'
+export type { FetchToolOptions, HostLookup } from './fetch/fetch-tool.js'
+export type { ToolEffect } from './define.js'

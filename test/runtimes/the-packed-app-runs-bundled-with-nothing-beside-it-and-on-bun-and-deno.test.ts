@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,8 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { installApp, packAll, rootManifest, sh } from '../packaging/packed-app.js'
 
 // A Node app bundled by esbuild, webpack 5 and Vite (SSR) runs from a folder holding only its
-// bundle: everything Nestor loads at first use (zod, the JSON Schema validator) is a literal
-// import() the bundler followed. Each bundle must give what the app gives unbundled.
+// bundle: what Nestor loads on some paths only (zod, the JSON Schema validator) is imported by the
+// bundler variant of `#peers`. Each bundle, and Bun and Deno (from npm, pinned in
+// .ci/versions.json) running the app as installed, must give what Node gives unbundled.
 
 const fixture = fileURLToPath(new URL('./fixtures/app.mjs', import.meta.url))
 let app: string
@@ -24,9 +25,31 @@ async function runAlone(dir: string): Promise<unknown> {
   return JSON.parse(stdout.trim().split('\n').at(-1)!)
 }
 
+const pins = JSON.parse(readFileSync(new URL('../../.ci/versions.json', import.meta.url), 'utf8')) as Record<
+  string,
+  string
+>
+
+/** The pinned `bun` or `deno` binary, installed from npm under .ci/cache once per version. */
+async function runtimeBin(name: 'bun' | 'deno'): Promise<string> {
+  const dir = fileURLToPath(new URL(`../../.ci/cache/${name}-${pins[name]}`, import.meta.url))
+  const bin = join(dir, 'node_modules/.bin', name)
+  if (!existsSync(bin)) {
+    mkdirSync(dir, { recursive: true })
+    await sh(
+      'npm',
+      ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${name}@${pins[name]}`],
+      dir,
+    )
+  }
+  return bin
+}
+
+const lastLine = (stdout: string): unknown => JSON.parse(stdout.trim().split('\n').at(-1)!)
+
 const outDir = (name: string) => mkdtempSync(join(tmpdir(), `nestor-bundle-${name}-`))
 
-describe('a Node app bundled', { timeout: 300_000 }, () => {
+describe('the packed app', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     app = await installApp(await packAll(), rootManifest.devDependencies.zod!)
     cpSync(fixture, join(app, 'main.mjs'))
@@ -100,6 +123,20 @@ describe('a Node app bundled', { timeout: 300_000 }, () => {
       build: { ssr: 'main.mjs', outDir: out, minify: false, rollupOptions: { output: { entryFileNames: 'main.mjs' } } },
     })
     expect(await runAlone(out)).toEqual(unbundled)
+  })
+
+  it('on Bun, as installed', async () => {
+    const { stdout } = await sh(await runtimeBin('bun'), ['main.mjs'], app)
+    expect(lastLine(stdout)).toEqual(unbundled)
+  })
+
+  it('on Deno, as installed', async () => {
+    const { stdout } = await sh(
+      await runtimeBin('deno'),
+      ['run', '--allow-read', '--allow-env', '--allow-sys', 'main.mjs'],
+      app,
+    )
+    expect(lastLine(stdout)).toEqual(unbundled)
   })
 
   it('an adapter subpath bundles without the other SDKs; the root @nestor/providers entry fails the build naming the SDK it lacks', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../support/built.js'
 // @ts-expect-error: a plain .mjs script with no types (node scripts/sizes.mjs prints the same table)
 import { budgets, entryPoints, gzippedSize } from '../../scripts/sizes.mjs'
 
@@ -17,6 +18,7 @@ describe('entry point sizes', () => {
     'every entry point, minified and gzipped with what it imports, is under its budget',
     { timeout: 120_000 },
     async () => {
+      ensureBuilt()
       const limits = sizes.budgets()
       const rows: string[] = []
       const over: string[] = []

@@ -1,4 +1,6 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,10 +12,11 @@ import { installApp, packAll, rootManifest, sh } from '../packaging/packed-app.j
 
 // A Node app bundled by esbuild, webpack 5 and Vite (SSR) runs from a folder holding only its
 // bundle: what Nestor loads on some paths only (zod, the JSON Schema validator) is imported by the
-// bundler variant of `#peers`. Each bundle, and Bun and Deno (from npm, pinned in
-// .ci/versions.json) running the app as installed, must give what Node gives unbundled.
+// bundler variant of `#peers`. Each bundle, Bun and Deno running the app as installed, and a
+// Cloudflare Worker under workerd (all three from npm, pinned in .ci/versions.json) must give what
+// Node gives unbundled.
 
-const fixture = fileURLToPath(new URL('./fixtures/app.mjs', import.meta.url))
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url))
 let app: string
 let unbundled: unknown
 
@@ -30,8 +33,8 @@ const pins = JSON.parse(readFileSync(new URL('../../.ci/versions.json', import.m
   string
 >
 
-/** The pinned `bun` or `deno` binary, installed from npm under .ci/cache once per version. */
-async function runtimeBin(name: 'bun' | 'deno'): Promise<string> {
+/** The pinned `bun`, `deno` or `workerd` binary, installed from npm under .ci/cache once per version. */
+async function runtimeBin(name: 'bun' | 'deno' | 'workerd'): Promise<string> {
   const dir = fileURLToPath(new URL(`../../.ci/cache/${name}-${pins[name]}`, import.meta.url))
   const bin = join(dir, 'node_modules/.bin', name)
   if (!existsSync(bin)) {
@@ -47,12 +50,47 @@ async function runtimeBin(name: 'bun' | 'deno'): Promise<string> {
 
 const lastLine = (stdout: string): unknown => JSON.parse(stdout.trim().split('\n').at(-1)!)
 
+const WORKER_CONFIG = `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .app) ],
+  sockets = [ (name = "http", http = (), service = "main") ],
+);
+const app :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
+  compatibilityDate = "2025-09-15",
+  compatibilityFlags = ["nodejs_compat"],
+);
+`
+
+/** A port the OS hands out on 127.0.0.1 (bound to 0, then freed for workerd to bind). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** The JSON the worker answers, once workerd listens (it starts in about a second). */
+async function answer(url: string): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(30_000) })
+      if (!response.ok) throw new Error(`worker answered ${response.status}: ${await response.text()}`)
+      return await response.json()
+    } catch (error) {
+      if (attempt >= 100 || !(error instanceof TypeError)) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}
+
 const outDir = (name: string) => mkdtempSync(join(tmpdir(), `nestor-bundle-${name}-`))
 
 describe('the packed app', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     app = await installApp(await packAll(), rootManifest.devDependencies.zod!)
-    cpSync(fixture, join(app, 'main.mjs'))
+    for (const file of ['scenario.mjs', 'main.mjs', 'worker.mjs']) cpSync(join(fixtures, file), join(app, file))
     const { stdout } = await sh(process.execPath, ['main.mjs'], app)
     unbundled = JSON.parse(stdout.trim().split('\n').at(-1)!)
   }, 600_000)
@@ -137,6 +175,36 @@ describe('the packed app', { timeout: 300_000 }, () => {
       app,
     )
     expect(lastLine(stdout)).toEqual(unbundled)
+  })
+
+  it('in a Cloudflare Worker under workerd (nodejs_compat), bundled as wrangler does', async () => {
+    const out = outDir('worker')
+    await esbuild({
+      absWorkingDir: app,
+      entryPoints: ['worker.mjs'],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      conditions: ['workerd', 'worker', 'browser'],
+      external: ['node:*'],
+      outfile: join(out, 'worker.js'),
+      logLevel: 'silent',
+    })
+    writeFileSync(join(out, 'config.capnp'), WORKER_CONFIG)
+    const port = await freePort()
+    const workerd = spawn(
+      await runtimeBin('workerd'),
+      ['serve', 'config.capnp', '--socket-addr', `http=127.0.0.1:${port}`],
+      {
+        cwd: out,
+        stdio: 'ignore',
+      },
+    )
+    try {
+      expect(await answer(`http://127.0.0.1:${port}/`)).toEqual(unbundled)
+    } finally {
+      workerd.kill()
+    }
   })
 
   it('an adapter subpath bundles without the other SDKs; the root @nestor/providers entry fails the build naming the SDK it lacks', async () => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { ChildReport } from './child.js'
 import { renderCold, runCold, type ColdResult } from './cold.js'
 import { renderImportTimes, runImportTimes } from './import-time.js'
+import { renderCostBench, runCostBench } from './cost.js'
 import { runMicro, type MicroResult } from './micro.js'
 import { startServerProcess } from './mock-server-process.js'
 import { runNodeJson } from './processes.js'
@@ -136,10 +137,13 @@ async function main(): Promise<void> {
   }
   const micro = await runMicro()
   const imports = await runImportTimes()
+  const cost = await runCostBench()
   process.stdout.write(
     render(cells, rows, micro, tracing, (Date.now() - started) / 1000) +
       '\n' +
       renderImportTimes(imports) +
+      '\n' +
+      renderCostBench(cost) +
       '\n' +
       (cold ? renderCold(cold) : ''),
   )

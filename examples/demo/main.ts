@@ -13,6 +13,7 @@ import { approver } from './approve.js'
 import { liveProvider, parseArgs, repoRoot } from './live-provider.js'
 import { LoopRenderer, type Sink } from './render.js'
 import { demoModel } from './scripted-model.js'
+import { OFFLINE_PRICED_AS, offlinePrices } from './offline-prices.js'
 import { DEMO_PROMPT, PLANNER_SYSTEM, plannerTools } from './trip-agents.js'
 
 export const DEMO_MODEL = 'scripted-demo'
@@ -49,7 +50,9 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
   }
 
   const renderer = json ? undefined : new LoopRenderer(io.write, io.color ?? false)
+  const offline = !(typeof choice === 'string' && choice !== 'replay') && !args.has('record-cassette')
   const runtime = new Runtime({
+    ...(offline && { prices: await offlinePrices(DEMO_MODEL) }),
     provider: target.provider,
     model: target.model,
     system: PLANNER_SYSTEM,
@@ -62,9 +65,8 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
     if (json) io.write(`${JSON.stringify(event)}\n`)
     else renderer?.render(event)
   })
-  const offline = !(typeof choice === 'string' && choice !== 'replay') && !args.has('record-cassette')
   const source = offline
-    ? 'offline replay of test/fixtures/cassettes/demo (live: --provider openai|anthropic|gemini|ollama)'
+    ? `offline replay of test/fixtures/cassettes/demo, priced at ${OFFLINE_PRICED_AS} rates (live: --provider openai|anthropic|gemini|ollama)`
     : `${target.provider.name} · ${target.model}`
   if (!json) io.write(`nestor demo — ${source}\n> ${DEMO_PROMPT}\n\n`)
   const result = await runtime.exec(DEMO_PROMPT, { tools: plannerTools() })

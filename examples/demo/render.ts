@@ -126,12 +126,21 @@ export class LoopRenderer {
   private summary(usage: Usage, rootSteps: number): void {
     const seconds = ((Date.now() - this.started) / 1000).toFixed(2)
     this.line(0, this.paint('dim', '─'.repeat(60)))
-    this.line(0, `usage: ${usage.input} input + ${usage.output} output = ${usage.total} tokens (whole tree)`)
+    this.line(
+      0,
+      `usage: ${usage.input} input + ${usage.output} output = ${usage.total} tokens (whole tree) · ${costText(usage)}`,
+    )
     this.line(
       0,
       `steps: ${rootSteps} at the root, ${this.steps} in the tree · tool calls: ${this.toolCalls} · ${seconds}s`,
     )
   }
 }
+
+/** Dollars when every turn of the tree was priced; otherwise it says so (never a guessed figure). */
+const costText = (usage: Usage): string =>
+  usage.cost
+    ? `$${usage.cost.total.toFixed(usage.cost.total < 0.01 ? 6 : 4)}`
+    : 'cost unknown (a model without a price)'
 
 const short = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text)

@@ -2,14 +2,25 @@
 //   pnpm web                                        offline: the demo's scripted trip model, any request
 //   pnpm web -- --provider openai|anthropic|gemini|ollama [--model M]   live, with your key/server
 //   --port N                                        default 3000 (0: any free port)
+//   --db FILE                                       where chats are kept (SQLite); default in the temp directory
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Runtime, type ContextOptions, type Provider, type Tool } from '@nestor/core'
+import {
+  Runtime,
+  type ContextOptions,
+  type ModelPrices,
+  type Provider,
+  type SessionStore,
+  type Tool,
+} from '@nestor/core'
+import { sqliteSessions } from '@nestor/sessions/sqlite'
 import { ApprovalGate, chatRoutes, runRoutes, toNodeListener } from '@nestor/web'
 import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
+import { OFFLINE_PRICED_AS, offlinePrices } from '../demo/offline-prices.js'
 import { PLANNER_SYSTEM } from '../demo/trip-agents.js'
 import { tripModel, webTools } from './trip-model.js'
 
@@ -24,6 +35,10 @@ export type WebAppOptions = {
   context?: ContextOptions
   /** The tools each run gets, made fresh per run. Default: the trip planner's. */
   tools?: () => Tool[]
+  /** Prices for models the catalogue lacks (docs/cost.md): the page shows each run's dollars. */
+  prices?: Record<string, ModelPrices>
+  /** Keeps each browser's chat on the server (docs/sessions.md): a run continues it. Default: none. */
+  sessions?: SessionStore
 }
 
 export type WebApp = { server: Server; runtime: Runtime; gate: ApprovalGate }
@@ -39,6 +54,12 @@ const TYPES: Record<string, string> = {
 // starts, and another browser that learns a run id gets 404 for it, as for an unknown id.
 const SESSION = 'nestor_session'
 const SESSION_ID = /^[0-9a-f-]{36}$/
+
+/** The page's chat id (a random UUID it keeps), sent with each run it starts. */
+const chatOf = (request: Request): string | undefined => {
+  const id = request.headers.get('x-chat-id') ?? ''
+  return SESSION_ID.test(id) ? id : undefined
+}
 
 /** The caller's session id from its cookie; undefined without a (well-formed) one. */
 export function sessionOf(request: Request): string | undefined {
@@ -61,14 +82,23 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     maxIterations: 20,
     approve: gate.approve,
     ...(options.context && { context: options.context }),
+    ...(options.prices && { prices: options.prices }),
+    ...(options.sessions && { sessions: options.sessions }),
   })
+  const { sessions } = options
+  /** With sessions, a run the page starts continues its chat (owned by the browser's cookie). */
+  const continuing = (request: Request) => {
+    const id = chatOf(request)
+    const owner = sessionOf(request)
+    return sessions && id && owner ? { session: { id, owner } } : {}
+  }
   const api = runRoutes({
     runtime,
     approvals: gate,
     owner: sessionOf,
     prefix: '/api/runs',
     // Each run gets fresh tools (the saved briefs are per run).
-    start: (input) => runtime.exec(input, { tools: tools() }),
+    start: (input, request) => runtime.exec(input, { tools: tools(), ...continuing(request) }),
     sse: { heartbeatMs: options.heartbeatMs ?? 15_000 },
   })
   // The AI SDK's useChat backend (POST /api/chat, GET /api/chat/{id}/stream to resume after a reload),
@@ -77,8 +107,10 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     runtime,
     owner: sessionOf,
     api: '/api/chat',
-    start: ({ text }) => runtime.exec(text || 'Plan a trip', { tools: tools() }),
+    start: ({ text, session }) => runtime.exec(text || 'Plan a trip', { tools: tools(), ...(session && { session }) }),
     heartbeatMs: options.heartbeatMs ?? 15_000,
+    // GET /api/chat/{chatId}/messages: the page's stored chat, for its owner only.
+    ...(sessions && { sessions }),
   })
   const publicDir = join(repoRoot(), 'examples', 'web', 'public')
   const listener = toNodeListener(async (request) => {
@@ -125,11 +157,13 @@ async function main(argv: string[]): Promise<void> {
     }
     options.provider = live.provider
     options.model = live.model
-  }
+  } else options.prices = await offlinePrices('scripted-demo')
+  const db = args.get('db')
+  options.sessions = sqliteSessions({ path: typeof db === 'string' ? db : join(tmpdir(), 'nestor-web-chats.db') })
   const port = Number(args.get('port') ?? 3000)
   const url = await listen(createWebApp(options), port)
   process.stdout.write(
-    `nestor web — ${typeof choice === 'string' ? choice : 'offline scripted trip model (live: --provider openai|anthropic|gemini|ollama)'}\nopen ${url}\n`,
+    `nestor web — ${typeof choice === 'string' ? choice : `offline scripted trip model, priced at ${OFFLINE_PRICED_AS} rates (live: --provider openai|anthropic|gemini|ollama)`}\nopen ${url}\n`,
   )
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { main } from '../../examples/demo/main.js'
+import { modelInfo } from '@nestor/providers'
 
 async function runDemo(argv: string[]): Promise<{ code: number; output: string }> {
   let output = ''
@@ -30,7 +31,12 @@ describe("the demo (the README's first command) runs offline on its committed ca
     expect(output).toMatch(/\n {2}✓ save_brief \d+ms saved brief "Lisbon in May"/)
     // Streaming text and the summary.
     expect(output).toContain("  │ I'll get the facts first.")
-    expect(output).toMatch(/usage: \d+ input \+ \d+ output = \d+ tokens \(whole tree\)/)
+    expect(output).toMatch(/usage: \d+ input \+ \d+ output = \d+ tokens \(whole tree\) · \$\d+\.\d{6}\n/)
+    // The offline model is priced at gpt-4o-mini's catalogue rates: the dollars are the tokens at those rates.
+    const [, input, outputTokens, dollars] =
+      /usage: (\d+) input \+ (\d+) output = \d+ tokens \(whole tree\) · \$([\d.]+)/.exec(output) ?? []
+    const rates = (await modelInfo('openai', 'gpt-4o-mini')).prices!
+    expect(Number(dollars)).toBeCloseTo((Number(input) * rates.input + Number(outputTokens) * rates.output) / 1e6, 6)
     expect(output).toContain('steps: 4 at the root, 9 in the tree · tool calls: 7')
   })
 

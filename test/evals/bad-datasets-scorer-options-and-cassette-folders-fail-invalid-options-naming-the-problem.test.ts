@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { NestorError } from '@nestor/core'
+import { NestorError, Runtime } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { evaluate, loadCases, scorers } from '@nestor/evals'
 
@@ -74,6 +74,41 @@ describe('bad input to evaluate', () => {
       evaluate({ name: 'x', data: [], task, scorers: [scorers.exact()], thresholds: { includes: 1 } }),
     )
     expect(e3.message).toContain('thresholds.includes names no scorer')
+  })
+
+  it('a JSONL line nested too deep is invalid_options naming the file and line, not a RangeError', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    const nested = file('deep.jsonl', `{"input":"a"}\n{"input":${deep}}\n`)
+    const error = await rejection(loadCases(nested))
+    expect(error.code).toBe('invalid_options')
+    expect(error.message).toContain(`${nested}:2 nests deeper than`)
+    // A case as deep as a real prompt structure still loads.
+    const fine = file('fine.jsonl', `{"input":${'['.repeat(50)}"a"${']'.repeat(50)}}\n`)
+    expect(await loadCases(fine)).toHaveLength(1)
+  })
+
+  it('case ids . and .. are refused, and nothing is written outside the cassette folder', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'evals-dots-'))
+    const cassettes = join(base, 'cassettes')
+    mkdirSync(cassettes)
+    for (const id of ['.', '..', '...']) {
+      const data = file(`dots-${id.length}.jsonl`, `${JSON.stringify({ id, input: 'hi' })}\n`)
+      const error = await rejection(
+        evaluate({
+          name: 'x',
+          data,
+          // The exec takes the case's cassette: on the old rule it recorded into dir/<id>.
+          task: (input) => new Runtime({ provider: scripted([]), model: 'm' }).exec(String(input)),
+          scorers: [scorers.exact()],
+          provider: scripted(['hello']),
+          cassettes,
+        }),
+      )
+      expect(error.code).toBe('invalid_options')
+      expect(error.message).toContain(`${data}:1 has an id that is not`)
+    }
+    expect(readdirSync(base)).toEqual(['cassettes'])
+    expect(readdirSync(cassettes)).toEqual([])
   })
 
   it('a cassette folder missing in replay mode says so', async () => {

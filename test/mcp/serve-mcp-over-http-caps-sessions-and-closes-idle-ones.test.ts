@@ -50,14 +50,31 @@ describe('serveMcp over HTTP: maxSessions and sessionIdleMs', () => {
     expect(ids[0]).not.toBe(ids[1])
   })
 
-  it('an initialize past maxSessions gets a JSON 503; live sessions keep working', async () => {
+  it('an initialize past maxSessions, every session in use, gets a JSON 503; live sessions keep working', async () => {
     serving = await serveMcp({ runtime, tools: [hold] }, { http: true, port: 0, maxSessions: 2 })
     const first = await abandon(serving.url!)
-    await abandon(serving.url!)
+    const second = await abandon(serving.url!)
+    // A request after the initialize: their clients are there.
+    for (const id of [first, second]) expect((await post(serving.url!, ping(1), inSession(id))).status).toBe(200)
     const refused = await post(serving.url!, initialize())
     expect(refused.status).toBe(503)
     expect(refused.json).toMatchObject({ jsonrpc: '2.0', error: { message: 'too many sessions' } })
     expect((await post(serving.url!, ping(2), inSession(first))).status).toBe(200)
+  })
+
+  it("initializes whose clients hang up take one another's places, never those of clients in use", async () => {
+    serving = await serveMcp({ runtime, tools: [hold] }, { http: true, port: 0, maxSessions: 3 })
+    const staying = await connectClient(serving.url!)
+    const flood: string[] = []
+    for (let i = 0; i < 10; i++) flood.push(await abandon(serving.url!))
+    // The SDK's client still gets in at once, and the client that was there keeps working.
+    const next = await connectClient(serving.url!)
+    expect((await next.listTools()).tools.map((t) => t.name)).toEqual(['hold'])
+    expect((await staying.listTools()).tools.map((t) => t.name)).toEqual(['hold'])
+    // Only the newest abandoned session is left (the one the client just now did not need to evict).
+    const alive = await Promise.all(flood.map(async (id) => (await post(serving!.url!, ping(3), inSession(id))).status))
+    expect(alive.filter((status) => status === 200)).toHaveLength(1)
+    await Promise.all([next.close(), staying.close()])
   })
 
   it('a session closed with DELETE frees its place', async () => {
@@ -72,6 +89,8 @@ describe('serveMcp over HTTP: maxSessions and sessionIdleMs', () => {
   it('an abandoned session is closed after sessionIdleMs, and its place is free again', async () => {
     serving = await serveMcp({ runtime, tools: [hold] }, { http: true, port: 0, maxSessions: 1, sessionIdleMs: 200 })
     const id = await abandon(serving.url!)
+    // Used once, then abandoned: it keeps its place until it has been idle for sessionIdleMs.
+    expect((await post(serving.url!, ping(1), inSession(id))).status).toBe(200)
     expect((await post(serving.url!, initialize())).status).toBe(503)
     expect(await roomWithin(serving.url!, 10_000)).toBe(true)
     expect((await post(serving.url!, ping(2), inSession(id))).status).toBe(404)

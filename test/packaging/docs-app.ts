@@ -8,7 +8,7 @@ import { packageDirs, requiredPeers, rootManifest } from './packed-app.js'
  * without them.
  */
 export function docsAppPeers(): Record<string, string> {
-  const names = ['@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks']
+  const names = ['@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks', '@libsql/client']
   return Object.fromEntries(names.map((name) => [name, rootManifest.devDependencies[name]!]))
 }
 

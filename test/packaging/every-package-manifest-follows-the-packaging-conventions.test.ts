@@ -83,13 +83,19 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
     expect(tsconfig.compilerOptions).toEqual({ rootDir: 'src', outDir: 'dist', tsBuildInfoFile: '.tsbuildinfo' })
   })
 
-  it('depends on core alone (core pins its own exactly), takes SDKs and zod as peers tested at the root pins, and has no devDependencies', () => {
+  it('depends on core alone (core pins its own exactly; providers its price data), takes SDKs and zod as peers tested at the root pins, and has no devDependencies', () => {
     if (dir === 'core')
       for (const [name, version] of Object.entries(manifest.dependencies ?? {}))
         expect(version, name).toMatch(/^\d+\.\d+\.\d+$/)
     // evals records and replays its cassettes with @nestor/providers/testing (no SDK).
     else if (dir === 'evals')
       expect(manifest.dependencies).toEqual({ '@nestor/core': 'workspace:*', '@nestor/providers': 'workspace:*' })
+    // providers carries the model catalogue's price data (docs/cost.md), pinned exactly: data, not a peer.
+    else if (dir === 'providers')
+      expect(manifest.dependencies).toEqual({
+        '@nestor/core': 'workspace:*',
+        '@pydantic/genai-prices': expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      })
     else expect(manifest.dependencies).toEqual({ '@nestor/core': 'workspace:*' })
     for (const peer of Object.keys(manifest.peerDependencies ?? {}))
       expect(rootManifest.devDependencies[peer], `${peer} pinned in the root package.json`).toMatch(/^\d+\.\d+\.\d+$/)

@@ -7,7 +7,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 
 describe('@nestor/providers root import', () => {
   it(
-    'loads neither the AWS SDK nor the AI SDK; bedrock() imports its SDK on the first stream',
+    'loads neither the AWS SDK, the AI SDK nor the price dataset; bedrock() imports its SDK on the first stream',
     { timeout: 300_000 },
     () => {
       ensureBuilt()

@@ -14,13 +14,19 @@ export type BrowserApp = {
   browser: Browser
   /** A fresh browser context (its own cookies: another user), closed with the app. */
   newContext(options?: Parameters<Browser['newContext']>[0]): Promise<BrowserContext>
+  /** Stops the server and starts a new app with `options` on the same address (the pages stay open). */
+  restart(options: WebAppOptions): Promise<void>
   close(): Promise<void>
 }
 
 /** The web example on a free port and headless Chromium to drive it. */
 export async function browserApp(options: WebAppOptions): Promise<BrowserApp> {
-  const app = createWebApp(options)
+  let app = createWebApp(options)
   const url = await listen(app, 0)
+  const stop = async () => {
+    app.server.closeAllConnections()
+    await new Promise((resolve) => app.server.close(resolve))
+  }
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -28,7 +34,9 @@ export async function browserApp(options: WebAppOptions): Promise<BrowserApp> {
   })
   const contexts: BrowserContext[] = []
   return {
-    app,
+    get app() {
+      return app
+    },
     url,
     browser,
     newContext: async (contextOptions) => {
@@ -36,11 +44,16 @@ export async function browserApp(options: WebAppOptions): Promise<BrowserApp> {
       contexts.push(context)
       return context
     },
+    restart: async (next) => {
+      await stop()
+      app = createWebApp(next)
+      // The same port: the pages' origin (and so their local storage) stays the same.
+      await listen(app, Number(new URL(url).port))
+    },
     close: async () => {
       for (const context of contexts) await context.close()
       await browser.close()
-      app.server.closeAllConnections()
-      await new Promise((resolve) => app.server.close(resolve))
+      await stop()
     },
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod/v3'
-import { NestorError, Runtime, defineTool, project } from '@nestor/core'
+import { NestorError, Runtime, defineTool, project, type JSONSchema } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 
 const record = { id: 'u1', email: 'a@b.c', password: 'hunter2', profile: { plan: 'pro', secret: 's' } }
@@ -35,6 +35,20 @@ describe('project(schema, payload)', () => {
       { type: 'object', properties: { id: {} }, additionalProperties: false, patternProperties: { '^x': {} } },
     ])
       expect(project(schema, record)).toBe(record)
+  })
+
+  it('keeps a declared __proto__ key as an own key, never as the prototype of the result', () => {
+    // Parsed, as a schema from a file or an MCP server is: a literal's __proto__ would set a prototype.
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"object"},"id":{"type":"string"}},"additionalProperties":false}',
+    ) as JSONSchema
+    // As it arrives over the wire: JSON.parse makes __proto__ an own key of the payload.
+    const payload = JSON.parse('{"__proto__": {"isAdmin": true}, "id": "u1", "extra": 1}') as Record<string, unknown>
+    const kept = project(schema, payload)
+    expect(Object.getPrototypeOf(kept)).toBe(Object.prototype)
+    expect((kept as { isAdmin?: unknown }).isAdmin).toBeUndefined()
+    expect(Object.getOwnPropertyDescriptor(kept, '__proto__')?.value).toEqual({ isAdmin: true })
+    expect(Object.keys(kept)).toEqual(['__proto__', 'id'])
   })
 
   it('gives a schema that is not an object schema the payload whole', () => {

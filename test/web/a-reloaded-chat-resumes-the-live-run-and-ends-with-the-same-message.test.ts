@@ -107,6 +107,15 @@ describe('useChat({ resume: true }) against chatRoutes, through the AI SDK trans
     await whole
   })
 
+  it('refuses authorize without owner at construction: authorize names no one to keep chats apart by', () => {
+    const runtime = tripRuntime()
+    const start = () => startTrip(runtime)
+    expect(() => chatRoutes({ runtime, authorize: () => true, start } as never)).toThrow(
+      expect.objectContaining({ code: 'invalid_options', message: expect.stringContaining('chatRoutes needs owner') }),
+    )
+    expect(() => chatRoutes({ runtime, authorize: () => true, owner: () => 'me', start })).not.toThrow()
+  })
+
   it('answers a transport POST that is not a chat with 400, and a POST that is not JSON with 415', async () => {
     const { url } = await chatServer()
     const cookie = { cookie: 'session=alice' }

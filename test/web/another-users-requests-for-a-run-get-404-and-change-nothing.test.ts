@@ -100,6 +100,24 @@ describe('a run started through owner-checked routes belongs to its owner', () =
     expect(JSON.stringify(saved)).toContain('saved brief \\"Lisbon in May\\"')
   })
 
+  it("lists a caller's runs asking the owner hook once per request, however many runs are kept", async () => {
+    const runtime = tripRuntime({ approve: () => true })
+    let asked = 0
+    const owner = (request: Request) => (asked++, sessionOf(request))
+    const routes = runRoutes({ runtime, owner, start: () => startTrip(runtime) })
+    const { url, close } = await serve(toNodeListener(routes))
+    closers.push(close)
+    const started: string[] = []
+    for (const user of ['alice', 'alice', 'alice', 'bob', 'bob']) {
+      const response = await fetch(`${url}/runs`, jsonPost({ input: 'go' }, cookie(user)))
+      started.push(((await response.json()) as { execId: string }).execId)
+    }
+    asked = 0
+    const listed = await answer(await fetch(`${url}/runs`, { headers: cookie('alice') }))
+    expect(asked).toBe(1)
+    expect((listed.body.runs as { execId: string }[]).map((r) => r.execId).sort()).toEqual(started.slice(0, 3).sort())
+  })
+
   it('refuses a caller without a session everything, starting a run included', async () => {
     const { url, execId } = await twoUsers()
     const start = await answer(await fetch(`${url}/runs`, jsonPost({ input: 'go' })))

@@ -54,7 +54,11 @@ describe('toUIMessageStream against the AI SDK v6 readUIMessageStream', () => {
     expect(frames.at(-1)).toBe('data: [DONE]')
     const chunks = frames.slice(0, -1).map((f) => JSON.parse(f.slice('data: '.length)) as UIMessageChunk)
     expect(chunks[0]).toEqual({ type: 'start', messageId: run.execId })
-    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' })
+    expect(chunks.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+      messageMetadata: { usage: (await run).totalUsage },
+    })
     const message = await finalMessage(
       new ReadableStream({ start: (c) => (chunks.forEach((x) => c.enqueue(x)), c.close()) }),
     )

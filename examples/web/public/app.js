@@ -4,6 +4,10 @@
 'use strict'
 
 const RUN_KEY = 'nestor-web-run'
+// The chat this browser continues: kept on the server when it keeps chats (GET /api/chat/{id}/messages).
+const CHAT_KEY = 'nestor-web-chat'
+const chatId = localStorage.getItem(CHAT_KEY) ?? crypto.randomUUID()
+localStorage.setItem(CHAT_KEY, chatId)
 const eventKey = (position) => `nestor-web-event-${position}`
 const EVENT_TYPES = [
   'agent_start',
@@ -123,7 +127,7 @@ function apply(event) {
       return
     case 'agent_end': {
       if (!exec) return
-      exec.status.textContent = `${event.result.status} · ${event.result.totalUsage.total} tokens · ${event.result.iterationsUsed} steps`
+      exec.status.textContent = `${event.result.status} · ${event.result.totalUsage.total} tokens${dollars(event.result.totalUsage)} · ${event.result.iterationsUsed} steps`
       exec.node.dataset.status = event.result.status
       if (event.depth === 0) {
         $('final').hidden = false
@@ -134,6 +138,11 @@ function apply(event) {
       return
     }
   }
+}
+
+// The run's price when every turn in it was priced (usage.cost is absent otherwise, never a guess).
+function dollars(usage) {
+  return usage.cost ? ` · $${usage.cost.total.toFixed(usage.cost.total < 0.01 ? 6 : 4)}` : ''
 }
 
 function startExec(event) {
@@ -236,6 +245,7 @@ function connect() {
   source.addEventListener('end', () => {
     source.close()
     void listRuns()
+    void loadConversation()
     run.ended = true
     seen.ended = true
     saveRun()
@@ -265,7 +275,7 @@ async function start(input) {
   setStatus('running')
   const response = await fetch('/api/runs', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-chat-id': chatId },
     body: JSON.stringify({ input }),
   })
   const body = await response.json()
@@ -313,5 +323,21 @@ $('steering').addEventListener('submit', async (e) => {
   const response = await post('steer', { message })
   if (response.ok) $('steer').value = ''
 })
+// The stored chat, as the server keeps it (nothing when it keeps none, or the chat is another's).
+async function loadConversation() {
+  const response = await fetch(`/api/chat/${encodeURIComponent(chatId)}/messages`)
+  const messages = response.ok ? await response.json() : []
+  const list = $('conversation')
+  list.replaceChildren()
+  for (const message of Array.isArray(messages) ? messages : []) {
+    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')
+    const item = el('li', message.role, text)
+    item.dataset.role = message.role
+    list.append(item)
+  }
+  list.dataset.loaded = String(list.children.length)
+}
+
 restore()
 void listRuns()
+void loadConversation()

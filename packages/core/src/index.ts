@@ -17,6 +17,10 @@ export type {
   ThinkingContent,
   ToolCall,
   Usage,
+  UsageCost,
+  ModelPrices,
+  ModelPriceTier,
+  ModelInfo,
   StopReason,
   JSONSchema,
   Tool,
@@ -66,6 +70,7 @@ export type { ExecStats, ToolStats } from './contract/exec-stats-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
 export type { AgentEvent, EventOf } from './contract/event-types.js'
 export { NestorError } from './contract/errors.js'
+export type { CostBudgetFigures } from './contract/errors.js'
 export type { InferArgs, SchemaInput } from './schema/schema.js'
 export { defineTool } from './tools/tool.js'
 export { project } from './schema/project.js'
@@ -80,7 +85,18 @@ export { Runtime, exec } from './runtime/runtime.js'
 export { ExecRun } from './exec/run.js'
 export type { AttachedRun } from './runtime/run-registry.js'
 export { currentExec } from './exec/frame.js'
-export { withProvider } from './exec/provider-scope.js'
+export { memorySessions } from './sessions/memory.js'
+export type {
+  SessionStore,
+  SessionOptions,
+  SessionInfo,
+  SessionPage,
+  SessionLimits,
+  SessionStoreOptions,
+  SessionWrite,
+  SessionLease,
+} from './contract/session-types.js'
+export { withProvider, withSecretsListener } from './exec/provider-scope.js'
 export { RUN_STATE_VERSION } from './state/run-state.js'
 export { memoryJournal } from './state/memory-journal.js'
 export type { Journal, JournalEntry } from './contract/journal.js'

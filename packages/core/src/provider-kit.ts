@@ -11,6 +11,10 @@ export type {
   InjectedPrompt,
   NestorErrorLike,
   Capabilities,
+  ModelInfo,
+  ModelPrices,
+  ModelPriceTier,
+  UsageCost,
   ToolSpec,
   Validation,
   ToolSource,
@@ -29,7 +33,7 @@ export type { MessageDelta, AgentEventType, EventBase, EventPayload } from './co
 export { toolSource, offlineProvider, isOfflineProvider } from './contract/types.js'
 export { generateId } from './base/ids.js'
 export { invalidOption, messageOf } from './contract/errors.js'
-export { emptyUsage, addUsage } from './contract/usage.js'
+export { emptyUsage, addUsage, costOf } from './contract/usage.js'
 export { redactString, redactDeep } from './events/redact.js'
 export { canonicalJson, callSignature } from './base/canonical.js'
 export { compileSchema } from './schema/schema.js'
@@ -48,3 +52,12 @@ export type { PlainToolContent } from './tools/tool-content.js'
 export type { ExecFrameInfo } from './exec/frame.js'
 export { TOOL_CACHE_DEFAULTS } from './tools/tool-cache.js'
 export { zod } from './base/zod-lazy.js'
+// For session store authors (@nestor/sessions and third-party stores): the checks every store applies.
+export {
+  checkStoredMessages,
+  parseStoredRow,
+  checkForkCut,
+  pageSize,
+  checkKey,
+  retentionMs,
+} from './sessions/stored.js'

@@ -1,5 +1,5 @@
 import type { Usage } from '@nestor/core'
-import { addUsage, emptyUsage } from '@nestor/core/provider-kit'
+import { addUsage, costOf, emptyUsage, redactDeep } from '@nestor/core/provider-kit'
 import type { LoadedCase } from './data.js'
 import type { Trial } from './run-case.js'
 import type {
@@ -24,21 +24,28 @@ function spreadOf(xs: number[]): Spread {
   return { min: Math.min(...xs), max: Math.max(...xs), stdev: round(Math.sqrt(mean(xs.map((x) => (x - m) ** 2)))) }
 }
 
-/** USD of a usage per model, when `prices` knows every model used; undefined otherwise. */
-export function costOf(byModel: Map<string, Usage>, prices: EvaluateOptions['prices']): number | undefined {
-  if (!prices || byModel.size === 0) return undefined
+/**
+ * USD of a usage per model: at the rates `prices` gives for a model (the eval's overrides), else
+ * what the run priced its turns at (the model catalogue, docs/cost.md). Undefined when one model
+ * has neither: a report never shows a partial sum as the cost.
+ */
+export function reportCost(byModel: Map<string, Usage>, prices: EvaluateOptions['prices']): number | undefined {
+  if (byModel.size === 0) return undefined
   let usd = 0
   for (const [model, usage] of byModel) {
-    const price = prices[model]
-    if (!price) return undefined
-    const cached = price.cacheRead ?? price.input
-    usd +=
-      ((usage.input - usage.cacheRead) * price.input + usage.cacheRead * cached + usage.output * price.output) / 1e6
+    const price = prices?.[model]
+    const cost = price ? costOf(usage, price).total : usage.cost?.total
+    if (cost === undefined) return undefined
+    usd += cost
   }
   return round(usd)
 }
 
-/** One case's report from its trials: mean scores, the worst status, the spread, the last result. */
+/**
+ * One case's report from its trials: mean scores, the worst status, the spread, the last result.
+ * Redacted whole with the secrets of the trials' execs (text, result, tree, reasons, errors): a
+ * report is an artifact CI uploads.
+ */
 export function caseReport<I, E>(
   c: LoadedCase<I, E>,
   trials: Trial[],
@@ -103,11 +110,11 @@ export function caseReport<I, E>(
   const error = trials.find((t) => t.error)?.error
   if (error) report.error = error
   if (trials.length > 1) report.spread = spread
-  const cost = costOf(byModel, options.prices)
+  const cost = reportCost(byModel, options.prices)
   if (cost !== undefined) report.cost = cost
   if (last.result) report.result = last.result
   if (last.tree) report.tree = last.tree
-  return report
+  return redactDeep(report, [...new Set(trials.flatMap((t) => t.secrets))])
 }
 
 export function scorerSummaries(cases: CaseReport[], names: string[], passAt: number): Record<string, ScorerSummary> {

@@ -14,6 +14,11 @@ export type CaseCassette = {
   wrap(p: Provider): Provider
   missing?: string
   scoped?: boolean
+  /**
+   * The secrets of the case's execs, filled as they open (core's `withSecretsListener`): the
+   * recorder redacts them from cassettes and keys, the report from everything it keeps.
+   */
+  secrets: Set<string>
 }
 
 export type Cassettes = { dir: string; mode: CassetteMode }
@@ -40,20 +45,24 @@ export function cassettesOf(option: string | CassetteOptions | undefined): Casse
  * exists, recorded live from `live` when it does not (or in record mode).
  */
 export function caseCassette(cassettes: Cassettes | undefined, id: string, live: Provider | undefined): CaseCassette {
-  if (!cassettes) return { provider: live, wrap: (p) => p }
+  const found = new Set<string>()
+  if (!cassettes) return { provider: live, wrap: (p) => p, secrets: found }
   const dir = join(cassettes.dir, id)
   const recorded = existsSync(dir)
+  const secrets = () => [...found]
   if (cassettes.mode === 'record' || (cassettes.mode === 'auto' && !recorded)) {
     if (!live)
       return {
         provider: undefined,
         wrap: (p) => p,
         missing: `no cassette for case ${id} in ${pathNote(cassettes.dir)}, and no live provider to record it (evaluate({ provider }))`,
+        secrets: found,
       }
     return {
-      provider: replay({ provider: live, dir, mode: 'record' }),
-      wrap: (p) => replay({ provider: p, dir, mode: 'record' }),
+      provider: replay({ provider: live, dir, mode: 'record', secrets }),
+      wrap: (p) => replay({ provider: p, dir, mode: 'record', secrets }),
       scoped: true,
+      secrets: found,
     }
   }
   if (!recorded)
@@ -61,7 +70,9 @@ export function caseCassette(cassettes: Cassettes | undefined, id: string, live:
       provider: undefined,
       wrap: (p) => p,
       missing: `no cassette for case ${id} in ${pathNote(cassettes.dir)} (replay mode)`,
+      secrets: found,
     }
-  const offline = replay({ dir, mode: 'strict' })
-  return { provider: offline, wrap: () => offline, scoped: true }
+  // Keys are of redacted requests: the replay needs the same secrets to find its recordings.
+  const offline = replay({ dir, mode: 'strict', secrets })
+  return { provider: offline, wrap: () => offline, scoped: true, secrets: found }
 }

@@ -9,6 +9,31 @@ export type LoadedCase<I, E> = EvalCase<I, E> & { id: string }
 
 const CASE_KEYS = new Set(['id', 'input', 'expected', 'metadata'])
 
+/**
+ * How deep a case may nest. Deeper values parse, but every recursive walk after (the id hash, the
+ * filter, redaction, the report) would overflow the stack: refused here, naming the case.
+ */
+const MAX_DEPTH = 100
+
+/** True when `value` nests deeper than MAX_DEPTH. Iterative: it must not overflow itself. */
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!
+    if (typeof item !== 'object' || item === null) continue
+    if (depth > MAX_DEPTH) return true
+    for (const child of Object.values(item)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
+/**
+ * An id names the case's cassette folder (`dir/<id>`): letters, digits, _ . -, and never `.` or
+ * `..` (or any id of dots only), which would name the folder itself or its parent.
+ */
+const isCaseId = (id: unknown): id is string =>
+  typeof id === 'string' && /^[\w.-]{1,100}$/.test(id) && !/^\.+$/.test(id)
+
 /** A case's id: its own, or a hash of its input (stable across runs, so baselines and cassettes find it). */
 export const caseId = (input: unknown): string =>
   `case-${createHash('sha256').update(canonicalJson(input)).digest('hex').slice(0, 12)}`
@@ -54,6 +79,8 @@ export async function loadCases<I, E>(data: EvalCase<I, E>[] | string): Promise<
         'invalid_options',
         `evaluate: ${where} is not a case: expected an object { input, expected?, metadata? }`,
       )
+    if (tooDeep(value))
+      throw new NestorError('invalid_options', `evaluate: ${where} nests deeper than ${MAX_DEPTH} levels`)
     const unknown = Object.keys(value).filter((k) => !CASE_KEYS.has(k))
     if (unknown.length > 0)
       throw new NestorError(
@@ -61,8 +88,11 @@ export async function loadCases<I, E>(data: EvalCase<I, E>[] | string): Promise<
         `evaluate: ${where} has unknown key ${unknown.join(', ')} (a case has id, input, expected, metadata)`,
       )
     const c = value as EvalCase<I, E>
-    if (c.id !== undefined && (typeof c.id !== 'string' || !/^[\w.-]{1,100}$/.test(c.id)))
-      throw new NestorError('invalid_options', `evaluate: ${where} has an id that is not 1-100 letters, digits, _ . -`)
+    if (c.id !== undefined && !isCaseId(c.id))
+      throw new NestorError(
+        'invalid_options',
+        `evaluate: ${where} has an id that is not 1-100 letters, digits, _ . - (and not dots only)`,
+      )
     const id = c.id ?? caseId(c.input)
     if (seen.has(id)) throw new NestorError('invalid_options', `evaluate: ${where} repeats case id ${id}`)
     seen.add(id)

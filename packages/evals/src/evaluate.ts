@@ -172,6 +172,7 @@ function notRun<I, E>(
     scorerUsage: emptyUsage(),
     byModel: new Map(),
     durationMs: 0,
+    secrets: [],
   }
   return caseReport(c, [...trials, skipped], names, options)
 }

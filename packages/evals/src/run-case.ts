@@ -1,4 +1,11 @@
-import { withProvider, type AgentEvent, type ExecResult, type ExecRun, type Usage } from '@nestor/core'
+import {
+  withProvider,
+  withSecretsListener,
+  type AgentEvent,
+  type ExecResult,
+  type ExecRun,
+  type Usage,
+} from '@nestor/core'
 import { addUsage, emptyUsage, messageOf } from '@nestor/core/provider-kit'
 import type { CaseCassette } from './cassettes.js'
 import type { LoadedCase } from './data.js'
@@ -16,6 +23,8 @@ export type Trial = {
   scorerUsage: Usage
   byModel: Map<string, Usage>
   durationMs: number
+  /** The secrets of the trial's execs: its case report keeps none of them. */
+  secrets: readonly string[]
 }
 
 // How long an aborted task may take to settle (an exec answers its signal at once) before the
@@ -79,6 +88,7 @@ export async function runTrial<I, E>(
     scorerUsage,
     byModel: tree.byModel,
     durationMs: performance.now() - started,
+    secrets: [...cassette.secrets],
     ...rest,
   })
   if (cassette.missing) return done('cassette_missing', { error: cassette.missing })
@@ -96,7 +106,10 @@ export async function runTrial<I, E>(
     // With cassettes, every exec the task opens without a provider of its own goes through the
     // case's cassette, whether or not the task passes ctx.provider.
     const task = () => options.task(c.input, ctx)
-    const work = settle(cassette.scoped ? withProvider(cassette.provider!, task) : task(), tree)
+    const scoped = () => (cassette.scoped ? withProvider(cassette.provider!, task) : task())
+    // The execs the task opens name their secrets as they open, before any model call is recorded.
+    const listen = (secrets: readonly string[]) => secrets.forEach((s) => cassette.secrets.add(s))
+    const work = settle(withSecretsListener(listen, scoped), tree)
     // A signal nothing can abort (no eval signal, no timeout) needs no watch.
     result = options.signal || timeout ? await untilAborted(work, signal) : await work
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { AgentEvent, ExecResult, Usage } from '@nestor/core'
-import { addUsage } from '@nestor/core/provider-kit'
+import { addUsage, emptyUsage } from '@nestor/core/provider-kit'
 
 /** One tool call of an exec, with the execs its body opened. */
 export type ToolNode = {
@@ -94,7 +94,7 @@ export class TreeBuilder {
         // Neither a replayed nor an edited message was a model call: no usage to count.
         if (m.role !== 'assistant' || event.replayed || event.edited) return
         const seen = this.byModel.get(m.model)
-        this.byModel.set(m.model, seen ? addUsage(seen, m.usage) : { ...m.usage })
+        this.byModel.set(m.model, addUsage(seen ?? emptyUsage(), m.usage))
         return
       }
       case 'agent_end': {

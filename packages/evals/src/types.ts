@@ -1,4 +1,4 @@
-import type { ExecResult, ExecRun, Provider, Usage } from '@nestor/core'
+import type { ExecResult, ExecRun, ModelPrices, Provider, Usage } from '@nestor/core'
 import type { ExecNode } from './tree.js'
 
 /** One case of a dataset: what the task is given, what a scorer may compare with, anything else. */
@@ -91,8 +91,11 @@ export type EvaluateOptions<I = unknown, E = unknown> = {
   passAt?: number
   /** Keep only the cases whose id (or JSON input) contains this text, or that match this expression. */
   filter?: string | RegExp
-  /** USD per million tokens, per model: cost is reported only for models priced here. */
-  prices?: Record<string, { input: number; output: number; cacheRead?: number }>
+  /**
+   * USD per million tokens, per model name: these rates win over the model catalogue's (which
+   * prices every turn it knows; docs/cost.md).
+   */
+  prices?: Record<string, ModelPrices>
   /** Called as each case ends (the CLI draws its progress from it). */
   onCase?: (c: CaseReport, done: number, total: number) => void
 }
@@ -131,7 +134,7 @@ export type CaseReport = {
   usage: Usage
   /** Tokens the scorers spent (LLM judges). */
   scorerUsage: Usage
-  /** USD, when `prices` names the models used. */
+  /** USD, when every model used has a price (`prices` or the catalogue). */
   cost?: number
   durationMs: number
   /** The final text of the last trial. */

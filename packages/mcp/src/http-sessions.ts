@@ -7,12 +7,20 @@ export type Session = {
   /** POST requests of this session still being answered: a session is idle only at 0. */
   busy: number
   timer: ReturnType<typeof setTimeout> | undefined
+  /** A request followed its initialize: a client is there (an SDK client sends one at once). */
+  used: boolean
 }
+
+/** How long a session nobody came back to after its initialize keeps its place, at most. */
+const UNUSED_GRACE_MS = 30_000
 
 /**
  * The live MCP sessions of one HTTP server, bounded in number and in time: a session nobody sent
  * a request to for `idleMs` is closed, so clients that vanish without a DELETE cost nothing after
  * that. A standalone SSE stream (GET) does not keep a session alive; a call still running does.
+ * A session no request followed since its initialize (a client that hung up) is closed after a
+ * short grace, and gives its place up at once to an initialize that finds the table full: a
+ * flood of initializes cannot lock clients out.
  */
 export class SessionTable {
   readonly #sessions = new Map<string, Session>()
@@ -34,9 +42,16 @@ export class SessionTable {
 
   /** Reserves room for a session about to initialize; false when the table is full. */
   reserve(): boolean {
-    if (this.#sessions.size + this.#opening >= this.max) return false
+    if (this.#sessions.size + this.#opening >= this.max && !this.#evictUnused()) return false
     this.#opening++
     return true
+  }
+
+  /** A request of the session arrived: its client is there. */
+  use(session: Session): void {
+    if (session.used) return
+    session.used = true
+    if (session.busy === 0) this.#arm(session)
   }
 
   release(): void {
@@ -72,11 +87,23 @@ export class SessionTable {
     this.#sessions.clear()
   }
 
+  /** Closes the oldest session no request followed since its initialize; false when there is none. */
+  #evictUnused(): boolean {
+    for (const [id, session] of this.#sessions) {
+      if (session.used || session.busy > 0) continue
+      this.delete(id)
+      void session.server.close().catch(() => undefined)
+      return true
+    }
+    return false
+  }
+
   #arm(session: Session): void {
-    if (!Number.isFinite(this.idleMs)) return
+    const ms = session.used ? this.idleMs : Math.min(this.idleMs, UNUSED_GRACE_MS)
+    if (!Number.isFinite(ms)) return
     if (session.timer) clearTimeout(session.timer)
     // Closing the server closes its transport, whose onclose drops it from the table.
-    session.timer = setTimeout(() => void session.server.close().catch(() => undefined), this.idleMs)
+    session.timer = setTimeout(() => void session.server.close().catch(() => undefined), ms)
     session.timer.unref()
   }
 }

@@ -36,7 +36,10 @@ export type HttpTransportOptions = {
   authorize?: (request: IncomingMessage) => boolean | Promise<boolean>
   /** The 401's `WWW-Authenticate` value. Default `Bearer`. */
   wwwAuthenticate?: string
-  /** Live sessions at most; an initialize past it gets 503. Default 100. */
+  /**
+   * Live sessions at most. An initialize past it takes the place of the oldest session no request
+   * followed since its initialize, or gets 503 when every session is in use. Default 100.
+   */
   maxSessions?: number
   /** A session without a request for this long is closed. Default 10 minutes; Infinity keeps them. */
   sessionIdleMs?: number
@@ -103,6 +106,7 @@ export async function serveHttp(create: () => Server, options: HttpTransportOpti
   }
 
   const serveSession = async (session: Session, req: IncomingMessage, res: ServerResponse) => {
+    sessions.use(session)
     if (req.method !== 'POST') return session.transport.handleRequest(req, res)
     sessions.track(session, new Promise((resolve) => res.once('close', resolve)))
     const body = await jsonBody(req, res)
@@ -116,7 +120,7 @@ export async function serveHttp(create: () => Server, options: HttpTransportOpti
     const server = create()
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.add(id, { server, transport, busy: 0, timer: undefined }),
+      onsessioninitialized: (id) => sessions.add(id, { server, transport, busy: 0, timer: undefined, used: false }),
       // The body reaches the transport parsed; this bounds any other read it would make.
       maxRequestBodySize: maxBody,
     })

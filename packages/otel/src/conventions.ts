@@ -11,6 +11,8 @@ export const ATTR_GEN_AI_RESPONSE_ID = 'gen_ai.response.id'
 export const ATTR_GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons'
 export const ATTR_GEN_AI_USAGE_INPUT_TOKENS = 'gen_ai.usage.input_tokens'
 export const ATTR_GEN_AI_USAGE_OUTPUT_TOKENS = 'gen_ai.usage.output_tokens'
+export const ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS = 'gen_ai.usage.cache_read.input_tokens'
+export const ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS = 'gen_ai.usage.cache_creation.input_tokens'
 export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name'
 export const ATTR_GEN_AI_TOOL_NAME = 'gen_ai.tool.name'
 export const ATTR_GEN_AI_TOOL_TYPE = 'gen_ai.tool.type'
@@ -46,6 +48,12 @@ export const ATTR_NESTOR_ITERATION = 'nestor.turn.iteration'
 export const ATTR_NESTOR_RECEIPT_STATUS = 'nestor.receipt.status'
 export const ATTR_NESTOR_TOOL_ATTEMPTS = 'nestor.tool.attempts'
 export const ATTR_NESTOR_TOOL_CACHED = 'nestor.tool.cached'
+/**
+ * US dollars (docs/cost.md): the conventions have no cost attribute, so it is Nestor's. On a chat
+ * span the turn's; on an agent span the exec's own turns, and `total_cost_usd` its whole tree.
+ */
+export const ATTR_NESTOR_COST_USD = 'nestor.usage.cost_usd'
+export const ATTR_NESTOR_TOTAL_COST_USD = 'nestor.usage.total_cost_usd'
 /** The step came from a journal (docs/durability.md): no model call, or no tool body, behind this span. */
 export const ATTR_NESTOR_REPLAYED = 'nestor.replayed'
 /** The step is a fork's edit (docs/evals.md): made up, not recorded; no model call or tool body behind it. */

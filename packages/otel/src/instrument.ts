@@ -1,4 +1,4 @@
-import type { AssistantMessage, EventOf, Runtime } from '@nestor/core'
+import type { AssistantMessage, EventOf, Runtime, Usage } from '@nestor/core'
 import type { AgentEventType } from '@nestor/core/provider-kit'
 import {
   SpanKind,
@@ -193,6 +193,7 @@ class ExecSpans {
     chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS, [finishReason(message.stopReason)])
     chat.setAttribute(conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS, message.usage.input)
     chat.setAttribute(conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, message.usage.output)
+    setCacheAndCost(chat, message.usage)
     if (message.responseId !== undefined) chat.setAttribute(conv.ATTR_GEN_AI_RESPONSE_ID, message.responseId)
     if (e.replayed) chat.setAttribute(conv.ATTR_NESTOR_REPLAYED, true)
     if (e.edited) chat.setAttribute(conv.ATTR_NESTOR_EDITED, true)
@@ -309,6 +310,8 @@ class ExecSpans {
     span.setAttribute(conv.ATTR_NESTOR_ITERATIONS, result.iterationsUsed)
     span.setAttribute(conv.ATTR_GEN_AI_USAGE_INPUT_TOKENS, result.usage.input)
     span.setAttribute(conv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, result.usage.output)
+    setCacheAndCost(span, result.usage)
+    if (result.totalUsage.cost) span.setAttribute(conv.ATTR_NESTOR_TOTAL_COST_USD, result.totalUsage.cost.total)
     if (this.captureContent && result.status === 'completed') {
       span.setAttribute(
         conv.ATTR_GEN_AI_OUTPUT_MESSAGES,
@@ -357,3 +360,10 @@ function endOpen(span: Span, status: string, type: string | undefined): void {
 const errorType = (error: { code?: string; name?: string }): string => error.code ?? error.name ?? 'error'
 
 const providerName = (name: string): string => conv.PROVIDER_NAMES[name] ?? name
+
+/** Cache tokens as the conventions name them (only when there are some), and the price when known. */
+function setCacheAndCost(span: Span, usage: Usage): void {
+  if (usage.cacheRead > 0) span.setAttribute(conv.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, usage.cacheRead)
+  if (usage.cacheWrite > 0) span.setAttribute(conv.ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, usage.cacheWrite)
+  if (usage.cost) span.setAttribute(conv.ATTR_NESTOR_COST_USD, usage.cost.total)
+}

@@ -49,9 +49,25 @@ export function ownerBook(runtime: Runtime): RunMap<string | undefined> {
 export function recordOwner(runtime: Runtime, execId: string, owner: string | undefined): void {
   ownerBook(runtime).set(execId, execId, owner)
 }
+
+/** Who the request comes from: `ok` false when `owner` is required and names no one (or throws). */
+export type Caller = { ok: boolean; owner: string | undefined }
+
+/** Asks the app's `owner` hook once; foreign code: one that throws refuses the request. */
+export async function callerOf(request: Request, access: RunAccess): Promise<Caller> {
+  if (!access.owner) return { ok: true, owner: undefined }
+  try {
+    const owner = await access.owner(request)
+    return typeof owner === 'string' && owner !== '' ? { ok: true, owner } : { ok: false, owner: undefined }
+  } catch {
+    return { ok: false, owner: undefined }
+  }
+}
+
 /**
- * Whether the request may do `action` on run `execId` (none for `start`). The app's hooks are
- * foreign code: one that throws refuses the request rather than escaping the handler.
+ * Whether the request may do `action` on run `execId` (none for `start`). `caller`, when the
+ * request's owner is already known (a list checks many runs for one request), saves asking again.
+ * The app's hooks are foreign code: one that throws refuses the request rather than escaping.
  */
 export async function allowed(
   request: Request,
@@ -59,21 +75,18 @@ export async function allowed(
   runtime: Runtime,
   action: RunAction,
   execId?: string,
-): Promise<{ ok: boolean; owner: string | undefined }> {
+  caller?: Caller,
+): Promise<Caller> {
+  const who = caller ?? (await callerOf(request, access))
+  if (!who.ok) return who
+  const { owner } = who
+  if (access.owner && execId !== undefined) {
+    const entry = ownerBook(runtime).get(execId)
+    if (!entry || entry.value !== owner) return { ok: false, owner }
+  }
   try {
-    let owner: string | undefined
-    if (access.owner) {
-      owner = await access.owner(request)
-      if (typeof owner !== 'string' || owner === '') return { ok: false, owner: undefined }
-      if (execId !== undefined) {
-        const entry = ownerBook(runtime).get(execId)
-        if (!entry || entry.value !== owner) return { ok: false, owner }
-      }
-    }
-    if (access.authorize) {
-      const target = execId === undefined ? { action } : { execId, action }
-      if ((await access.authorize(request, target)) !== true) return { ok: false, owner }
-    }
+    const target = execId === undefined ? { action } : { execId, action }
+    if (access.authorize && (await access.authorize(request, target)) !== true) return { ok: false, owner }
     return { ok: true, owner }
   } catch {
     return { ok: false, owner: undefined }

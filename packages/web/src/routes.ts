@@ -1,5 +1,5 @@
 import type { ExecRun, Runtime } from '@nestor/core'
-import { allowed, checkAccess, notFound, ownerBook, recordOwner, type RunAccess } from './access.js'
+import { allowed, callerOf, checkAccess, notFound, ownerBook, recordOwner, type RunAccess } from './access.js'
 import type { ApprovalGate } from './approval-gate.js'
 import { control } from './control.js'
 import { errorResponse, jsonBody } from './http-errors.js'
@@ -97,9 +97,12 @@ async function startRun(request: Request, options: RunRoutesOptions): Promise<Re
 
 async function listRuns(request: Request, options: RunRoutesOptions): Promise<Response> {
   const runs: { execId: string; live: boolean }[] = []
+  // The owner is asked once per request, not once per kept run (there may be a thousand).
+  const caller = await callerOf(request, options)
+  if (!caller.ok) return Response.json({ runs })
   for (const execId of ownerBook(options.runtime).keys()) {
     const run = options.runtime.attach(execId, { after: 'latest' })
-    if (run && (await allowed(request, options, options.runtime, 'read', execId)).ok)
+    if (run && (await allowed(request, options, options.runtime, 'read', execId, caller)).ok)
       runs.push({ execId, live: run.live })
   }
   return Response.json({ runs })

@@ -1,4 +1,4 @@
-import type { AgentEvent, ApprovalRequest, AssistantMessage, ToolReceipt, ToolResultMessage } from '@nestor/core'
+import type { AgentEvent, ApprovalRequest, AssistantMessage, ToolReceipt, ToolResultMessage, Usage } from '@nestor/core'
 
 /** What a nested exec looks like as a `data-exec` part (one part per exec, updated in place). */
 export type ExecPartData = {
@@ -32,7 +32,12 @@ export type UIChunk =
   | { type: 'start'; messageId?: string }
   | { type: 'start-step' }
   | { type: 'finish-step' }
-  | { type: 'finish'; finishReason?: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' }
+  | {
+      type: 'finish'
+      finishReason?: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other'
+      /** The whole run's usage (nested execs included), with its dollars when priced: docs/cost.md. */
+      messageMetadata?: { usage: Usage }
+    }
   | { type: 'error'; errorText: string }
   | { type: 'abort'; reason?: string }
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string }
@@ -100,6 +105,7 @@ export class UIChunkMapper {
         chunks.push({
           type: 'finish',
           finishReason: status === 'completed' ? 'stop' : status === 'failed' ? 'error' : 'other',
+          messageMetadata: { usage: event.result.totalUsage },
         })
         return chunks
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { anthropic } from '@nestor/providers'
+import { anthropic, modelInfo } from '@nestor/providers'
 
 describe('anthropic capabilities', () => {
   const provider = anthropic({ apiKey: 'sk-ant-test', baseURL: 'http://127.0.0.1:9' })
@@ -14,7 +14,7 @@ describe('anthropic capabilities', () => {
       'claude-opus-5',
       'claude-sonnet-5-5',
     ]) {
-      expect(await caps(model), model).toEqual({ tools: true, thinking: true, contextWindow: 200_000 })
+      expect(await caps(model), model).toMatchObject({ tools: true, thinking: true })
     }
   })
 
@@ -25,8 +25,17 @@ describe('anthropic capabilities', () => {
       'claude-3-5-haiku-latest',
       'claude-instant-1',
     ]) {
-      expect(await caps(model), model).toEqual({ tools: true, thinking: false, contextWindow: 200_000 })
+      expect(await caps(model), model).toMatchObject({ tools: true, thinking: false })
     }
+  })
+
+  it("takes each model's context window from the catalogue (one source), the family's 200k where it has none", async () => {
+    expect((await caps('claude-3-5-sonnet-20241022')).contextWindow).toBe(200_000)
+    expect((await caps('claude-sonnet-4-6')).contextWindow).toBe(
+      (await modelInfo('anthropic', 'claude-sonnet-4-6')).contextWindow,
+    )
+    expect((await caps('claude-sonnet-4-6')).contextWindow).toBeGreaterThan(200_000)
+    expect((await caps('claude-instant-1')).contextWindow).toBe(200_000)
   })
 
   it('answers without any request (the port above refuses connections)', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GoogleGenerativeAI } from '@google/generative-ai'
-import { gemini } from '@nestor/providers'
+import { gemini, modelInfo } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import { collect, final, request, scenario, type Body } from '../../support/gemini-wire.js'
 
@@ -11,12 +11,12 @@ describe('gemini() options', () => {
   })
   afterAll(() => server.close())
 
-  it('reports static capabilities: tools always, thinking from 2.5 on, a 1M context', async () => {
+  it("reports capabilities: tools always, thinking from 2.5 on, the catalogue's window (1M where it has none)", async () => {
     const provider = gemini({ apiKey: 'k' })
     expect(await provider.capabilities!('gemini-2.0-flash')).toEqual({
       tools: true,
       thinking: false,
-      contextWindow: 1_048_576,
+      contextWindow: (await modelInfo('gemini', 'gemini-2.0-flash')).contextWindow,
     })
     expect(await provider.capabilities!('gemini-2.5-pro')).toEqual({
       tools: true,

@@ -15,6 +15,8 @@ export class NestorError extends Error {
   readonly issues?: readonly string[]
   /** `invalid_output` / `refusal`: the model's raw final text. */
   readonly text?: string
+  /** `budget_exceeded` by a dollar budget: the figures the call was refused on. */
+  readonly budget?: CostBudgetFigures
   readonly [brand] = true
 
   constructor(
@@ -27,6 +29,7 @@ export class NestorError extends Error {
       cause?: unknown
       issues?: readonly string[]
       text?: string
+      budget?: CostBudgetFigures
     } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause })
@@ -37,6 +40,7 @@ export class NestorError extends Error {
     if (extra.retryable !== undefined) this.retryable = extra.retryable
     if (extra.issues !== undefined) this.issues = extra.issues
     if (extra.text !== undefined) this.text = extra.text
+    if (extra.budget !== undefined) this.budget = extra.budget
   }
 
   static isInstance(value: unknown): value is NestorError {
@@ -53,8 +57,17 @@ export class NestorError extends Error {
       retryable: this.retryable,
       issues: this.issues,
       text: this.text,
+      budget: this.budget,
     }
   }
+}
+
+/** Which dollar budget refused a call: spent so far, the call's estimate, the limit (US dollars). */
+export type CostBudgetFigures = {
+  name: 'maxCostUsd' | 'maxTotalCostUsd'
+  spentUsd: number
+  estimatedUsd: number
+  limitUsd: number
 }
 
 export const invalidOption = (option: string, allowed: string, got: unknown): NestorError =>

@@ -6,6 +6,7 @@ import type {
   ControlDecision,
   HistoryMessage,
   Message,
+  ModelPrices,
   NestorErrorLike,
   OutputOf,
   OutputSchema,
@@ -19,6 +20,7 @@ import type {
 } from './types.js'
 import type { RunState } from './run-state-schema.js'
 import type { Journal } from './journal.js'
+import type { SessionOptions, SessionStore } from './session-types.js'
 import type { ExecStats } from './exec-stats-types.js'
 
 export type ExecInput = string | Message | Message[]
@@ -146,6 +148,18 @@ export type RuntimeOptions = {
   steering?: SteeringMode
   maxToolConcurrency?: number
   maxTotalTokens?: number
+  /**
+   * US dollars one exec may spend on model calls (an exec's own option wins). Checked before each
+   * call against spent plus the call's estimate: docs/cost.md.
+   */
+  maxCostUsd?: number
+  /** US dollars the whole exec tree may spend, shared like `maxTotalTokens`. */
+  maxTotalCostUsd?: number
+  /**
+   * Prices that win over the catalogue's, or add models it lacks: keyed `provider:model` (the
+   * provider's name as its messages carry it), in dollars per million tokens.
+   */
+  prices?: Record<string, ModelPrices>
   deadlineMs?: number
   streamIdleTimeoutMs?: number
   /** Default true. */
@@ -177,6 +191,8 @@ export type RuntimeOptions = {
   think?: boolean
   /** What `runtime.attach` can still read: see docs/web.md "Retention". */
   retention?: RetentionOptions
+  /** Where `exec(input, { session })` keeps conversations: see docs/sessions.md. */
+  sessions?: SessionStore
 }
 
 export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined, C extends string = string> = {
@@ -191,6 +207,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   maxIterations?: number
   /** Tool calls this exec may run (default: the parent's, else the runtime's). */
   maxToolCalls?: number
+  /** US dollars this exec may spend on model calls (default: the runtime's): docs/cost.md. */
+  maxCostUsd?: number
   model?: string
   provider?: Provider
   system?: string
@@ -227,6 +245,12 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   owner?: string
   /** Keeps the run inside the model's window (inherited by nested execs): see docs/context.md. */
   context?: ContextOptions
+  /**
+   * The stored conversation this exec continues and appends to, one write per turn (the runtime's
+   * `sessions` store; not with `history`; root execs only): see docs/sessions.md. Undefined:
+   * none (so `chatRoutes`' optional `session` passes straight through).
+   */
+  session?: SessionOptions | undefined
 }
 
 /**

@@ -34,6 +34,15 @@ function buildSchemas(z: Zod) {
     cacheRead: z.number(),
     cacheWrite: z.number(),
     total: z.number(),
+    cost: z
+      .object({
+        input: z.number(),
+        output: z.number(),
+        cacheRead: z.number(),
+        cacheWrite: z.number(),
+        total: z.number(),
+      })
+      .optional(),
   })
 
   const text = z.looseObject({ type: z.literal('text'), text: z.string() })
@@ -194,6 +203,8 @@ function buildSchemas(z: Zod) {
       tokens: z.number().nonnegative(),
       elapsedMs: z.number().nonnegative(),
       toolCalls: count.optional(),
+      /** Dollars the tree's priced turns cost (maxTotalCostUsd). */
+      costUsd: z.number().nonnegative().optional(),
     }),
     /**
      * The exec tree's journal (docs/durability.md): its run id, its entries (or the `id` of the

@@ -58,7 +58,20 @@ export type ToolCall = {
 
 export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
 
-export type Usage = { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
+/**
+ * Tokens of a turn (or a sum of turns). `input` excludes cached tokens (`cacheRead`, `cacheWrite`).
+ * `cost`: the same split in US dollars, absent when a price is unknown (never a guess): docs/cost.md.
+ */
+export type Usage = {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
+  total: number
+  cost?: UsageCost
+}
+/** US dollars, split as the tokens are; `total` is their sum. */
+export type UsageCost = { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
 
 export type UserMessage = { role: 'user'; content: string | (TextContent | ImageContent | FileContent)[] }
 export type AssistantMessage = {
@@ -316,6 +329,29 @@ export type NestorErrorLike = Error & {
 export type Capabilities = { tools: boolean; thinking: boolean; contextWindow?: number }
 
 /**
+ * A model's prices in US dollars per million tokens. `cacheRead`/`cacheWrite` default to `input`.
+ * `tiers`: a prompt (input plus cache tokens) above `above` tokens is billed wholly at that tier's
+ * rates (long-context pricing); the highest tier passed wins.
+ */
+export type ModelPrices = {
+  input: number
+  output: number
+  cacheRead?: number
+  cacheWrite?: number
+  tiers?: readonly ModelPriceTier[]
+}
+export type ModelPriceTier = { above: number; input: number; output: number; cacheRead?: number; cacheWrite?: number }
+
+/** What the catalogue knows of a model (`modelInfo` in @nestor/providers): docs/cost.md. */
+export type ModelInfo = {
+  contextWindow?: number
+  /** The most a reply may hold: the model's cap, or the cap the adapter sends when a request gives none. */
+  maxOutputTokens?: number
+  prices?: ModelPrices
+  capabilities: Capabilities
+}
+
+/**
  * Marks a provider that makes no network call (`scripted()`, a strict `replay()`). The
  * conformance harness treats every unmarked provider as live and refuses it unless
  * NESTOR_LIVE_TESTS=1.
@@ -335,6 +371,11 @@ export interface Provider {
    */
   streamTo?(request: ModelRequest, signal: AbortSignal | undefined, sink: (event: ModelEvent) => void): Promise<void>
   capabilities?(model: string): Promise<Capabilities>
+  /**
+   * The catalogue entry of a model this provider serves: its prices and limits. `provider` is the
+   * name a message carries when it is not this provider's own (a fallback's entry).
+   */
+  modelInfo?(model: string, provider?: string): Promise<ModelInfo | undefined>
   /** Strings the redactor must hide (the API key). Never logged or emitted. */
   secrets?(): string[]
 }
@@ -368,6 +409,14 @@ export type ErrorCode =
   | 'missing_result'
   /** The request does not fit the model's context window even after compacting (docs/context.md). */
   | 'context_overflow'
+  /** Another exec is writing this session (`session: { wait: true }` waits for it): docs/sessions.md. */
+  | 'session_busy'
+  /** A session write would pass the store's `maxMessages` or `maxBytes`. */
+  | 'session_full'
+  /** No such session for this owner (another owner's answers the same). */
+  | 'not_found'
+  /** A session store failed an operation (it went away mid-write); the write left nothing partial. */
+  | 'store_error'
 
 /** Every status a receipt can have: one list, which the RunState schema checks against too. */
 export const RECEIPT_STATUSES = [

@@ -38,6 +38,9 @@ export type TreeState = {
   maxTotalIterations?: number
   maxTotalToolCalls?: number
   maxTotalTokens?: number
+  /** Dollars the tree's priced turns cost, and its limit (maxTotalCostUsd). */
+  costUsd: number
+  maxTotalCostUsd?: number
   deadlineMs?: number
   maxDepth: number
 }
@@ -89,6 +92,8 @@ export type ExecEnv = {
   readonly approve?: Approver
   /** Context management (window/): the exec's own, else its parent's, else the runtime's. */
   readonly context?: ContextOptions
+  /** The exec's dollar budget: its own option, else the runtime's. */
+  readonly maxCostUsd?: number
 }
 
 /** How an exec is steered and observed while it runs; never stored. */

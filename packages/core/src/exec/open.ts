@@ -11,7 +11,7 @@ import type { ToolSlots } from '../tools/tool-slots.js'
 import type { ExecContext, ExecEnv, ExecHost, LoopSettings, TreeState } from './context.js'
 import type { Frame } from './frame.js'
 import type { Listeners } from './listeners.js'
-import { scopedProvider } from './provider-scope.js'
+import { currentScope } from './provider-scope.js'
 import { MessageQueue } from './message-queue.js'
 import type { ToolSet } from './tool-set.js'
 
@@ -53,11 +53,14 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   // when asked; one of the same runtime inherits its parent's. Else a `withProvider` scope around
   // the call (an eval's cassette) stands in for the runtime's provider.
   const inherit = parent?.env.host === host ? parent.env : undefined
-  const provider = options.provider ?? inherit?.provider ?? scopedProvider() ?? rt.provider
+  const scope = currentScope()
+  const provider = options.provider ?? inherit?.provider ?? scope?.provider ?? rt.provider
   // A child also applies its ancestors' secrets: its events flow into their streams.
   const secrets = [
     ...new Set([...(parent?.env.secrets ?? []), ...(rt.secrets ?? []), ...(provider.secrets?.() ?? [])]),
   ].filter((s) => s.length >= 4)
+  // A scope that keeps what these execs do (an eval's cassettes and report) redacts it the same way.
+  if (secrets.length > 0) scope?.onSecrets?.(secrets)
   // Events are redacted snapshots: a live object could gain a secret after it was redacted.
   const redact = eventRedactor(secrets)
   redact.seal(state.history)
@@ -73,6 +76,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
   const approve = parent?.env.approve ?? rt.approve
   const context = options.context ?? inherit?.context ?? rt.context
+  const maxCostUsd = options.maxCostUsd ?? rt.maxCostUsd
   const env: ExecEnv = {
     host,
     provider,
@@ -84,6 +88,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(exec.output && { output: exec.output }),
     ...(approve && { approve }),
     ...(context && { context }),
+    ...(maxCostUsd !== undefined && { maxCostUsd }),
     settings,
     cache: owner.cache,
     slots: owner.slots,
@@ -130,12 +135,14 @@ function rootTree({ host }: ContextOwner): TreeState {
   return {
     iterations: 0,
     tokens: 0,
+    costUsd: 0,
     toolCalls: 0,
     startedAt: Date.now(),
     maxDepth: rt.maxDepth ?? 8,
     ...(rt.maxTotalIterations !== undefined && { maxTotalIterations: rt.maxTotalIterations }),
     ...(rt.maxTotalToolCalls !== undefined && { maxTotalToolCalls: rt.maxTotalToolCalls }),
     ...(rt.maxTotalTokens !== undefined && { maxTotalTokens: rt.maxTotalTokens }),
+    ...(rt.maxTotalCostUsd !== undefined && { maxTotalCostUsd: rt.maxTotalCostUsd }),
     ...(rt.deadlineMs !== undefined && { deadlineMs: rt.deadlineMs }),
   }
 }

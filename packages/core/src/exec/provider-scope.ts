@@ -2,7 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { invalidOption } from '../contract/errors.js'
 import type { Provider } from '../contract/types.js'
 
-const scopes = new AsyncLocalStorage<Provider>()
+/** What a scope gives the execs opened inside it: a provider, a listener for their secrets, or both. */
+type Scope = { provider?: Provider; onSecrets?: (secrets: readonly string[]) => void }
+
+const scopes = new AsyncLocalStorage<Scope>()
 
 // Before Node 24 an enabled AsyncLocalStorage slows every promise of the process (frame.ts says
 // why), so this one is on only while a scope is in flight.
@@ -17,11 +20,28 @@ let inFlight = 0
 export function withProvider<T>(provider: Provider, fn: () => T): T {
   if (typeof provider !== 'object' || provider === null || typeof provider.stream !== 'function')
     throw invalidOption('provider', 'a Provider with a stream() method', provider)
+  return inScope({ provider }, fn)
+}
+
+/**
+ * Runs `fn`; every exec opened inside it (on any runtime, also after an await) hands `onSecrets`
+ * the strings its redactor hides (the runtime's `secrets`, its provider's key) as it opens, so
+ * whatever the caller keeps of those runs (an eval's cassettes and report) is redacted the same
+ * way. Returns what `fn` returns.
+ */
+export function withSecretsListener<T>(onSecrets: (secrets: readonly string[]) => void, fn: () => T): T {
+  if (typeof onSecrets !== 'function') throw invalidOption('onSecrets', 'a function', onSecrets)
+  return inScope({ onSecrets }, fn)
+}
+
+/** Runs `fn` in a scope that adds `patch` to the enclosing one (an inner scope keeps what it does not set). */
+function inScope<T>(patch: Scope, fn: () => T): T {
   if (typeof fn !== 'function') throw invalidOption('fn', 'a function', fn)
+  const outer = inFlight === 0 ? undefined : scopes.getStore()
   inFlight++
   let result: T
   try {
-    result = scopes.run(provider, fn)
+    result = scopes.run({ ...outer, ...patch }, fn)
   } catch (error) {
     settled()
     throw error
@@ -38,5 +58,5 @@ function settled(): void {
   if (--inFlight === 0) scopes.disable()
 }
 
-/** The provider of the innermost `withProvider` around this call, if any. */
-export const scopedProvider = (): Provider | undefined => (inFlight === 0 ? undefined : scopes.getStore())
+/** The innermost scope around this call, if any: its provider, and who wants the secrets of its execs. */
+export const currentScope = (): Scope | undefined => (inFlight === 0 ? undefined : scopes.getStore())

@@ -11,6 +11,8 @@ import { approvalContext, approvalRequest, needsApprovalOf, previewOf } from '..
 import { idempotencyKeyOf } from '../calls/idempotency-key.js'
 import { runToolCall, type CallOutcome } from '../calls/stages.js'
 import { checkBudgets, checkToolCallBudgets, iterationLimit } from '../exec/budget.js'
+import { checkCostBudgets } from '../exec/cost-budget.js'
+import type { EventPayload } from '../contract/event-types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
@@ -20,6 +22,8 @@ import { announce, end, textOf, type Ending, type LoopStart } from './ending.js'
 import type { TurnOutcome } from './stream-turn.js'
 import { fromJournal, fromProvider, requestFor, retryOnOverflow } from './turns.js'
 import { fitWindow } from '../window/fit.js'
+import { estimateTokens } from '../window/estimate.js'
+import { saveTurn } from '../sessions/exec-session.js'
 import { journalFlag } from '../state/edited-steps.js'
 
 /**
@@ -56,7 +60,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         ctx,
         toolCallsOf(message).filter((c) => wanted.has(c.id)),
       )
-      emit(ctx, { type: 'turn_end', iteration: ctx.state.iterationsUsed, message, toolResults: round.results })
+      await endTurn(ctx, { type: 'turn_end', iteration: ctx.state.iterationsUsed, message, toolResults: round.results })
       const stop = afterTools(ctx, round)
       if (stop) return end(ctx, stop)
     }
@@ -85,6 +89,8 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           const preparing = requestFor(ctx, iteration)
           const request = preparing instanceof Promise ? await preparing : preparing
           if (!request) return end(ctx, aborted(ctx))
+          const overBudget = await checkCostBudgets(ctx, request, estimateTokens)
+          if (overBudget) return end(ctx, { status: 'failed', error: overBudget })
           beginTurn(ctx, iteration, request.model)
           turn = await fromProvider(ctx, iteration, request, steering.messages.length > 0)
           if (ctx.env.context) turn = await retryOnOverflow(ctx, iteration, turn)
@@ -94,6 +100,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         addUsage(ctx.state.usage, message.usage)
         addUsage(ctx.state.totalUsage, message.usage)
         ctx.tree.tokens += message.usage.total
+        ctx.tree.costUsd += message.usage.cost?.total ?? 0
         const calls = uniqueCalls(ctx, message)
         const failed = message.stopReason === 'error' || message.stopReason === 'aborted'
         if (!recorded && !failed) {
@@ -110,7 +117,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
             abortedTurn ? 'aborted' : 'skipped',
             abortedTurn ? NOT_RUN.aborted : NOT_RUN.modelFailed,
           )
-          emit(ctx, { type: 'turn_end', iteration, message, toolResults: results })
+          await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: results })
           if (abortedTurn) return end(ctx, aborted(ctx))
           const cause =
             error ??
@@ -127,7 +134,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
             : message.refusal !== undefined
               ? { kind: 'fail', error: refusalError(message, text) }
               : undefined
-          emit(ctx, { type: 'turn_end', iteration, message, toolResults: [] })
+          await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: [] })
           if (verdict?.kind === 'fail') return end(ctx, { status: 'failed', text, error: verdict.error })
           if (verdict?.kind === 'retry') {
             // The issues go back to the model; the loop asks again within the iteration budget.
@@ -140,12 +147,12 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         }
         if (message.stopReason === 'length') {
           const results = answerNotRun(ctx, calls, 'skipped', NOT_RUN.lengthCut)
-          emit(ctx, { type: 'turn_end', iteration, message, toolResults: results })
+          await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: results })
           continue
         }
         // The model called tools.
         const round = await runToolRound(ctx, calls)
-        emit(ctx, { type: 'turn_end', iteration, message, toolResults: round.results })
+        await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: round.results })
         const stop = afterTools(ctx, round)
         if (stop) return end(ctx, stop)
         const choice = ctx.state.toolChoice
@@ -165,6 +172,12 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
     const error = asInternal(thrown)
     return end(ctx, ctx.control.controller.signal.aborted ? aborted(ctx) : { status: 'failed', error })
   }
+}
+
+/** A turn ends: its turn_end, then its one session write (when the exec has a session). */
+async function endTurn(ctx: ExecContext, event: Extract<EventPayload, { type: 'turn_end' }>): Promise<void> {
+  emit(ctx, event)
+  await saveTurn(ctx)
 }
 
 /** A model turn opens (live or replayed): the iteration is counted here and only here. */
@@ -402,6 +415,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     tree: {
       iterations: tree.iterations,
       tokens: tree.tokens,
+      costUsd: tree.costUsd,
       toolCalls: tree.toolCalls,
       elapsedMs: Date.now() - tree.startedAt,
     },

@@ -5,6 +5,7 @@ import { untilAbort } from '../base/abort-watch.js'
 import type { AssistantMessage, InjectedPrompt, ModelEvent, ModelRequest, NestorErrorLike } from '../contract/types.js'
 import type { MessageDelta } from '../contract/event-types.js'
 import { emptyUsage } from '../contract/usage.js'
+import { priceTurn } from '../exec/prices.js'
 
 export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }
 
@@ -16,7 +17,7 @@ export type TurnOutcome = { message: AssistantMessage; error?: NestorErrorLike }
  */
 export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promise<TurnOutcome> {
   let message: AssistantMessage | undefined
-  let outcome: TurnOutcome | undefined
+  let outcome: TurnOutcome | Promise<TurnOutcome> | undefined
   const names = new Map<string, string>()
   const deltas = new DeltaStream(ctx)
   ctx.env.output?.startMessage()
@@ -80,12 +81,12 @@ export async function streamTurn(ctx: ExecContext, request: ModelRequest): Promi
         })()
     // An abort settles the turn at once, whether or not the provider honours its signal.
     await untilAbort(work, signal, () => new NestorError('aborted', 'aborted', { provider: provider.name }))
-    if (outcome) return outcome
+    if (outcome) return await outcome
     throw new NestorError('provider_error', `provider ${provider.name} ended its stream without a final message`, {
       provider: provider.name,
     })
   } catch (thrown) {
-    if (outcome) return outcome
+    if (outcome) return await outcome
     gaveUp = true
     deltas.releaseAll()
     const aborted = ctx.control.controller.signal.aborted
@@ -139,8 +140,21 @@ function snapshot(message: AssistantMessage): AssistantMessage {
   return copy
 }
 
-function finish(ctx: ExecContext, message: AssistantMessage, error: NestorErrorLike | undefined): TurnOutcome {
+/**
+ * The turn's final message gets its price, then its message_end, so every event carrying it has
+ * the cost: at once when its model was looked up, after the lookup for a model's first turn.
+ */
+function finish(
+  ctx: ExecContext,
+  message: AssistantMessage,
+  error: NestorErrorLike | undefined,
+): TurnOutcome | Promise<TurnOutcome> {
   settle(ctx, message)
+  const pricing = priceTurn(ctx.env.host.options, ctx.env.provider, message)
+  return pricing ? pricing.then(() => ended(ctx, message, error)) : ended(ctx, message, error)
+}
+
+function ended(ctx: ExecContext, message: AssistantMessage, error: NestorErrorLike | undefined): TurnOutcome {
   emit(ctx, { type: 'message_end', message })
   return error ? { message, error } : { message }
 }

@@ -3,6 +3,7 @@ import { option, parseOptions, strictOptions, type SameKeys } from './option-sch
 import { stateSchemas } from '../contract/run-state-schema.js'
 import { lazy, zod } from '../base/zod-lazy.js'
 import { choiceNames } from '../schema/choices.js'
+import { checkPrices } from './prices.js'
 import type { ContextOptions, ExecOptions, RuntimeOptions } from '../contract/exec-types.js'
 import type { HistoryMessage } from '../contract/types.js'
 import { completeMessage } from './supplied-history.js'
@@ -45,6 +46,11 @@ const contextOptions = () =>
       )
       .optional(),
   })
+const usd = () =>
+  option.custom<number>(
+    'a finite number of US dollars > 0',
+    (v) => typeof v === 'number' && Number.isFinite(v) && v > 0,
+  )
 const modelName = () => option.nonEmptyString('a non-empty model name')
 
 // Shapes are functions and schemas lazy: nothing is built (and zod is not loaded) at import.
@@ -80,6 +86,10 @@ const runtimeShape = () => ({
   steering: option.oneOf(['interrupt', 'after-turn']).optional(),
   maxToolConcurrency: option.positiveIntOrInfinity().optional(),
   maxTotalTokens: option.positiveInt().optional(),
+  maxCostUsd: usd().optional(),
+  maxTotalCostUsd: usd().optional(),
+  // Each entry checked in validateRuntimeOptions (checkPrices names the bad one).
+  prices: option.plainObject().optional(),
   deadlineMs: option.nonNegative().optional(),
   streamIdleTimeoutMs: option.nonNegative().optional(),
   resetToolChoice: option.boolean().optional(),
@@ -100,6 +110,17 @@ const runtimeShape = () => ({
       maxLiveRuns: option.nonNegativeInt().optional(),
     })
     .optional(),
+  sessions: option
+    .custom<NonNullable<RuntimeOptions['sessions']>>(
+      'a SessionStore (memorySessions(), sqliteSessions(), postgresSessions())',
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        ['acquire', 'release', 'load', 'append', 'messages'].every(
+          (k) => typeof (v as Record<string, unknown>)[k] === 'function',
+        ),
+    )
+    .optional(),
 })
 const runtimeSchema = strictOptions(runtimeShape)
 
@@ -113,6 +134,7 @@ const execShape = () => ({
   parallelToolCalls: option.boolean().optional(),
   maxIterations: iterations().optional(),
   maxToolCalls: option.nonNegativeInt().optional(),
+  maxCostUsd: usd().optional(),
   model: modelName().optional(),
   provider: provider().optional(),
   system: option.string().optional(),
@@ -147,6 +169,13 @@ const execShape = () => ({
   runId: option.nonEmptyString('a non-empty run id').optional(),
   owner: option.nonEmptyString('a non-empty owner id').optional(),
   context: contextOptions().optional(),
+  session: option
+    .object({
+      id: option.nonEmptyString('a non-empty session id'),
+      owner: option.nonEmptyString('a non-empty owner id'),
+      wait: option.boolean().optional(),
+    })
+    .optional(),
 })
 const execSchema = strictOptions(execShape)
 
@@ -160,6 +189,7 @@ void execKeysMatch
 export function validateRuntimeOptions(o: RuntimeOptions): void {
   parseOptions(runtimeSchema, o)
   if (o.context) checkContext(o.context)
+  if (o.prices !== undefined) checkPrices(o.prices)
 }
 
 /** Every ExecOptions rule, checked once per exec() call. */
@@ -176,6 +206,8 @@ export function validateExecOptions(o: ExecOptions): void {
   }
   if (o.outputRetries !== undefined && o.output === undefined && o.choices === undefined)
     throw invalidOption('outputRetries', 'to be given with output or choices', o.outputRetries)
+  if (o.session !== undefined && o.history !== undefined)
+    throw invalidOption('history', 'no history with session (the session is the history)', '[…]')
   // Without one the run id is the new exec's id: nothing could ever replay what the journal holds.
   if (o.journal !== undefined && o.runId === undefined)
     throw invalidOption(

@@ -143,6 +143,7 @@ function resumeJournal(state: RunState, given: Journal | undefined): TreeJournal
 export function restoreTree(tree: TreeState, stored: RunState['tree']): void {
   tree.iterations = stored.iterations
   tree.tokens = stored.tokens
+  tree.costUsd = stored.costUsd ?? 0
   tree.toolCalls = stored.toolCalls ?? 0
   tree.startedAt = Date.now() - stored.elapsedMs
 }

@@ -39,6 +39,8 @@ import { checkToolNames, filterTools, indexTools, registry as globalRegistry } f
 import { normalizeTools } from '../tools/tool.js'
 import { ToolCache } from '../tools/tool-cache.js'
 import { ToolSlots } from '../tools/tool-slots.js'
+import type { SessionStore } from '../contract/session-types.js'
+import { closeSession, openSession } from '../sessions/exec-session.js'
 import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
@@ -81,6 +83,11 @@ export class Runtime {
     if (options.think !== undefined) this.settings.think = options.think
   }
 
+  /** The runtime's session store (`sessions` option): messages, list, fork, delete, each by owner. */
+  get sessions(): SessionStore {
+    return sessionStore(this.options)
+  }
+
   /** Subscribes to events of every exec of this runtime; returns the unsubscribe function. */
   on<T extends AgentEventType | '*'>(type: T, listener: Listener<T>): () => void {
     return this.listeners.add(type, listener as (event: AgentEvent) => void)
@@ -108,9 +115,12 @@ export class Runtime {
   ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     validateExecOptions(given)
     const { options, settings } = applyOwner(this.options.registry, given)
+    const store = options.session && sessionStore(this.options)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output = outputGate(options)
     const frame = currentFrame()
+    if (store && frame)
+      throw invalidOption('session', 'no session in a nested exec (its turns are its tool result)', options.session?.id)
     const tools = this.resolveTools(options, frame)
     const choice = options.toolChoice
     if (typeof choice === 'object' && !tools.has(choice.name)) {
@@ -171,7 +181,9 @@ export class Runtime {
           `max depth ${ctx.tree.maxDepth} exceeded: this exec would run at depth ${ctx.depth}`,
         ),
       ) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
-    return this.start(ctx, start) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
+    const session = options.session
+    const opening = store && session ? () => openSession(ctx, store, session) : undefined
+    return this.start(ctx, start, undefined, opening) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
   }
 
   /**
@@ -193,10 +205,12 @@ export class Runtime {
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session'> = {},
   ): ExecRun {
-    const journal = this.sealed(options.journal)
-    const resumed = prepareResume(state, decisions, journal ? { ...options, journal } : options, {
+    const { session, ...rest } = options
+    const store = session && sessionStore(this.options)
+    const journal = this.sealed(rest.journal)
+    const resumed = prepareResume(state, decisions, journal ? { ...rest, journal } : rest, {
       stateSecret: this.options.stateSecret,
       tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
     })
@@ -213,7 +227,10 @@ export class Runtime {
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
     const claim = claimState(this.options.claimState, resumed.stateId, resumed.expiresAt)
     const start = { resume: { message: resumed.message, remaining: resumed.remaining } }
-    return this.start(ctx, start, undefined, claim)
+    // A resumed exec keeps its place in its session: it appends after the turns it stored before the pause.
+    const reopen = () => store && session && openSession(ctx, store, session, { pausedAt: resumed.message })
+    const opening = claim ? claim.then((lost) => lost ?? reopen()) : store && reopen
+    return this.start(ctx, start, undefined, opening)
   }
 
   /**
@@ -299,7 +316,12 @@ export class Runtime {
     )
   }
 
-  private start(ctx: ExecContext, start: LoopStart, refuse?: NestorError, claim?: PendingClaim): ExecRun {
+  private start(
+    ctx: ExecContext,
+    start: LoopStart,
+    refuse?: NestorError,
+    claim?: PendingClaim | (() => PendingClaim | undefined),
+  ): ExecRun {
     // Opened before the loop publishes agent_start; only root execs (children are in their stream).
     // A root exec past retention.maxLiveRuns ends at once, refused, and is not kept.
     const full = ctx.parent ? undefined : this.runs.refusal()
@@ -307,15 +329,18 @@ export class Runtime {
     const retained = ctx.parent || full ? undefined : this.runs.open(ctx.execId, ctx.control.log)
     // An asynchronous claim (a shared store) is settled before anything runs; a lost one ends the
     // exec without a model or tool call.
-    const body = claim
-      ? claim.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
+    // A session is opened (its lease taken) only for an exec that is not refused.
+    const pending = typeof claim === 'function' ? (refuse ? undefined : claim()) : claim
+    const body = pending
+      ? pending.then((lost) => (lost ? refused(ctx, start, lost) : runLoop(ctx, start)))
       : refuse
         ? refused(ctx, start, refuse)
         : runLoop(ctx, start)
     const result = body
       .catch((error: unknown) => fallbackResult(ctx, error))
-      .then((result) => {
+      .then(async (result) => {
         if (ctx.parent) addUsage(ctx.parent.state.totalUsage, result.totalUsage)
+        await closeSession(ctx)
         return result
       })
       .finally(() => {
@@ -326,6 +351,13 @@ export class Runtime {
     if (retained) this.runs.track(retained, run, result)
     return run
   }
+}
+
+/** The runtime's `sessions` store; `invalid_options` when it has none. */
+function sessionStore(options: RuntimeOptions): SessionStore {
+  if (!options.sessions)
+    throw invalidOption('sessions', 'a session store on the runtime (new Runtime({ sessions }))', undefined)
+  return options.sessions
 }
 
 /** A bad plan throws here, synchronously; a plan that runs settles as a promise. */
@@ -358,7 +390,8 @@ function outputGate(options: ExecOptions<OutputSchema | undefined, string>): Out
 /** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
 async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
   announce(ctx, start)
-  return end(ctx, { status: 'failed', error })
+  // Aborted while it waited to start (for a busy session): an abort, like one during the run.
+  return end(ctx, { status: error.code === 'aborted' ? 'aborted' : 'failed', error })
 }
 
 /**

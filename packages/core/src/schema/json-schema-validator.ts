@@ -1,6 +1,7 @@
 import type { OutputUnit, Validator } from '@cfworker/json-schema'
 import { validatorClass } from '#peers'
 import type { JSONSchema, Validation } from '../contract/types.js'
+import { hasPatterns, withinPatternBudget } from './bounded-patterns.js'
 
 // Raw JSON Schema is checked by @cfworker/json-schema: draft 2020-12 with the standard formats, an
 // interpreter with no code generation, so the first value checked costs about a millisecond where a
@@ -10,11 +11,14 @@ import type { JSONSchema, Validation } from '../contract/types.js'
 /** A validate function for `schema`; nothing is loaded or built until its first call. */
 export function jsonSchemaValidator(schema: JSONSchema): (value: unknown) => Validation<unknown> {
   let validator: Validator | undefined
+  // A pattern may backtrack without end (an MCP server's schema is untrusted): bounded in time.
+  const bounded = hasPatterns(schema)
   return (value) => {
     validator ??= make(schema)
+    const v = validator
     let result: ReturnType<Validator['validate']>
     try {
-      result = validator.validate(value)
+      result = bounded ? withinPatternBudget(() => v.validate(value)) : v.validate(value)
     } catch (error) {
       // What the definition-time check cannot see, e.g. a $ref to a location the schema lacks.
       return { ok: false, issues: [`(schema): ${error instanceof Error ? error.message : String(error)}`] }

@@ -36,7 +36,15 @@ export function project(schema: SchemaInput, payload: unknown): unknown {
   if (!isClosed(root)) return payload
   const declared = (root.properties ?? {}) as Record<string, unknown>
   const kept: Record<string, unknown> = {}
+  // Defined, not assigned: a declared `__proto__` (JSON.parse makes it an own key) stays an own
+  // key, and never becomes the result's prototype.
   for (const key of Object.keys(payload))
-    if (Object.hasOwn(declared, key)) kept[key] = (payload as Record<string, unknown>)[key]
+    if (Object.hasOwn(declared, key))
+      Object.defineProperty(kept, key, {
+        value: (payload as Record<string, unknown>)[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
   return kept
 }

@@ -4,12 +4,12 @@ import type { Capabilities } from '@nestor/core/provider-kit'
  * A STATIC table by model family, not a call to the Models API: it costs no request and cannot
  * fail, but a model released after this code may be reported conservatively.
  * Extended thinking: Claude 3.7 and every family from 4 on. Every Claude model takes tools.
- * contextWindow is the standard 200k (1M-token beta windows are not reflected).
+ * The context window comes from the catalogue (catalogue/).
  */
 export function anthropicCapabilities(model: string): Capabilities {
   const id = model.toLowerCase()
   if (!id.startsWith('claude')) return { tools: true, thinking: false }
-  return { tools: true, thinking: supportsThinking(id), contextWindow: 200_000 }
+  return { tools: true, thinking: supportsThinking(id) }
 }
 
 function supportsThinking(id: string): boolean {

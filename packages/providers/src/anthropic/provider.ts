@@ -15,6 +15,7 @@ import { missingApiKey } from '../shared/failures.js'
 import { resolveCacheControl } from './cache-control.js'
 import type { AnthropicCacheControl } from './cache-control-option.js'
 import { anthropicCapabilities } from './capabilities.js'
+import { catalogued } from '../catalogue/adapter-info.js'
 import { classifyAnthropicError } from './errors.js'
 import { buildAnthropicParams } from './request.js'
 import { loadAnthropic } from './sdk.js'
@@ -114,7 +115,8 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
       { ...options, name, secrets },
       finalAfterContent(attempt, (error) => classifyAnthropicError(error, name)),
     ),
-    capabilities: async (model: string) => anthropicCapabilities(model),
+    // The reply cap it sends when a request gives none (a budget's estimate counts on it).
+    ...catalogued('anthropic', anthropicCapabilities, defaults.maxTokens),
     secrets,
   }
 }

@@ -11,7 +11,7 @@ export function bedrockCapabilities(model: string): Capabilities {
   if (claude) {
     const major = Number(claude[1] ?? claude[3])
     const minor = claude[2] === undefined ? 0 : Number(claude[2])
-    return { tools: true, thinking: major > 3 || (major === 3 && minor >= 7), contextWindow: 200_000 }
+    return { tools: true, thinking: major > 3 || (major === 3 && minor >= 7) }
   }
   return { tools: true, thinking: false }
 }

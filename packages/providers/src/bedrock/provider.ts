@@ -1,6 +1,5 @@
 import type { BedrockRuntimeClient, BedrockRuntimeClientConfig } from '@aws-sdk/client-bedrock-runtime'
 import type { Provider } from '@nestor/core'
-import type { Capabilities } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
 import { importPeer } from '../shared/import-peer.js'
 import type { BedrockClient, BedrockCredentials } from '../shared/peer-shapes.js'
@@ -11,6 +10,7 @@ import {
   type RetryOptions,
 } from '../shared/retrying-provider.js'
 import { bedrockCapabilities } from './capabilities.js'
+import { catalogued } from '../catalogue/adapter-info.js'
 import { classifyBedrockError } from './errors.js'
 import { buildConverseInput } from './request.js'
 import { parseConverseStream } from './stream.js'
@@ -87,7 +87,7 @@ export function bedrock(options: BedrockOptions = {}): Provider {
       { ...options, name, secrets },
       finalAfterContent(attempt, (error) => classifyBedrockError(error, name)),
     ),
-    capabilities: async (model: string): Promise<Capabilities> => bedrockCapabilities(model),
+    ...catalogued('bedrock', bedrockCapabilities, options.maxTokens),
     secrets,
   }
 }

@@ -86,6 +86,13 @@ export function fallback(providers: FallbackEntry[], options: FallbackOptions = 
     provider.capabilities = (model: string): Promise<Capabilities> =>
       (first.provider.capabilities as (m: string) => Promise<Capabilities>)(first.model ?? model)
   }
+  // A message names the entry that served it: that entry's catalogue prices it. Before a call
+  // (a budget's estimate) the first entry is the one asked.
+  provider.modelInfo = async (model, servedBy) => {
+    const link = servedBy === undefined ? first : links.find((l) => l.provider.name === servedBy)
+    if (!link?.provider.modelInfo) return undefined
+    return link.provider.modelInfo(servedBy === undefined ? (link.model ?? model) : model)
+  }
   return provider
 }
 

@@ -5,6 +5,7 @@ import { retryOptionShape, retryingStreams, type AttemptPlan, type RetryOptions 
 import { lazySdkClient } from '../shared/sdk-client.js'
 import { missingApiKey } from '../shared/failures.js'
 import { geminiCapabilities } from './capabilities.js'
+import { catalogued } from '../catalogue/adapter-info.js'
 import { toGeminiContents } from './convert-messages.js'
 import { toGeminiParameters, toGeminiTools } from './convert-tools.js'
 import { withOutputInstructions } from '../shared/output-instructions.js'
@@ -63,7 +64,7 @@ export function gemini(options: GeminiOptions = {}): Provider {
   return {
     name,
     secrets,
-    capabilities: async (model: string) => geminiCapabilities(model),
+    ...catalogued('gemini', geminiCapabilities),
     ...retryingStreams(
       { ...options, name, secrets, maxRetries: options.maxRetries ?? 2 },
       (request: ModelRequest): AttemptPlan => {

@@ -1,5 +1,6 @@
 import type { Provider } from '@nestor/core'
-import type { Capabilities, ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import type { Capabilities, ModelEvent, ModelInfo, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import { modelInfo } from '../catalogue/model-info.js'
 import { invalidOption, option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
 import type { NestorError } from '@nestor/core'
 import { openai } from '../openai/provider.js'
@@ -96,6 +97,10 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     }
     return found
   }
+  const discovered = async (model: string): Promise<Capabilities> => {
+    const { reported: _reported, ...caps } = await capabilities(model)
+    return mode === 'native' ? { ...caps, tools: true } : caps
+  }
   const protocolFor = async (model: string): Promise<'native' | 'text'> => {
     if (mode !== 'auto') return mode
     return (await capabilities(model)).tools ? 'native' : 'text'
@@ -118,9 +123,19 @@ export function openaiCompatible(options: OpenAICompatibleOptions): OpenAICompat
     baseURL: options.baseURL,
     protocolFor,
     secrets: () => (options.apiKey ? [options.apiKey] : []),
-    capabilities: async (model: string): Promise<Capabilities> => {
-      const { reported: _reported, ...caps } = await capabilities(model)
-      return mode === 'native' ? { ...caps, tools: true } : caps
+    capabilities: discovered,
+    // Priced by the name the app gave the server (`groq`, `deepseek`…); a local server has no price.
+    modelInfo: async (model: string): Promise<ModelInfo> => {
+      // Pricing never asks the server: only what discovery found for a request already is used.
+      const caps: Capabilities = cache.has(model)
+        ? await discovered(model)
+        : { tools: mode !== 'text', thinking: false }
+      const entry = options.name === undefined ? undefined : await modelInfo(options.name, model)
+      return {
+        ...entry,
+        ...(caps.contextWindow !== undefined && { contextWindow: caps.contextWindow }),
+        capabilities: caps,
+      }
     },
     async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelEvent> {
       const model = request.model || options.model || ''

@@ -10,6 +10,7 @@ import { sdkLogging } from '../shared/sdk-logger.js'
 import { lazySdkClient } from '../shared/sdk-client.js'
 import { missingApiKey } from '../shared/failures.js'
 import { openAICapabilities } from './capabilities.js'
+import { catalogued } from '../catalogue/adapter-info.js'
 import { toChatRequest } from './chat-request.js'
 import { parseChatStream } from './chat-stream.js'
 import { classifyOpenAIError } from './errors.js'
@@ -59,7 +60,7 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
     name,
     api,
     secrets,
-    capabilities: async (model: string) => openAICapabilities(model),
+    ...catalogued(catalogueKind(options), openAICapabilities),
     ...retryingStreams({ ...options, name, secrets }, (request: ModelRequest): AttemptPlan => {
       const schemas = strict ? new Map(request.tools.map((tool) => [tool.name, tool.parameters])) : undefined
       const attempt = async (
@@ -95,4 +96,14 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
       return { attempt, classify: (error) => classifyOpenAIError(error, name) }
     }),
   }
+}
+
+/**
+ * Which catalogue prices this adapter's models: OpenAI's, unless it talks to another server, which
+ * is priced by the name the app gave it (`groq`, `deepseek`…) or not at all (a local server).
+ */
+function catalogueKind(options: OpenAIProviderOptions): string | undefined {
+  if (options.baseURL === undefined || /^https:\/\/api\.openai\.com(\/|$)/.test(options.baseURL))
+    return options.name ?? 'openai'
+  return options.name
 }

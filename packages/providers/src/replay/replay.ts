@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { AssistantMessage, Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'
+import { modelInfo } from '../catalogue/model-info.js'
 import { emptyUsage, option, parseOptions, redactDeep, sleep, strictOptions } from '@nestor/core/provider-kit'
 import {
   CASSETTE_VERSION,
@@ -24,8 +25,11 @@ export type ReplayOptions = {
   dir: string
   /** strict: only cassettes, a miss is `replay_miss`; record: always call and (over)write; auto: replay if present, else record. */
   mode: ReplayMode
-  /** More strings to redact from recordings (the runtime's `secrets`), besides the provider's own. */
-  secrets?: string[]
+  /**
+   * More strings to redact from recordings (the runtime's `secrets`), besides the provider's own;
+   * a function is asked at each call (an eval learns them as the task's execs open).
+   */
+  secrets?: string[] | (() => readonly string[])
   /** Wait this long before each replayed event, so an offline demo can be watched. Default 0. */
   paceMs?: number
 }
@@ -53,7 +57,12 @@ const replayShape = () => ({
     .optional(),
   dir: option.nonEmptyString('a folder path'),
   mode: option.oneOf(['strict', 'record', 'auto']),
-  secrets: option.stringList().optional(),
+  secrets: option
+    .custom<string[] | (() => readonly string[])>(
+      'a list of strings, or a function returning one',
+      (v) => typeof v === 'function' || (Array.isArray(v) && v.every((s) => typeof s === 'string')),
+    )
+    .optional(),
   paceMs: option.nonNegative().optional(),
 })
 const replaySchema = strictOptions(replayShape)
@@ -76,8 +85,16 @@ export function replay(options: ReplayOptions): ReplayProvider {
     )
   }
   const name = inner?.name ?? 'replay'
-  const secrets = (): string[] => [...(options.secrets ?? []), ...(inner?.secrets?.() ?? [])]
-  const keyOf = (request: ModelRequest) => requestKey(canonicalRequest(request))
+  const given = options.secrets
+  const secrets = (): string[] => [
+    ...(typeof given === 'function' ? given() : (given ?? [])),
+    ...(inner?.secrets?.() ?? []),
+  ]
+  // Keyed by the request as the cassette stores it, redacted: a secret is not hashed into a file
+  // name, a replay under another value of the secret finds the recording, and so does a later
+  // turn that quotes a redacted reply (replayed as [REDACTED], recorded live in clear).
+  const summaryOf = (request: ModelRequest) => redactDeep(canonicalRequest(request), secrets())
+  const keyOf = (request: ModelRequest) => requestKey(summaryOf(request))
 
   const provider: ReplayProvider = {
     name,
@@ -88,7 +105,7 @@ export function replay(options: ReplayOptions): ReplayProvider {
     [offlineProvider]: mode === 'strict' || (inner !== undefined && isOfflineProvider(inner)),
     secrets,
     async *stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ModelEvent> {
-      const summary = canonicalRequest(request)
+      const summary = summaryOf(request)
       const key = requestKey(summary)
       const file = join(dir, `${key}.json`)
       if (mode !== 'record') {
@@ -111,6 +128,10 @@ export function replay(options: ReplayOptions): ReplayProvider {
   }
   if (inner?.capabilities)
     provider.capabilities = (model) => (inner.capabilities as NonNullable<Provider['capabilities']>)(model)
+  // A replayed message is priced as its recording says it was served (a cassette of `openai` turns
+  // at OpenAI's prices), through the inner provider when there is one.
+  provider.modelInfo = (model, servedBy) =>
+    inner?.modelInfo ? inner.modelInfo(model, servedBy) : modelInfo(servedBy ?? name, model)
 
   async function* record(
     from: Provider,
@@ -130,7 +151,7 @@ export function replay(options: ReplayOptions): ReplayProvider {
           {
             version: CASSETTE_VERSION,
             key,
-            request: redactDeep(summary, secrets()),
+            request: summary,
             events: redactRecording(events, secrets()),
           },
           file,

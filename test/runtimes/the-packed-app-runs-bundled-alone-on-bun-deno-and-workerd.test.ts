@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -71,15 +71,19 @@ async function freePort(): Promise<number> {
   return port
 }
 
-/** The JSON the worker answers, once workerd listens (it starts in about a second). */
-async function answer(url: string): Promise<unknown> {
-  for (let attempt = 0; ; attempt++) {
+/** The JSON the worker answers, once workerd listens (a few seconds on a busy machine). */
+async function answer(url: string, workerd: ChildProcess): Promise<unknown> {
+  let stderr = ''
+  workerd.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  for (;;) {
+    if (workerd.exitCode !== null) throw new Error(`workerd exited ${workerd.exitCode}: ${stderr}`)
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(30_000) })
       if (!response.ok) throw new Error(`worker answered ${response.status}: ${await response.text()}`)
       return await response.json()
     } catch (error) {
-      if (attempt >= 100 || !(error instanceof TypeError)) throw error
+      // Not listening yet: the connection is refused (the test's timeout bounds the wait).
+      if (!(error instanceof TypeError)) throw error
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }
@@ -195,13 +199,10 @@ describe('the packed app', { timeout: 300_000 }, () => {
     const workerd = spawn(
       await runtimeBin('workerd'),
       ['serve', 'config.capnp', '--socket-addr', `http=127.0.0.1:${port}`],
-      {
-        cwd: out,
-        stdio: 'ignore',
-      },
+      { cwd: out, stdio: ['ignore', 'ignore', 'pipe'] },
     )
     try {
-      expect(await answer(`http://127.0.0.1:${port}/`)).toEqual(unbundled)
+      expect(await answer(`http://127.0.0.1:${port}/`, workerd)).toEqual(unbundled)
     } finally {
       workerd.kill()
     }

@@ -11,3 +11,8 @@ import type { Zod } from './peers.js'
 export const zod = (): Zod => z
 export const validatorClass = (): typeof Validator => Validator
 export const zodV3ToJsonSchema = (): typeof zodToJsonSchema => zodToJsonSchema
+
+/** node:vm where the runtime has it (Node, Deno, Bun); undefined in a Worker or a browser. */
+export const vm = (): typeof import('node:vm') | undefined =>
+  (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process?.getBuiltinModule?.('node:vm') as
+    typeof import('node:vm') | undefined

@@ -32,3 +32,6 @@ export const validatorClass = (): typeof Validator =>
 /** zod-to-json-schema, for zod v3 schemas. */
 export const zodV3ToJsonSchema = (): typeof zodToJsonSchema =>
   (load('zod-to-json-schema') as typeof import('zod-to-json-schema')).zodToJsonSchema
+
+/** node:vm, whose timeout interrupts a runaway regular expression (schema/bounded-patterns.ts). */
+export const vm = (): typeof import('node:vm') | undefined => load('node:vm') as typeof import('node:vm')

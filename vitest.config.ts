@@ -6,6 +6,17 @@ const src = (pkg: string, entry = 'index') =>
 
 // Tests run against the TypeScript sources, not dist/, so a test run never sees stale builds.
 export default defineConfig({
+  plugins: [
+    {
+      // A package's `#peers` import is its Node variant's source (package.json maps it to bundle/).
+      name: 'nestor-peers-source',
+      enforce: 'pre',
+      resolveId(id, importer) {
+        const pkg = importer && /[/\\]packages[/\\]([^/\\]+)[/\\]src[/\\]/.exec(importer)?.[1]
+        return id === '#peers' && pkg ? src(pkg, 'peers/node') : undefined
+      },
+    },
+  ],
   resolve: {
     // Subpath entries first: an alias also matches the subpaths of its name.
     alias: {
@@ -40,7 +51,14 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+    // test/runtimes (bundlers, Workers, browsers, Bun, Deno) runs once per CI run, after the Node
+    // runs (.ci/run sets NESTOR_RUNTIMES): it checks the packed packages, the same on every Node.
+    ...(process.env['NESTOR_RUNTIMES']
+      ? { include: ['test/runtimes/**/*.test.ts'] }
+      : {
+          include: ['test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+          exclude: ['test/runtimes/**', '**/node_modules/**'],
+        }),
     testTimeout: 20_000,
     pool: 'forks',
     reporters: ['default', './test/support/plain-summary.ts'],

@@ -66,6 +66,9 @@ const ctx = {
   depth: 0,
   update() {},
   log() {},
+  exec() {
+    throw new Error('the tools bench runs bodies outside any exec')
+  },
 }
 
 export async function toolsBench(files = 10_000, rounds = 7): Promise<ToolsBenchReport> {

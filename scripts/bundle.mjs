@@ -22,6 +22,8 @@ function entryPoints(manifest) {
     manifest.main,
     ...Object.values(manifest.bin ?? {}),
     ...Object.values(manifest.exports ?? {}).map((e) => e?.default),
+    // Each variant of a package import (`#peers`: one for Node, one for bundlers) is a file of its own.
+    ...Object.values(manifest.imports ?? {}).flatMap((e) => Object.values(e)),
   ]
   const entries = new Set()
   for (const target of targets) {
@@ -68,6 +70,8 @@ async function bundlePackage(dir) {
     target: 'node20',
     // Dependencies, peers (the SDKs, zod) and the other @nestor packages stay imports.
     packages: 'external',
+    // The app's resolver picks the variant under its conditions (core's `#peers`).
+    external: Object.keys(manifest.imports ?? {}),
     sourcemap: true,
     sourcesContent: false,
     logLevel: 'warning',

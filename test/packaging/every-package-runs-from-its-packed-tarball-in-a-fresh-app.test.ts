@@ -33,6 +33,7 @@ const smokeOf: Record<string, string> = {
   '@nestor/dbos': 'smoke-dbos.mjs',
   '@nestor/evals': 'smoke-evals.mjs',
   '@nestor/tools': 'smoke-tools.mjs',
+  '@nestor/sessions': 'smoke-sessions.mjs',
 }
 
 let tarballs: string[] = []
@@ -46,6 +47,7 @@ beforeAll(async () => {
   ;[app, bare] = await Promise.all([
     installApp(tarballs, rootManifest.devDependencies.zod!, {
       '@opentelemetry/sdk-trace-base': rootManifest.devDependencies['@opentelemetry/sdk-trace-base']!,
+      '@libsql/client': rootManifest.devDependencies['@libsql/client']!,
     }),
     installWithoutPeers({
       '@nestor/core': tarball('@nestor/core'),
@@ -163,6 +165,15 @@ describe('every package, from its packed tarball in a fresh npm app', () => {
         [true, 'refused: ../outside.txt is outside the root (paths are relative to the root, which they cannot leave)'],
         [false, 'exit code 0\n[]\n'],
       ],
+    })
+  }, 60_000)
+
+  it('sessions: a second exec on a SQLite file session continues the first, and another owner sees nothing', async () => {
+    expect(await runIn(app, 'smoke-sessions.mjs')).toEqual({
+      statuses: ['completed', 'completed'],
+      seen: [1, 3],
+      stored: ['user', 'assistant', 'user', 'assistant'],
+      foreign: 0,
     })
   }, 60_000)
 })

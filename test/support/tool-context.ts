@@ -9,4 +9,7 @@ export const directToolContext = (toolCallId = 't'): ToolContext => ({
   depth: 0,
   update() {},
   log() {},
+  exec() {
+    throw new Error('directToolContext: no exec outside a runtime')
+  },
 })

@@ -1,11 +1,9 @@
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { pgPool } from './peer.js'
+import { dbosExecutorModule } from '#peers'
 
 type Executor = { DBOSExecutor?: { globalInstance?: { config?: { systemDatabaseUrl?: unknown } } } }
-const load = createRequire(import.meta.url)
 
 /**
  * The system database DBOS launched with (`DBOS.setConfig({ systemDatabaseUrl })`, or its own
@@ -15,9 +13,8 @@ const load = createRequire(import.meta.url)
  */
 export function launchedDatabaseUrl(): string | undefined {
   try {
-    const main = load.resolve('@dbos-inc/dbos-sdk')
-    const executor = load(join(dirname(main), 'dbos-executor.js')) as Executor
-    const url = executor.DBOSExecutor?.globalInstance?.config?.systemDatabaseUrl
+    const executor = dbosExecutorModule() as Executor | undefined
+    const url = executor?.DBOSExecutor?.globalInstance?.config?.systemDatabaseUrl
     return typeof url === 'string' && url !== '' ? url : undefined
   } catch {
     return undefined

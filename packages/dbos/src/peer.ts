@@ -1,12 +1,11 @@
-import { createRequire } from 'node:module'
 import type * as DbosSdk from '@dbos-inc/dbos-sdk'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
+import { loadPeer } from '#peers'
 
 // The peers load at first use, not at import: an app without them imports @nestor/dbos and is
 // told what to install, as the provider adapters tell of their SDKs. Both are CommonJS, so
 // require() returns the very DBOS the app imports, synchronously (durable() registers before launch).
-const load = createRequire(import.meta.url)
 
 let sdk: typeof DbosSdk | undefined
 
@@ -24,9 +23,9 @@ export function pgPool(): typeof Pool {
   return peer<{ Pool: typeof Pool }>('pg').Pool
 }
 
-function peer<T>(name: string): T {
+function peer<T>(name: '@dbos-inc/dbos-sdk' | 'pg'): T {
   try {
-    return load(name) as T
+    return loadPeer(name) as T
   } catch (error) {
     const code = (error as { code?: unknown } | undefined)?.code
     if (code !== 'MODULE_NOT_FOUND' || !(error as Error).message.includes(`'${name}'`)) throw error

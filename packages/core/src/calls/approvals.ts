@@ -75,6 +75,12 @@ export function approvalContext(ctx: ExecContext, call: ToolCall, idempotencyKey
     depth: ctx.depth,
     update: () => {},
     log: () => {},
+    exec: () => {
+      throw new NestorError(
+        'no_runtime',
+        'ctx.exec() opens a nested exec from a tool body, not from needsApproval or prepare',
+      )
+    },
   }
 }
 

@@ -1,10 +1,11 @@
 import { NestorError, messageOf } from '../contract/errors.js'
 import { emit, type ExecContext } from '../exec/context.js'
 import { LazyAbort, onAbort } from '../base/abort-watch.js'
-import { runInFrame } from '../exec/frame.js'
+import { inFrameNow, runInFrame } from '../exec/frame.js'
 import { sleep } from '../base/sleep.js'
 import { toToolOutput } from '../tools/tool.js'
 import type { Tool, ToolCall, ToolContext, ToolOutput } from '../contract/types.js'
+import type { ExecInput, ExecOptions } from '../contract/exec-types.js'
 
 export type RunOutcome =
   | {
@@ -115,6 +116,9 @@ function attemptOnce(
         if (!finished)
           emit(ctx, { type: 'tool_log', toolCallId: call.id, level, message, ...(data !== undefined && { data }) })
       },
+      // The host of every exec is a Runtime: its exec returns an ExecRun (as the ambient exec()).
+      exec: ((input: ExecInput, options?: ExecOptions) =>
+        inFrameNow(frame, () => ctx.env.host.exec(input, options))) as ToolContext['exec'],
     }
     const frame = {
       ctx,

@@ -3,6 +3,8 @@
 
 export type * from './message-types.js'
 import type { ToolResultContent, ToolCall, AssistantMessage, Message } from './message-types.js'
+import type { ChoiceOf, ExecInput, ExecOptions, ExecOutputOf } from './exec-types.js'
+import type { ExecRun } from '../exec/run.js'
 
 // ─── JSON Schema and tools ───────────────────────────────────────────────────
 
@@ -27,6 +29,16 @@ export type ToolContext = {
   update(partial: unknown): void
   /** Emits a `tool_log` event: a log line for the app's consumers (MCP `notifications/message` when served). */
   log(level: LogLevel, message: string, data?: unknown): void
+  /**
+   * Opens a nested exec as this call's child, exactly as the ambient `exec()` does from a tool
+   * body (inheritance, depth, events, budgets, approvals), with no AsyncLocalStorage: the way to
+   * nest where it is missing (browsers), and wherever the body passes work to code that loses
+   * the async context (a callback queue, a worker). docs/loop.md
+   */
+  exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(
+    input: ExecInput,
+    options?: ExecOptions<S, C>,
+  ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
 }
 
 /** Log severities, as syslog and MCP name them (least to most severe). */

@@ -11,11 +11,26 @@ export type Frame = Nesting & { runningTool: string }
 
 const frames = new AsyncLocalStorage<Frame>()
 
-export const currentFrame = (): Frame | undefined => frames.getStore()
+// The frame ToolContext.exec names while it opens its child: exec() reads its parent at once, so
+// a synchronous override nests the same way with or without AsyncLocalStorage.
+let given: Frame | undefined
+
+export const currentFrame = (): Frame | undefined => given ?? frames.getStore()
+
+/** Runs `open` (synchronous) as if inside `frame`: how `ToolContext.exec` finds its parent. */
+export function inFrameNow<T>(frame: Frame, open: () => T): T {
+  const before = given
+  given = frame
+  try {
+    return open()
+  } finally {
+    given = before
+  }
+}
 
 /** The exec whose tool body is running here, or undefined outside any tool body. */
 export function currentExec(): ExecFrameInfo | undefined {
-  const frame = frames.getStore()
+  const frame = currentFrame()
   return (
     frame && { execId: frame.ctx.execId, depth: frame.ctx.depth, path: frame.ctx.path, toolName: frame.runningTool }
   )
@@ -53,5 +68,11 @@ function usesContextFrames(): boolean {
  * root even when the event it reacts to was emitted from inside a tool body.
  */
 export function outsideFrames<T>(fn: () => T): T {
-  return frames.getStore() === undefined ? fn() : frames.exit(fn)
+  const before = given
+  given = undefined
+  try {
+    return frames.getStore() === undefined ? fn() : frames.exit(fn)
+  } finally {
+    given = before
+  }
 }

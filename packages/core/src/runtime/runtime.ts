@@ -384,7 +384,7 @@ export function exec<S extends OutputSchema | undefined = undefined, const C ext
   if (!frame)
     throw new NestorError(
       'no_runtime',
-      'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body',
+      'exec() was called outside any exec: call runtime.exec() first, or call exec() from inside a tool body (where AsyncLocalStorage is missing, as in browsers, use the tool context: ctx.exec(input, options))',
     )
   // The host of every exec is a Runtime: its exec returns an ExecRun.
   return frame.ctx.env.host.exec(input, options) as ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>

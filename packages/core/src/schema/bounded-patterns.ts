@@ -1,4 +1,5 @@
-import { Script, createContext } from 'node:vm'
+import type { Context, Script } from 'node:vm'
+import { vm } from '#peers'
 
 // A JSON Schema `pattern` runs on the backtracking regular expression engine: a pattern such as
 // ^(a+)+$ takes exponential time on a short string, and a schema from an MCP server is untrusted.
@@ -22,14 +23,28 @@ export function hasPatterns(schema: unknown): boolean {
   return false
 }
 
-const context = createContext({ run: undefined as (() => unknown) | undefined })
-const script = new Script('run()')
+type Runner = { context: Context & { run: (() => unknown) | undefined }; script: Script }
+let runner: Runner | null | undefined
+
+/** vm's context and script, made at the first check; null where there is no node:vm (workerd). */
+function patternRunner(): Runner | null {
+  if (runner !== undefined) return runner
+  const module = vm()
+  runner = module
+    ? { context: module.createContext({ run: undefined }) as Runner['context'], script: new module.Script('run()') }
+    : null
+  return runner
+}
 
 /**
  * Runs `fn` (a schema check) for at most PATTERN_CHECK_MS; past it, throws an Error saying a
  * pattern took too long. `fn` is the caller's own: the vm only lends its timeout.
  */
 export function withinPatternBudget<T>(fn: () => T): T {
+  // Without node:vm (a Cloudflare Worker) nothing can interrupt a regular expression: run as is.
+  const found = patternRunner()
+  if (!found) return fn()
+  const { context, script } = found
   const previous = context.run
   context.run = fn
   try {

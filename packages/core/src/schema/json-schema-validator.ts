@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module'
 import type { OutputUnit, Validator } from '@cfworker/json-schema'
+import { validatorClass } from '#peers'
 import type { JSONSchema, Validation } from '../contract/types.js'
 import { hasPatterns, withinPatternBudget } from './bounded-patterns.js'
 
@@ -7,9 +7,6 @@ import { hasPatterns, withinPatternBudget } from './bounded-patterns.js'
 // interpreter with no code generation, so the first value checked costs about a millisecond where a
 // compiling validator paid tens (see docs/design.md, "Validating raw JSON Schema"). The module is
 // loaded, and each schema's validator made, at the first value that schema checks.
-
-const load = createRequire(import.meta.url)
-let ValidatorClass: typeof Validator | undefined
 
 /** A validate function for `schema`; nothing is loaded or built until its first call. */
 export function jsonSchemaValidator(schema: JSONSchema): (value: unknown) => Validation<unknown> {
@@ -31,7 +28,7 @@ export function jsonSchemaValidator(schema: JSONSchema): (value: unknown) => Val
 }
 
 function make(schema: JSONSchema): Validator {
-  ValidatorClass ??= (load('@cfworker/json-schema') as typeof import('@cfworker/json-schema')).Validator
+  const ValidatorClass = validatorClass()
   const { $schema: _ignored, ...rest } = schema
   // All errors (no short circuit): the model gets every problem of its call at once.
   return new ValidatorClass(rest as never, '2020-12', false)

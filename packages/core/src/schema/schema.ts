@@ -1,8 +1,9 @@
-import { createRequire } from 'node:module'
 import type { JSONSchema as ZodJSONSchema, ToJSONSchemaParams } from 'zod/v4/core'
 import { NestorError } from '../contract/errors.js'
 import { schemaProblem } from './json-schema-shape.js'
 import { jsonSchemaValidator } from './json-schema-validator.js'
+import { zodV3ToJsonSchema } from '#peers'
+import { zod } from '../base/zod-lazy.js'
 import type { JSONSchema, Validation } from '../contract/types.js'
 
 /** What `defineTool({ parameters })` accepts: a zod v4 schema, a zod v3 schema, or raw JSON Schema. */
@@ -57,7 +58,7 @@ export function compileSchema(input: SchemaInput): CompiledSchema {
     return { json, validate: (value) => fromZod(input.safeParse(value)), unrepresentable }
   }
   if (isZodV3(input)) {
-    const { zodToJsonSchema } = load('zod-to-json-schema') as typeof import('zod-to-json-schema')
+    const zodToJsonSchema = zodV3ToJsonSchema()
     const json = zodToJsonSchema(input as never, { $refStrategy: 'none' }) as JSONSchema
     delete json.$schema
     return { json, validate: (value) => fromZod(input.safeParse(value)) }
@@ -110,16 +111,15 @@ function jsonPathToField(path: readonly (string | number)[]): string {
 
 // zod's JSON Schema generator and zod-to-json-schema cost more to load than the rest of core: they
 // are loaded (synchronously, since defineTool is synchronous) by the first schema that needs them,
-// not when @nestor/core is imported. zod itself is the app's (a peer dependency).
-const load = createRequire(import.meta.url)
+// not when @nestor/core is imported (peers/). zod itself is the app's (a peer dependency).
 
 type ZodV4Convertible = ZodV4Like & { toJSONSchema?(params: ToJSONSchemaParams): ZodJSONSchema.BaseSchema }
 function zodV4ToJson(input: ZodV4Like, params: ToJSONSchemaParams): JSONSchema {
   // Classic zod 4 schemas convert themselves: no second zod module to load.
   const own = (input as ZodV4Convertible).toJSONSchema
   if (typeof own === 'function') return own.call(input, params) as JSONSchema
-  const { toJSONSchema } = load('zod/v4/core') as typeof import('zod/v4/core')
-  return toJSONSchema(input as never, params) as JSONSchema
+  // zod mini: the generator of classic zod is zod/v4/core's, the same for both.
+  return zod().toJSONSchema(input as never, params as never) as JSONSchema
 }
 
 type ZodIssueLike = { path?: PropertyKey[]; message: string }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import * as nodeModule from 'node:module'
 import { dirname, extname, isAbsolute, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { NestorError, messageOf } from '../contract/errors.js'
@@ -209,7 +209,8 @@ function moduleLocation(
 async function bindCallable({ url, specifier, exportName: name, where, body }: Plan): Promise<string | undefined> {
   let module: Record<string, unknown>
   try {
-    module = (await import(url)) as Record<string, unknown>
+    // The app's own module, found at run time: a bundler must leave this import to Node.
+    module = (await import(/* webpackIgnore: true */ /* @vite-ignore */ url)) as Record<string, unknown>
   } catch (error) {
     return `${where}: module ${specifier} failed to load (${messageOf(error)})`
   }
@@ -226,7 +227,8 @@ function moduleUrl(manifestPath: string, specifier: string): string {
   if (specifier.startsWith('file:')) return specifier
   if (specifier.startsWith('.') || isAbsolute(specifier))
     return pathToFileURL(resolve(dirname(manifestPath), specifier)).href
-  return pathToFileURL(createRequire(manifestPath).resolve(specifier)).href
+  // Through the namespace: webpack would take a bare createRequire for a dependency of the bundle.
+  return pathToFileURL(nodeModule.createRequire(manifestPath).resolve(specifier)).href
 }
 
 const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)

@@ -1,0 +1,67 @@
+// The minified and gzipped size of every entry point of every package, as an app's bundle ships it:
+// the entry with everything it imports (zod and the other dependencies, the other @nestor
+// packages), bundled by esbuild for Node and minified; the peers but zod (provider SDKs, DBOS, pg,
+// OpenTelemetry, the MCP SDK) stay out, as the app chooses them. test/runtimes checks each size
+// against scripts/size-budgets.json.
+//
+//   node scripts/sizes.mjs     prints the table (KiB), with the AI SDK's `ai` measured the same way
+import { readFileSync, readdirSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** `@nestor/core`, `@nestor/providers/openai`, …: every export of every package but package.json. */
+export function entryPoints() {
+  const entries = []
+  for (const dir of readdirSync(join(root, 'packages'))) {
+    const file = join(root, 'packages', dir, 'package.json')
+    if (!existsSync(file)) continue
+    const manifest = JSON.parse(readFileSync(file, 'utf8'))
+    for (const key of Object.keys(manifest.exports ?? {}))
+      if (key !== './package.json') entries.push(key === '.' ? manifest.name : `${manifest.name}${key.slice(1)}`)
+  }
+  return entries
+}
+
+/** The peers of every package but zod: what an app adds for the adapters and tools it uses. */
+function appPeers() {
+  const peers = new Set()
+  for (const dir of readdirSync(join(root, 'packages'))) {
+    const file = join(root, 'packages', dir, 'package.json')
+    if (!existsSync(file)) continue
+    const manifest = JSON.parse(readFileSync(file, 'utf8'))
+    for (const name of Object.keys(manifest.peerDependencies ?? {}))
+      if (name !== 'zod' && !name.startsWith('@nestor/')) peers.add(name)
+  }
+  return [...peers].flatMap((name) => [name, `${name}/*`])
+}
+
+/** Bytes of `specifier`'s bundle, minified and gzipped (level 9). */
+export async function gzippedSize(specifier, external = appPeers()) {
+  const result = await build({
+    stdin: { contents: `export * from '${specifier}'`, resolveDir: root, loader: 'js' },
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external,
+    write: false,
+    logLevel: 'silent',
+  })
+  return gzipSync(Buffer.concat(result.outputFiles.map((f) => f.contents)), { level: 9 }).length
+}
+
+export const budgets = () => JSON.parse(readFileSync(join(root, 'scripts/size-budgets.json'), 'utf8'))
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const kib = (bytes) => (bytes / 1024).toFixed(1)
+  const limits = budgets()
+  console.log('| entry point | min+gzip KiB | budget KiB |\n|---|---:|---:|')
+  for (const entry of entryPoints())
+    console.log(`| ${entry} | ${kib(await gzippedSize(entry))} | ${limits[entry] ?? '—'} |`)
+  console.log(`| ai (the AI SDK, for comparison) | ${kib(await gzippedSize('ai', []))} | |`)
+}

@@ -222,8 +222,15 @@ function buildSchemas(z: Zod) {
     signature: z.string().optional(),
   })
 
-  // The parts a journal entry is checked with (state/journal-entry.ts).
-  const parts = { record, count, assistantMessage, toolResultMessage, receipt }
+  // The parts a journal entry is checked with (state/journal-entry.ts), typed loosely so the
+  // declaration files name no zod generic whose arity differs between zod versions (zod 3's v4).
+  const parts: Record<'record' | 'count' | 'assistantMessage' | 'toolResultMessage' | 'receipt', z.ZodType> = {
+    record,
+    count,
+    assistantMessage,
+    toolResultMessage,
+    receipt,
+  }
   return { messageSchema, runStateSchema, parts }
 }
 

@@ -3,8 +3,6 @@
 
 export type * from './message-types.js'
 import type { ToolResultContent, ToolCall, AssistantMessage, Message } from './message-types.js'
-import type { ChoiceOf, ExecInput, ExecOptions, ExecOutputOf } from './exec-types.js'
-import type { ExecRun } from '../exec/run.js'
 
 // ─── JSON Schema and tools ───────────────────────────────────────────────────
 
@@ -14,7 +12,12 @@ export type JSONSchema = { [key: string]: unknown }
 /** What the model sees of a tool. */
 export type ToolSpec = { name: string; description: string; parameters: JSONSchema }
 
-export type ToolContext = {
+/**
+ * What a tool body is given. Its `exec(input, options)` (a nested exec opened as this call's child,
+ * with no AsyncLocalStorage) is declared beside `ExecRun` in exec/run.ts, which merges it into this
+ * interface: the exec types sit above the tool types, so declaring it here would tie them in a circle.
+ */
+export interface ToolContext {
   /** Aborted when the exec is aborted or the tool's timeout fires. */
   signal: AbortSignal
   toolCallId: string
@@ -29,16 +32,6 @@ export type ToolContext = {
   update(partial: unknown): void
   /** Emits a `tool_log` event: a log line for the app's consumers (MCP `notifications/message` when served). */
   log(level: LogLevel, message: string, data?: unknown): void
-  /**
-   * Opens a nested exec as this call's child, exactly as the ambient `exec()` does from a tool
-   * body (inheritance, depth, events, budgets, approvals), with no AsyncLocalStorage: the way to
-   * nest where it is missing (browsers), and wherever the body passes work to code that loses
-   * the async context (a callback queue, a worker). docs/loop.md
-   */
-  exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(
-    input: ExecInput,
-    options?: ExecOptions<S, C>,
-  ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
 }
 
 /** Log severities, as syslog and MCP name them (least to most severe). */

@@ -4,8 +4,23 @@ import type { ExecContext } from './context.js'
 import { currentFrame, outsideFrames } from './frame.js'
 import { toUserMessage } from './message-queue.js'
 import type { AgentEvent } from '../contract/event-types.js'
-import type { ExecResult } from '../contract/exec-types.js'
-import type { UserMessage } from '../contract/types.js'
+import type { ChoiceOf, ExecInput, ExecOptions, ExecOutputOf, ExecResult } from '../contract/exec-types.js'
+import type { OutputSchema, UserMessage } from '../contract/types.js'
+
+declare module '../contract/types.js' {
+  interface ToolContext {
+    /**
+     * Opens a nested exec as this call's child, exactly as the ambient `exec()` does from a tool
+     * body (inheritance, depth, events, budgets, approvals), with no AsyncLocalStorage: the way to
+     * nest where it is missing (browsers), and wherever the body passes work to code that loses
+     * the async context (a callback queue, a worker). docs/loop.md
+     */
+    exec<S extends OutputSchema | undefined = undefined, const C extends string = never>(
+      input: ExecInput,
+      options?: ExecOptions<S, C>,
+    ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>>
+  }
+}
 
 /**
  * A running exec: iterate it for events (this exec's and its nested children's, from the first

@@ -174,7 +174,10 @@ describe.skipIf(!bwrap)(
       const server = createServer((socket) => socket.end()).listen(0, '127.0.0.1')
       await once(server, 'listening')
       const { port } = server.address() as AddressInfo
-      const connect = `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('connected')).on('error', (e) => console.log(e.code))"`
+      // The sandbox's /tmp is empty: a node installed under it (CI's Node 22/24) is not there, the machine's is.
+      const node =
+        process.execPath.startsWith('/tmp/') && existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath
+      const connect = `${node} -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('connected')).on('error', (e) => console.log(e.code))"`
       try {
         expect((await call(shell, 'shell', { command: connect })).text).toBe('exit code 0\nECONNREFUSED\n')
         const networked = shellTool({ cwd, sandbox: 'bubblewrap', network: true })

@@ -69,6 +69,9 @@ const ctx = {
   exec() {
     throw new Error('the tools bench runs bodies outside any exec')
   },
+  ask() {
+    throw new Error('the tools bench runs bodies outside any exec')
+  },
 }
 
 export async function toolsBench(files = 10_000, rounds = 7): Promise<ToolsBenchReport> {

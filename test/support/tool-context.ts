@@ -12,4 +12,7 @@ export const directToolContext = (toolCallId = 't'): ToolContext => ({
   exec() {
     throw new Error('directToolContext: no exec outside a runtime')
   },
+  ask() {
+    throw new Error('directToolContext: no one to ask outside a runtime')
+  },
 })

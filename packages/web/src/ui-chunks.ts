@@ -1,4 +1,12 @@
-import type { AgentEvent, ApprovalRequest, AssistantMessage, ToolReceipt, ToolResultMessage, Usage } from '@nestor/core'
+import type {
+  AgentEvent,
+  ApprovalRequest,
+  AssistantMessage,
+  PendingInput,
+  ToolReceipt,
+  ToolResultMessage,
+  Usage,
+} from '@nestor/core'
 
 /** What a nested exec looks like as a `data-exec` part (one part per exec, updated in place). */
 export type ExecPartData = {
@@ -23,6 +31,8 @@ export type ExecPartData = {
 }
 /** A call waiting for a decision, then decided: the whole request, its tool's `preview` included. */
 export type ApprovalPartData = ApprovalRequest & { status: 'pending' | 'approved' | 'rejected' }
+/** A question a tool asked (`ctx.ask`), answered by `POST {prefix}/{execId}/answer { id, value }`. */
+export type InputPartData = PendingInput & { status: 'pending' | 'answered' }
 
 /**
  * The AI SDK UI message stream chunks Nestor emits (the protocol `useChat` and
@@ -50,6 +60,7 @@ export type UIChunk =
   | { type: 'tool-output-denied'; toolCallId: string }
   | { type: 'data-exec'; id: string; data: ExecPartData }
   | { type: 'data-approval'; id: string; data: ApprovalPartData }
+  | { type: 'data-input'; id: string; data: InputPartData }
   | { type: 'data-receipt'; id: string; data: ToolReceipt }
 
 const resultText = (result: ToolResultMessage) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')

@@ -81,6 +81,10 @@ export function approvalContext(ctx: ExecContext, call: ToolCall, idempotencyKey
         'ctx.exec() opens a nested exec from a tool body, not from needsApproval or prepare',
       )
     },
+    ask: () =>
+      Promise.reject(
+        new NestorError('input_unavailable', 'ctx.ask() asks from a tool body, not from needsApproval or prepare'),
+      ),
   }
 }
 

@@ -119,6 +119,7 @@ function attemptOnce(
       // The host of every exec is a Runtime: its exec returns an ExecRun (as the ambient exec()).
       exec: ((input: ExecInput, options?: ExecOptions) =>
         inFrameNow(frame, () => ctx.env.host.exec(input, options))) as ToolContext['exec'],
+      ask: () => Promise.reject(new NestorError('input_unavailable', 'ctx.ask() is not implemented yet')),
     }
     const frame = {
       ctx,

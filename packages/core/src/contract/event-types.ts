@@ -6,6 +6,7 @@ import type {
   InjectedPrompt,
   Message,
   NestorErrorLike,
+  PendingInput,
   ToolReceipt,
   LogLevel,
   ToolResultMessage,
@@ -76,6 +77,8 @@ type EventBody =
       edited?: true
     }
   | { type: 'approval_required'; approvals: ApprovalRequest[] }
+  /** Questions a tool body asked (`ctx.ask`), from the exec whose call asked: docs/asking.md. */
+  | { type: 'input_required'; inputs: PendingInput[] }
   | { type: 'retry'; attempt: number; delayMs: number; error: NestorErrorLike }
   | { type: 'turn_end'; iteration: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: 'partial_output'; partial: unknown }

@@ -3,6 +3,7 @@
 import type {
   ApprovalDecision,
   ApprovalRequest,
+  AskHandler,
   ControlDecision,
   HistoryMessage,
   Message,
@@ -10,6 +11,7 @@ import type {
   NestorErrorLike,
   OutputOf,
   OutputSchema,
+  PendingInput,
   Provider,
   ToolCall,
   ToolChoice,
@@ -42,7 +44,8 @@ export type ExecResult<O = unknown, C extends string = string> = StateFields & {
   /** Infinity when unbounded (a stored RunState writes it as null). */
   iterationBudget: number
   error?: NestorErrorLike
-  pending?: { state: RunState; approvals: RunState['pending'] }
+  /** What a paused exec waits for: decisions on `approvals`, answers to `inputs` (docs/asking.md). */
+  pending?: { state: RunState; approvals: RunState['pending']; inputs: PendingInput[] }
   /** The validated final answer of an exec with `output`; set only when `status` is 'completed'. */
   output?: O
   /** Set when a tool's control envelope ended the exec (status 'completed', `text` is that call's result). */
@@ -166,6 +169,8 @@ export type RuntimeOptions = {
   resetToolChoice?: boolean
   stopAtTools?: string[]
   approve?: (request: ApprovalRequest) => Promise<ApprovalDecision> | ApprovalDecision
+  /** Answers `ctx.ask` in process (an exec's own `ask` wins); without one the tree pauses: docs/asking.md. */
+  ask?: AskHandler
   hooks?: LoopHooks
   /** HMAC-SHA256 key for RunState signatures (a non-empty string). */
   stateSecret?: string
@@ -215,6 +220,11 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   /** The conversation before `input` (a result's `history`, or messages written by hand). */
   history?: HistoryMessage[]
   signal?: AbortSignal
+  /**
+   * Answers `ctx.ask` of this exec and the execs nested in it (wins over the runtime's), so a server
+   * can answer each served call its own way: docs/asking.md.
+   */
+  ask?: AskHandler
   providerOptions?: Record<string, unknown>
   /**
    * Thinking on (true) or off (false) for this exec's calls (wins over the runtime's). Sent by the

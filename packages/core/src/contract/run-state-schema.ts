@@ -5,6 +5,7 @@ import {
   RECEIPT_STATUSES,
   type ApprovalRequest,
   type Message,
+  type PendingInput,
   type ReceiptStatus,
   type ToolChoice,
   type ToolReceipt,
@@ -151,6 +152,16 @@ function buildSchemas(z: Zod) {
     preview: json.optional(),
   })
 
+  // A question waiting for its answer; `key` is where the answer goes in the tree journal.
+  const waitingInput: z.ZodType<PendingInput & { key: string }> = z.object({
+    id: z.string().min(1),
+    toolCallId: z.string(),
+    path: z.array(z.string()),
+    question: z.string(),
+    schema: record,
+    key: z.string().min(1),
+  })
+
   const journalEntry: z.ZodType<JournalEntry> = z.looseObject({
     key: z.string().min(1),
     kind: z.enum(['model', 'tool', 'decision', 'message', 'context']),
@@ -189,6 +200,8 @@ function buildSchemas(z: Zod) {
     streaks: z.array(z.tuple([z.string(), count])),
     /** Calls waiting for a decision. */
     pending: z.array(approvalRequest),
+    /** Questions waiting for an answer (`ctx.ask`), anywhere in the tree: docs/asking.md. */
+    inputs: z.array(waitingInput).optional(),
     /** Ids of the paused message's calls still without a result, in the model's order. */
     remaining: z.array(z.string()),
     /** Decisions already taken for calls in `remaining` (partial decisions). */

@@ -32,7 +32,52 @@ export interface ToolContext {
   update(partial: unknown): void
   /** Emits a `tool_log` event: a log line for the app's consumers (MCP `notifications/message` when served). */
   log(level: LogLevel, message: string, data?: unknown): void
+  /**
+   * Asks a person a typed question and waits for the answer (docs/asking.md). The nearest `ask`
+   * handler (the exec's, an ancestor's, the runtime's) answers in process; without one the whole
+   * tree pauses (`pending.inputs`), and after `runtime.resume(state, { answers })` the body runs
+   * again from its start and this returns the answer at once. The answer is checked against
+   * `schema` (zod v4 or v3, or a JSON Schema). Rejects `input_unavailable` where no one can answer.
+   */
+  ask<S extends OutputSchema>(question: string, schema: S, options?: AskOptions): Promise<OutputOf<S>>
 }
+
+/** How `ctx.ask` asks. */
+export type AskOptions = {
+  /**
+   * Names the question within its call, so an answer finds it again when the body runs again.
+   * Default: its place among the call's questions (the first, the second…), which holds as long as
+   * the body asks in the same order each time it runs.
+   */
+  key?: string
+  /** Ends the wait for an in-process handler's answer (the call's own signal always does). */
+  signal?: AbortSignal
+}
+
+/** A question waiting for its answer, as a paused result lists it (`pending.inputs`) and a UI shows it. */
+export type PendingInput = {
+  /** What `runtime.resume(state, { answers: { [id]: value } })` names it by. */
+  id: string
+  toolCallId: string
+  /** execIds from the root exec down to the one asking. */
+  path: string[]
+  question: string
+  /** What the answer must match, as JSON Schema. */
+  schema: JSONSchema
+}
+
+/** What an `ask` handler is given: the question, where it was asked, and a signal that ends the wait. */
+export type InputRequest = PendingInput & {
+  execId: string
+  depth: number
+  signal?: AbortSignal
+}
+
+/**
+ * Answers questions in process (`RuntimeOptions.ask`, `ExecOptions.ask`): returns (or resolves to)
+ * the answer, which is checked against the question's schema. A throw rejects the asking `ctx.ask`.
+ */
+export type AskHandler = (request: InputRequest) => unknown
 
 /** Log severities, as syslog and MCP name them (least to most severe). */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
@@ -296,6 +341,8 @@ export type ErrorCode =
   | 'journal_mismatch'
   /** A call to a `suppliedResults` tool that has no supplied result: the exec stops (docs/governance.md). */
   | 'missing_result'
+  /** `ctx.ask` where no one can answer: no handler, and an exec that cannot pause (a batch, a served call). */
+  | 'input_unavailable'
   /** The request does not fit the model's context window even after compacting (docs/context.md). */
   | 'context_overflow'
   /** Another exec is writing this session (`session: { wait: true }` waits for it): docs/sessions.md. */
@@ -369,4 +416,6 @@ export type ResumeDecisions = {
   approve?: string[]
   reject?: { toolCallId: string; reason?: string }[]
   edit?: { toolCallId: string; args: Record<string, unknown> }[]
+  /** Answers to the state's `pending.inputs`, by input id; each checked against its question's schema. */
+  answers?: Record<string, unknown>
 }

@@ -154,7 +154,7 @@ function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
     }
     const state = pausedState(ctx, round)
     if (own.length > 0) emit(ctx, { type: 'approval_required', approvals: own })
-    return { status: 'paused', pending: { state, approvals: round.pending } }
+    return { status: 'paused', pending: { state, approvals: round.pending, inputs: [] } }
   }
   if (ctx.control.controller.signal.aborted) return aborted(ctx)
   if (round.tripped) {
@@ -268,7 +268,11 @@ export function resultOf(ctx: ExecContext, ending: Ending, withHistory = true): 
   if (ending.error) result.error = ctx.env.redact(ending.error)
   // The waiting calls' arguments leave redacted like events; only the state (needed to resume) keeps them.
   if (ending.pending)
-    result.pending = { state: ending.pending.state, approvals: ctx.env.redact(ending.pending.approvals) }
+    result.pending = {
+      state: ending.pending.state,
+      approvals: ctx.env.redact(ending.pending.approvals),
+      inputs: ctx.env.redact(ending.pending.inputs),
+    }
   if ('output' in ending) result.output = ending.output
   if (ending.stopped) result.stopped = ctx.env.redact(ending.stopped)
   // A decision's name, beside the `{ reason, choice }` it came in.

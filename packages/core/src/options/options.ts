@@ -95,6 +95,7 @@ const runtimeShape = () => ({
   resetToolChoice: option.boolean().optional(),
   stopAtTools: toolNames().optional(),
   approve: option.function().optional(),
+  ask: option.function().optional(),
   hooks: option.object(hooksShape()).optional(),
   stateSecret: option.nonEmptyString().optional(),
   claimState: option.function().optional(),
@@ -141,6 +142,7 @@ const execShape = () => ({
   // Checked per message in validateExecOptions (a message object is checked once, not every exec).
   history: option.custom<ExecOptions['history']>('an array of messages', Array.isArray).optional(),
   signal: option.custom<AbortSignal>('an AbortSignal', (v) => v instanceof AbortSignal).optional(),
+  ask: option.function().optional(),
   providerOptions: option.plainObject().optional(),
   think: option.boolean().optional(),
   output: option

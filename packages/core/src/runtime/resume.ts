@@ -110,7 +110,7 @@ function decisionsFor(state: RunState, given: ResumeDecisions, journal: TreeJour
 const invalidDecision = (why: string) => new NestorError('invalid_state', `invalid decision: ${why}`)
 
 /** The three lists of a ResumeDecisions, each an array when given. */
-function decisionLists(given: unknown): Required<ResumeDecisions> {
+function decisionLists(given: unknown): Required<Omit<ResumeDecisions, 'answers'>> {
   if (typeof given !== 'object' || given === null || Array.isArray(given))
     throw invalidDecision('expected { approve?, edit?, reject? }')
   const lists = given as ResumeDecisions

@@ -109,11 +109,15 @@ describe('a root call that asks twice', () => {
 
   it('pauses for each question in turn; the first answer stays given while the second waits', async () => {
     const asked: string[] = []
+    let runs = 0
     const plan = defineTool({
       name: 'plan',
       description: 'Plans a trip',
       parameters: z.object({}),
+      // A pause is no failure: the body is not retried while its question waits.
+      retries: 2,
       execute: async (_args, ctx) => {
+        runs++
         const { city } = await ctx.ask('Where to?', z.object({ city: z.string() }), { key: 'city' })
         asked.push(city)
         const { nights } = await ctx.ask(`How long in ${city}?`, z.object({ nights: z.number().int() }))
@@ -125,6 +129,7 @@ describe('a root call that asks twice', () => {
     const first = await runtime().exec('plan a trip', { tools: [plan] })
     const city = first.pending!.inputs[0]!
     expect(city.question).toBe('Where to?')
+    expect(runs).toBe(1)
     const second = await runtime().resume(
       first.pending!.state,
       { answers: { [city.id]: { city: 'Porto' } } },

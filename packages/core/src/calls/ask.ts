@@ -1,9 +1,17 @@
 import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { generateId } from '../base/ids.js'
 import { NestorError, messageOf } from '../contract/errors.js'
-import type { AskOptions, InputRequest, OutputSchema, PendingInput, ToolCall, ToolContext } from '../contract/types.js'
+import type {
+  AskOptions,
+  InputRequest,
+  OutputSchema,
+  PendingInput,
+  ToolCall,
+  ToolContext,
+  Validation,
+} from '../contract/types.js'
 import { emit, waitingOf, type ExecContext } from '../exec/context.js'
-import { compileSchema, type CompiledSchema, type SchemaInput } from '../schema/schema.js'
+import { compileSchema, validatorOf, type CompiledSchema, type SchemaInput } from '../schema/schema.js'
 import { answerKey, inputIdOf, priorAnswer, recordAnswer, type WaitingInput } from '../state/answer-journal.js'
 
 /**
@@ -19,32 +27,55 @@ export function askOf(ctx: ExecContext, call: ToolCall, signal: () => AbortSigna
     const name = questionName(options, () => String(unnamed++))
     if (typeof question !== 'string' || question.trim() === '')
       throw new NestorError('invalid_options', 'ctx.ask needs a question: a non-empty string')
-    const compiled = compileSchema(schema as SchemaInput)
+    if (typeof schema !== 'object' || schema === null)
+      throw new NestorError('invalid_options', 'ctx.ask needs a schema: a zod schema or a JSON Schema object')
     const journal = ctx.journal
     const key = journal && answerKey(journal, iteration, call.id, name)
-    const input: PendingInput = {
-      id: journal && key ? inputIdOf(journal, key) : generateId('input'),
-      toolCallId: call.id,
-      path: ctx.path,
-      question,
-      schema: compiled.json,
-    }
+    // Answered before (the body runs again after a resume): checked, with no JSON Schema made.
     const prior = journal && key ? priorAnswer(journal, key) : undefined
-    if (prior) return settle(ctx, input, compiled, prior.value, key)
+    if (prior) return settle(ctx, `answer ${key as string}`, validatorOf(schema as SchemaInput), prior.value, key)
+    const id = journal && key ? inputIdOf(journal, key) : generateId('input')
+    const compiled = compiledOf(schema)
     const handler = ctx.env.ask
-    if (handler) return settle(ctx, input, compiled, await handled(ctx, input, handler, signal(), options), key)
+    if (handler) {
+      const input: PendingInput = { id, toolCallId: call.id, path: ctx.path, question, schema: compiled.json }
+      return settle(ctx, `input ${id}`, compiled.validate, await handled(ctx, input, handler, signal(), options), key)
+    }
     if (!key)
       throw new NestorError(
         'input_unavailable',
         `no one can answer "${question}": no ask handler, and a batch cannot pause`,
       )
-    waitingOf(ctx, call.id).inputs.push({ ...input, key } satisfies WaitingInput)
-    throw new NestorError(
-      'input_unavailable',
-      `the run pauses for an answer to "${question}" (input ${input.id}); the body runs again once it is answered`,
-    )
+    const waiting: WaitingInput = { id, toolCallId: call.id, path: ctx.path, question, schema: compiled.json, key }
+    waitingOf(ctx, call.id).inputs.push(waiting)
+    throw pausing(id)
   }
   return ask as <S extends OutputSchema>(q: string, s: S, o?: AskOptions) => Promise<never>
+}
+
+// Per schema object: a body usually asks with one schema, defined once, on every run of it.
+const compiledSchemas = new WeakMap<object, CompiledSchema>()
+function compiledOf(schema: object): CompiledSchema {
+  let compiled = compiledSchemas.get(schema)
+  if (!compiled) compiledSchemas.set(schema, (compiled = compileSchema(schema as SchemaInput)))
+  return compiled
+}
+
+/**
+ * What the body's ctx.ask rejects with when the run pauses: a signal to stop, not a fault, so it is
+ * made without a stack trace (capturing one costs more than the rest of the pause).
+ */
+function pausing(id: string): NestorError {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return new NestorError(
+      'input_unavailable',
+      `the run pauses for an answer to input ${id}; the body runs again once it is answered`,
+    )
+  } finally {
+    Error.stackTraceLimit = limit
+  }
 }
 
 function questionName(options: AskOptions, next: () => string): string {
@@ -89,16 +120,17 @@ async function handled(
 /** Checks an answer against the question's schema; a good one is recorded before the body goes on. */
 async function settle(
   ctx: ExecContext,
-  input: PendingInput,
-  compiled: CompiledSchema,
+  /** Which question, for the error: `input {id}`, or the journal key of an answer given before. */
+  id: string,
+  validate: (value: unknown) => Validation<unknown>,
   answer: unknown,
   key: string | undefined,
 ): Promise<unknown> {
-  const checked = compiled.validate(answer)
+  const checked = validate(answer)
   if (!checked.ok)
     throw new NestorError(
       'invalid_options',
-      `the answer to input ${input.id} does not match its schema:\n- ${checked.issues.join('\n- ')}`,
+      `the answer to ${id} does not match its schema:\n- ${checked.issues.join('\n- ')}`,
       { issues: checked.issues },
     )
   const saved = ctx.journal && key !== undefined ? recordAnswer(ctx.journal, key, answer) : undefined

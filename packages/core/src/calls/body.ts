@@ -54,6 +54,8 @@ async function attempts(
     if (ctx.control.controller.signal.aborted) return { status: 'aborted', message: 'aborted', attempts: attempt - 1 }
     last = await attemptOnce(ctx, tool, args, call, timeoutMs, attempt, idempotencyKey)
     if (last.status === 'ok' || last.status === 'aborted') return last
+    // The body stopped to wait for an answer (ctx.ask): it runs again once answered, not now.
+    if (ctx.control.pausedBelow.has(call.id)) return last
     if (
       attempt < attemptsAllowed &&
       !(await sleep(Math.min(2000, 50 * 2 ** (attempt - 1)), ctx.control.controller.signal))

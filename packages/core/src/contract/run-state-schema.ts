@@ -152,13 +152,14 @@ function buildSchemas(z: Zod) {
     preview: json.optional(),
   })
 
-  // A question waiting for its answer; `key` is where the answer goes in the tree journal.
+  // A question waiting for its answer; `key` is where the answer goes in the tree journal. Its
+  // schema is only checked to be an object here: the resume compiles it to check the answers.
   const waitingInput: z.ZodType<PendingInput & { key: string }> = z.object({
     id: z.string().min(1),
     toolCallId: z.string(),
     path: z.array(z.string()),
     question: z.string(),
-    schema: record,
+    schema: z.record(z.string(), z.unknown()),
     key: z.string().min(1),
   })
 

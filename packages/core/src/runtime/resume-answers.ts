@@ -1,7 +1,22 @@
 import { NestorError } from '../contract/errors.js'
 import type { RunState } from '../contract/run-state-schema.js'
-import type { ResumeDecisions } from '../contract/types.js'
+import type { JSONSchema, ResumeDecisions, Validation } from '../contract/types.js'
 import { jsonSchemaValidator } from '../schema/json-schema-validator.js'
+
+// The validators of question schemas seen lately, by their JSON: an app asks a few kinds of
+// question, and a validator costs more to make than to run. Bounded: the oldest goes first.
+const validators = new Map<string, (value: unknown) => Validation<unknown>>()
+const KEPT_VALIDATORS = 64
+function validatorFor(schema: JSONSchema): (value: unknown) => Validation<unknown> {
+  const text = JSON.stringify(schema)
+  let validator = validators.get(text)
+  if (!validator) {
+    validator = jsonSchemaValidator(schema)
+    if (validators.size >= KEPT_VALIDATORS) validators.delete(validators.keys().next().value as string)
+    validators.set(text, validator)
+  }
+  return validator
+}
 
 /**
  * The answers a resume gives, by the journal key of the question each answers (where the body that
@@ -19,7 +34,7 @@ export function answersFor(state: RunState, given: ResumeDecisions): Map<string,
   for (const [id, value] of Object.entries(answers)) {
     const input = waiting.get(id)
     if (!input) throw new NestorError('invalid_state', `invalid answers: input ${id} is not waiting in this state`)
-    const checked = jsonSchemaValidator(input.schema)(value)
+    const checked = validatorFor(input.schema)(value)
     if (!checked.ok)
       throw new NestorError(
         'invalid_options',

@@ -66,6 +66,12 @@ export function compileSchema(input: SchemaInput): CompiledSchema {
   return compileJsonSchema(input as JSONSchema)
 }
 
+/** Only the validator of a schema, no JSON Schema made: zod's own parse, or the JSON Schema's checker. */
+export function validatorOf(input: SchemaInput): (value: unknown) => Validation<unknown> {
+  if (isZodV4(input) || isZodV3(input)) return (value) => fromZod(input.safeParse(value))
+  return compileJsonSchema(input as JSONSchema).validate
+}
+
 // Per schema object: a plain `{ spec, execute }` tool is normalised again by every exec it is
 // given to, and its schema is checked and its validator made once.
 const compiledJson = new WeakMap<object, CompiledSchema>()

@@ -10,7 +10,13 @@ import { record, type ExecJournal } from './tree-journal.js'
 export type WaitingInput = PendingInput & { key: string }
 
 /** A waiting question as a paused result and its events show it (its key stays in the state). */
-export const pendingInput = ({ key: _key, ...input }: WaitingInput): PendingInput => input
+export const pendingInput = ({ id, toolCallId, path, question, schema }: WaitingInput): PendingInput => ({
+  id,
+  toolCallId,
+  path,
+  question,
+  schema,
+})
 
 /** The journal key of one question of a call. */
 export const answerKey = (exec: ExecJournal, iteration: number, toolCallId: string, name: string): string =>

@@ -1,6 +1,6 @@
 import { NestorError } from '../contract/errors.js'
 import type { GuardrailContext, OutputVerdict, TextGuardrail } from '../contract/guardrail-types.js'
-import type { JsonSchema, Provider } from '../contract/types.js'
+import type { JSONSchema, Provider } from '../contract/types.js'
 import { openNested } from '../exec/context.js'
 import { guardedExec, type CoreGuardrailContext } from './check.js'
 import { defineGuardrail } from './define.js'
@@ -20,7 +20,7 @@ export type ClassifierOptions = {
 }
 
 /** The typed answer the classifier asks for. */
-const VERDICT: JsonSchema = {
+const VERDICT: JSONSchema = {
   type: 'object',
   properties: {
     pass: { type: 'boolean', description: 'true when the text passes the check' },

@@ -5,6 +5,7 @@ import type { ChildReport } from './child.js'
 import { renderCold, runCold, type ColdResult } from './cold.js'
 import { renderImportTimes, runImportTimes } from './import-time.js'
 import { renderCostBench, runCostBench } from './cost.js'
+import { renderGuardrailsBench, runGuardrailsBench } from './guardrails.js'
 import { runMicro } from './micro.js'
 import type { MicroResult } from './time-per-op.js'
 import { startServerProcess } from './mock-server-process.js'
@@ -139,12 +140,15 @@ async function main(): Promise<void> {
   const micro = await runMicro()
   const imports = await runImportTimes()
   const cost = await runCostBench()
+  const guardrails = await runGuardrailsBench()
   process.stdout.write(
     render(cells, rows, micro, tracing, (Date.now() - started) / 1000) +
       '\n' +
       renderImportTimes(imports) +
       '\n' +
       renderCostBench(cost) +
+      '\n' +
+      renderGuardrailsBench(guardrails) +
       '\n' +
       (cold ? renderCold(cold) : ''),
   )

@@ -221,7 +221,7 @@ async function revalidate(
   return preview.ok ? undefined : fail(p, 'tool_error', preview.message)
 }
 
-/** The tool guardrails' `before` checks, on the arguments that will run (after an approver's edit). */
+/** Guardrails hook: the tool guardrails' `before` checks, on the arguments that will run (after an approver's edit). */
 function guardedBefore(p: Passage): Finish | undefined | Promise<Finish | undefined> {
   if (!p.ctx.env.guardrails?.tools.length) return undefined
   const judged = beforeTool(p.ctx, p.call, p.args, (p.guardrails = []))
@@ -326,7 +326,7 @@ async function finishCall(
 ): Promise<CallOutcome> {
   const { ctx, call } = p
   if (status === 'ok' && ctx.env.guardrails) {
-    // The tool guardrails' `after` checks: a replacement is what the model reads; a trip withholds the result.
+    // Guardrails hook: the tool guardrails' `after` checks. A replacement is what the model reads; a trip withholds the result.
     const judging = afterTool(ctx, call, p.args, result, (p.guardrails ??= []))
     const judged = judging instanceof Promise ? await judging : judging
     if (judged && 'replace' in judged) result = judged.replace

@@ -1,0 +1,80 @@
+import { fileURLToPath } from 'node:url'
+import { cpus, loadavg } from 'node:os'
+import { Runtime, defineGuardrail, defineTool, type GuardrailOptions } from '@nestor/core'
+import { scripted } from '@nestor/providers'
+import { z } from 'zod'
+import { formatTime, timePerOp } from './time-per-op.js'
+import { fmt } from './stats.js'
+
+// What guardrails cost the loop (docs/guardrails.md): the same exec (a tool turn, then a text
+// turn, over an in-memory scripted model) with no guardrails and with two pass-through function
+// guardrails, warm, passes interleaved so JIT warm-up and machine noise hit each alike; a ratio
+// measured in one process. Goal: ≤ 1.02×.
+
+export type GuardrailsBench = {
+  rows: { name: string; ms: number }[]
+  load: number
+  cores: number
+}
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => text,
+})
+const pass = () => ({ pass: true as const })
+const CONFIGS: { name: string; guardrails?: GuardrailOptions }[] = [
+  { name: 'no guardrails' },
+  {
+    name: 'input + output guardrail',
+    guardrails: {
+      input: [defineGuardrail({ name: 'in', check: pass })],
+      output: [defineGuardrail({ name: 'out', check: pass })],
+    },
+  },
+  {
+    name: 'two tool guardrails (before + after)',
+    guardrails: {
+      tools: [defineGuardrail({ name: 'before', before: pass }), defineGuardrail({ name: 'after', after: pass })],
+    },
+  },
+]
+
+export async function runGuardrailsBench(passes = Number(process.env.BENCH_GUARDRAIL_PASSES ?? 5)) {
+  const model = scripted((request) =>
+    request.messages.some((m) => m.role === 'toolResult')
+      ? 'done'
+      : { content: [{ type: 'toolCall', name: 'echo', arguments: { text: 'hi' } }] },
+  )
+  const runtime = new Runtime({ provider: model, model: 'm' })
+  const execs = 200
+  const batch = (guardrails: GuardrailOptions | undefined) => async () => {
+    for (let i = 0; i < execs; i++) {
+      const result = await runtime.exec('go', { tools: [echo], ...(guardrails && { guardrails }) })
+      if (result.status !== 'completed') throw new Error(`bench exec ended ${result.status}`)
+    }
+  }
+  const best = CONFIGS.map(() => Infinity)
+  for (let p = 0; p < passes; p++)
+    for (const [i, config] of CONFIGS.entries())
+      best[i] = Math.min(best[i] as number, await timePerOp(batch(config.guardrails), execs, 3))
+  const rows = CONFIGS.map((c, i) => ({ name: c.name, ms: best[i] as number }))
+  return { rows, load: loadavg()[0] ?? 0, cores: cpus().length } satisfies GuardrailsBench
+}
+
+export function renderGuardrailsBench({ rows, load, cores }: GuardrailsBench): string {
+  const base = rows[0]?.ms ?? NaN
+  const out = ['### Guardrails: what pass-through checks add to an exec', '']
+  out.push('| exec (tool turn + text turn, scripted model) | regime | per exec | vs none | goal |', '|---|---|---:|---:|---|')
+  for (const [i, r] of rows.entries())
+    out.push(
+      `| ${r.name} | warm, in-process, best of interleaved passes × 3 batches of 200 | ${formatTime(r.ms)} | ${i === 0 ? '1.00×' : `${fmt(r.ms / base, 3)}×`} | ${i === 0 ? 'baseline' : '≤ 1.02×'} |`,
+    )
+  out.push('', `Machine load (1 min) ${fmt(load, 2)} on ${cores} cores when measured.`, '')
+  return out.join('\n')
+}
+
+// `node bench/dist/guardrails.js` (`pnpm bench:guardrails`) runs this part of the bench alone.
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  process.stdout.write(renderGuardrailsBench(await runGuardrailsBench()))

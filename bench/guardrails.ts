@@ -66,7 +66,10 @@ export async function runGuardrailsBench(passes = Number(process.env.BENCH_GUARD
 export function renderGuardrailsBench({ rows, load, cores }: GuardrailsBench): string {
   const base = rows[0]?.ms ?? NaN
   const out = ['### Guardrails: what pass-through checks add to an exec', '']
-  out.push('| exec (tool turn + text turn, scripted model) | regime | per exec | vs none | goal |', '|---|---|---:|---:|---|')
+  out.push(
+    '| exec (tool turn + text turn, scripted model) | regime | per exec | vs none | goal |',
+    '|---|---|---:|---:|---|',
+  )
   for (const [i, r] of rows.entries())
     out.push(
       `| ${r.name} | warm, in-process, best of interleaved passes × 3 batches of 200 | ${formatTime(r.ms)} | ${i === 0 ? '1.00×' : `${fmt(r.ms / base, 3)}×`} | ${i === 0 ? 'baseline' : '≤ 1.02×'} |`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { NestorError, Runtime, defineGuardrail, defineTool, type AgentEvent } from '@nestor/core'
+import { type NestorError, Runtime, defineGuardrail, defineTool, type AgentEvent } from '@nestor/core'
 import { sentMessages, text, toolCalls, useOpenAIWire, within } from '../support/openai-loop-wire.js'
 import { collect, historyProblems } from '../support/run.js'
 
@@ -58,7 +58,11 @@ describe('input guardrails', () => {
     expect(order).toEqual(['guardrail answered'])
     expect(result.status).toBe('failed')
     expect(result.error?.code).toBe('guardrail_tripped')
-    expect((result.error as NestorError).guardrail).toEqual({ name: 'slow_check', kind: 'input', reason: 'not allowed' })
+    expect((result.error as NestorError).guardrail).toEqual({
+      name: 'slow_check',
+      kind: 'input',
+      reason: 'not allowed',
+    })
     expect(historyProblems(result.history)).toEqual([])
     expect(result.receipts.map((r) => [r.toolCallId, r.status])).toEqual([['c1', 'skipped']])
     expect(wire.server.requests).toHaveLength(1)

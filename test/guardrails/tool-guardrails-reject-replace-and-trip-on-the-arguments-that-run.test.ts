@@ -25,7 +25,9 @@ const maskCards = defineGuardrail({
   name: 'mask_cards',
   after: (_call, result) => {
     const said = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
-    return /\d{4}-\d{4}-\d{4}-\d{4}/.test(said) ? { replace: said.replace(/\d{4}-\d{4}-\d{4}-/, '****-****-****-') } : undefined
+    return /\d{4}-\d{4}-\d{4}-\d{4}/.test(said)
+      ? { replace: said.replace(/\d{4}-\d{4}-\d{4}-/, '****-****-****-') }
+      : undefined
   },
 })
 
@@ -50,7 +52,10 @@ describe('tool guardrails', () => {
       ['c2', false, 'refunded 20 to card ****-****-****-1111'],
     ])
     expect(result.receipts.map((r) => [r.status, r.guardrails])).toEqual([
-      ['rejected', [{ name: 'limit_amount', phase: 'before', verdict: 'reject', reason: 'refunds over 100 need a manager' }]],
+      [
+        'rejected',
+        [{ name: 'limit_amount', phase: 'before', verdict: 'reject', reason: 'refunds over 100 need a manager' }],
+      ],
       [
         'ok',
         [
@@ -71,7 +76,10 @@ describe('tool guardrails', () => {
   it('a before tripwire fails the exec guardrail_tripped: the body never runs, every call is answered', async () => {
     refunds.length = 0
     wire.server.enqueue({
-      body: toolCalls({ id: 'c1', name: 'refund', args: { amount: 5 } }, { id: 'c2', name: 'refund', args: { amount: 6 } }),
+      body: toolCalls(
+        { id: 'c1', name: 'refund', args: { amount: 5 } },
+        { id: 'c2', name: 'refund', args: { amount: 6 } },
+      ),
     })
     const stop = defineGuardrail({ name: 'frozen', before: () => ({ tripwire: true, reason: 'account frozen' }) })
     const result = await runtimeWith({ approve: () => true }).exec('refund', {
@@ -99,9 +107,12 @@ describe('tool guardrails', () => {
 })
 
 describe('nesting', () => {
-  it("runtime and exec guardrails apply in nested execs; inherit: false keeps one at its own level", async () => {
+  it('runtime and exec guardrails apply in nested execs; inherit: false keeps one at its own level', async () => {
     const seen: string[] = []
-    const everywhere = defineGuardrail({ name: 'everywhere', check: (_t, ctx) => void seen.push(`everywhere@${ctx.depth}`) })
+    const everywhere = defineGuardrail({
+      name: 'everywhere',
+      check: (_t, ctx) => void seen.push(`everywhere@${ctx.depth}`),
+    })
     const rootOnly = defineGuardrail({
       name: 'root_only',
       inherit: false,

@@ -22,7 +22,9 @@ describe.skipIf(!hasChromium)('a guardrail in the web example', () => {
     await page.fill('#prompt', 'Plan a trip to Lisbon, pay with 4111 1111 1111 1111')
     await page.click('#send')
     await page.locator('#final[data-status="failed"]').waitFor(WAIT)
-    expect(await page.locator('#final').textContent()).toMatch(/^guardrail_tripped: input guardrail no_card_numbers tripped/)
+    expect(await page.locator('#final').textContent()).toMatch(
+      /^guardrail_tripped: input guardrail no_card_numbers tripped/,
+    )
     const step = page.locator('details.exec[data-depth="0"] > ol.steps > li.step.guardrail[data-verdict="tripwire"]')
     expect(await step.textContent()).toBe(
       'guardrail no_card_numbers (input): tripwire — the request holds a card number',

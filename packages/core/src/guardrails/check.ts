@@ -1,11 +1,6 @@
 import { ABORTED, internalController, onAbort, raceAbort } from '../base/abort-watch.js'
 import { NestorError, messageOf } from '../contract/errors.js'
-import type {
-  Guardrail,
-  GuardrailContext,
-  GuardrailKind,
-  GuardrailVerdictName,
-} from '../contract/guardrail-types.js'
+import type { Guardrail, GuardrailContext, GuardrailKind, GuardrailVerdictName } from '../contract/guardrail-types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 
 /** A verdict made plain: what the loop and the call stages act on. */

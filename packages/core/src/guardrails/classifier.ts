@@ -41,7 +41,10 @@ const SYSTEM = (instructions: string) =>
 export function classifier(options: ClassifierOptions): TextGuardrail {
   const { name, instructions, provider, model, ...rules } = options
   if (typeof instructions !== 'string' || instructions.length === 0)
-    throw new NestorError('invalid_options', `invalid option guardrails.classifier ${name}: expected non-empty instructions`)
+    throw new NestorError(
+      'invalid_options',
+      `invalid option guardrails.classifier ${name}: expected non-empty instructions`,
+    )
   return defineGuardrail({ name, ...rules, check: (text, gctx) => ask(gctx, text) })
 
   async function ask(gctx: GuardrailContext, text: string): Promise<OutputVerdict> {

@@ -1,10 +1,5 @@
 import { NestorError, invalidOption } from '../contract/errors.js'
-import type {
-  Guardrail,
-  GuardrailOptions,
-  TextGuardrail,
-  ToolGuardrail,
-} from '../contract/guardrail-types.js'
+import type { Guardrail, GuardrailOptions, TextGuardrail, ToolGuardrail } from '../contract/guardrail-types.js'
 import type { GuardrailSet } from '../exec/context.js'
 
 const KINDS = ['input', 'output', 'tools'] as const

@@ -21,8 +21,7 @@ export function checkOutput(
   if (!list?.length) return undefined
   const site = ctx.env.output ? { output, hasOutput: true } : {}
   const decisions = list.map((g) => runCheck(ctx, g, 'output', site, (gctx) => g.check(text, gctx)))
-  if (decisions.some((d) => d instanceof Promise))
-    return Promise.all(decisions).then((settled) => judge(list, settled))
+  if (decisions.some((d) => d instanceof Promise)) return Promise.all(decisions).then((settled) => judge(list, settled))
   return judge(list, decisions as Decision[])
 }
 

@@ -51,9 +51,7 @@ export function afterTool(
     verdicts,
     (g) =>
       g.after
-        ? runCheck(ctx, g, 'tool', { toolCallId: call.id, phase: 'after' }, (gctx) =>
-            g.after?.(running, current, gctx),
-          )
+        ? runCheck(ctx, g, 'tool', { toolCallId: call.id, phase: 'after' }, (gctx) => g.after?.(running, current, gctx))
         : undefined,
     (d) => {
       if (d.verdict !== 'replace') return

@@ -164,4 +164,20 @@ describe('guardrails.classifier', () => {
     expect(wire.server.requests).toHaveLength(1)
     expect(replay.result.error?.message).toBe(first.result.error?.message)
   })
+
+  it('in parallel with the first model call, both journaled: the replay makes no request', async () => {
+    // The two requests race: the classifier's is the one that asks for typed output.
+    wire.server.fallback = (request) =>
+      JSON.stringify(request.json).includes('response_format')
+        ? { body: text('{"pass":true,"reason":"travel"}') }
+        : { body: text('Lisbon in May.') }
+    const journal = memoryJournal()
+    const travel = guardrails.classifier({ name: 'on_topic', instructions: 'Is the request about travel?' })
+    const run = () =>
+      runtimeWith({ guardrails: { input: [travel] } }).exec('When to visit Lisbon?', { journal, runId: 'r2' })
+    const first = await run()
+    expect([first.status, first.text, wire.server.requests.length]).toEqual(['completed', 'Lisbon in May.', 2])
+    const replay = await run()
+    expect([replay.status, replay.text, wire.server.requests.length]).toEqual(['completed', 'Lisbon in May.', 2])
+  })
 })

@@ -1,6 +1,7 @@
 import { ABORTED, internalController, onAbort, raceAbort } from '../base/abort-watch.js'
 import { NestorError, messageOf } from '../contract/errors.js'
 import type { Guardrail, GuardrailContext, GuardrailKind, GuardrailVerdictName } from '../contract/guardrail-types.js'
+import type { EventPayload } from '../contract/event-types.js'
 import { emit, type ExecContext } from '../exec/context.js'
 
 /** A verdict made plain: what the loop and the call stages act on. */
@@ -43,16 +44,16 @@ export function runCheck(
   const timeoutMs = guardrail.timeoutMs
   const controller = timeoutMs !== undefined ? internalController() : undefined
   const signal = controller?.signal ?? ctx.control.controller.signal
-  const gctx: CoreGuardrailContext = {
+  const gctx: { -readonly [K in keyof CoreGuardrailContext]: CoreGuardrailContext[K] } = {
     name: guardrail.name,
     kind,
     execId: ctx.execId,
     depth: ctx.depth,
     signal,
     messages: ctx.state.history,
-    ...(site.hasOutput && { output: site.output }),
     [guardedExec]: ctx,
   }
+  if (site.hasOutput) gctx.output = site.output
   const allowed = ALLOWED[site.phase === 'after' ? 'after' : kind]
   const settle = (answer: unknown, thrown?: { error: unknown }): Decision => {
     let decision = thrown ? undefined : decisionOf(answer, allowed)
@@ -127,17 +128,18 @@ function announce(
   decision: Decision,
   durationMs: number,
 ): void {
-  const reason = 'reason' in decision ? decision.reason : undefined
-  emit(ctx, {
+  // Assigned, not spread: one of these per check, on the loop's hot path.
+  const event: Extract<EventPayload, { type: 'guardrail' }> = {
     type: 'guardrail',
     name,
     kind,
     verdict: decision.verdict,
-    ...(reason !== undefined && { reason }),
     durationMs,
-    ...(site.toolCallId !== undefined && { toolCallId: site.toolCallId }),
-    ...(site.phase !== undefined && { phase: site.phase }),
-  })
+  }
+  if ('reason' in decision && decision.reason !== undefined) event.reason = decision.reason
+  if (site.toolCallId !== undefined) event.toolCallId = site.toolCallId
+  if (site.phase !== undefined) event.phase = site.phase
+  emit(ctx, event)
 }
 
 /** The error a trip ends the exec with: `guardrail_tripped`, naming the guardrail and why. */

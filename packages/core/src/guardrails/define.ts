@@ -33,8 +33,15 @@ function checkGuardrail(g: unknown, where: string): asserts g is Guardrail {
       throw invalidOption(`${where} ${r.name}.${flag}`, 'a boolean', r[flag])
 }
 
+/**
+ * Options objects found good: an app passes the same `guardrails` object to exec after exec, so
+ * each is checked once (lists are read, not copied: change one by passing a new object).
+ */
+const checked = new WeakSet<object>()
+
 /** A `guardrails` option checked whole: lists of guardrails of the right kind, names unique. */
 export function checkGuardrailOptions(options: GuardrailOptions, where: string): void {
+  if (typeof options === 'object' && options !== null && checked.has(options)) return
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw invalidOption(where, '{ input?, output?, tools? }', options)
   for (const key of Object.keys(options))
@@ -56,7 +63,14 @@ export function checkGuardrailOptions(options: GuardrailOptions, where: string):
     }
   }
   guardrailSetOf(undefined, undefined, options)
+  checked.add(options)
 }
+
+/** A root's set, per its own options (or its runtime's when it has none): resolved once. */
+const rootSets = new WeakMap<
+  GuardrailOptions,
+  { runtime: GuardrailOptions | undefined; set: GuardrailSet | undefined }
+>()
 
 /**
  * The guardrails an exec opened by `host` runs with. Nestor's own nested steps (a context
@@ -71,8 +85,14 @@ export function execGuardrails(
 ): GuardrailSet | undefined {
   if (own !== undefined) checkGuardrailOptions(own, 'guardrails')
   if (ownStep) return undefined
-  // The runtime's come down through the parent when it is this runtime's.
-  return guardrailSetOf(parent?.env.guardrails, parent?.env.host === host ? undefined : runtime, own)
+  const key = own ?? runtime
+  if (parent || !key)
+    return guardrailSetOf(parent?.env.guardrails, parent?.env.host === host ? undefined : runtime, own)
+  const cached = rootSets.get(key)
+  if (cached && cached.runtime === runtime) return cached.set
+  const set = guardrailSetOf(undefined, runtime, own)
+  rootSets.set(key, { runtime, set })
+  return set
 }
 
 /**

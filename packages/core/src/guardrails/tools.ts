@@ -91,7 +91,9 @@ function inTurn(
     return last()
   }
   const stop = (g: ToolGuardrail, d: Decision): BeforeJudgement | AfterJudgement | undefined => {
-    verdicts.push({ name: g.name, phase, verdict: d.verdict, ...('reason' in d && d.reason && { reason: d.reason }) })
+    const verdict: ReceiptGuardrail = { name: g.name, phase, verdict: d.verdict }
+    if ('reason' in d && d.reason) verdict.reason = d.reason
+    verdicts.push(verdict)
     if (d.verdict === 'tripwire') return { trip: trippedError(g.name, 'tool', d) }
     if (d.verdict === 'reject') return { reject: `rejected by guardrail ${g.name}: ${d.reason}` }
     onReplace?.(d)

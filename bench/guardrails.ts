@@ -14,7 +14,8 @@ import { fmt } from './stats.js'
 const EXECS = 40
 
 export type GuardrailsBench = {
-  rows: { name: string; ms: number }[]
+  /** `checks`: how many checks the configuration's guardrails ran (a bench that checks nothing measures nothing). */
+  rows: { name: string; ms: number; checks: number }[]
   rounds: number
   load: number
   cores: number
@@ -26,20 +27,27 @@ const echo = defineTool({
   parameters: z.object({ text: z.string() }),
   execute: ({ text }) => text,
 })
-const pass = () => ({ pass: true as const })
+const checks = [0, 0, 0]
+const passing = (config: number) => () => {
+  checks[config]!++
+  return { pass: true as const }
+}
 const CONFIGS: { name: string; guardrails?: GuardrailOptions }[] = [
   { name: 'no guardrails' },
   {
     name: 'input + output guardrail',
     guardrails: {
-      input: [defineGuardrail({ name: 'in', check: pass })],
-      output: [defineGuardrail({ name: 'out', check: pass })],
+      input: [defineGuardrail({ name: 'in', check: passing(1) })],
+      output: [defineGuardrail({ name: 'out', check: passing(1) })],
     },
   },
   {
     name: 'two tool guardrails (before + after)',
     guardrails: {
-      tools: [defineGuardrail({ name: 'before', before: pass }), defineGuardrail({ name: 'after', after: pass })],
+      tools: [
+        defineGuardrail({ name: 'before', before: passing(2) }),
+        defineGuardrail({ name: 'after', after: passing(2) }),
+      ],
     },
   },
 ]
@@ -67,7 +75,7 @@ export async function runGuardrailsBench(rounds = Number(process.env.BENCH_GUARD
   const best = CONFIGS.map(() => Infinity)
   for (let r = 0; r < rounds; r++)
     for (const [i, config] of CONFIGS.entries()) best[i] = Math.min(best[i] as number, await batch(config.guardrails))
-  const rows = CONFIGS.map((c, i) => ({ name: c.name, ms: best[i] as number }))
+  const rows = CONFIGS.map((c, i) => ({ name: c.name, ms: best[i] as number, checks: checks[i] as number }))
   return { rows, rounds, load: loadavg()[0] ?? 0, cores: cpus().length } satisfies GuardrailsBench
 }
 

@@ -106,6 +106,29 @@ describe('tool guardrails', () => {
   })
 })
 
+describe('tool guardrails on a resumed exec', () => {
+  it('a resume given the guardrails (from JSON, in a new runtime) checks the edited arguments before the call runs', async () => {
+    refunds.length = 0
+    wire.server.enqueue(
+      { body: toolCalls({ id: 'c1', name: 'refund', args: { amount: 50 } }) },
+      { body: text('a manager must approve it') },
+    )
+    const paused = await runtimeWith().exec('refund me', { tools: [refund], guardrails: { tools: [limitAmount] } })
+    expect(paused.status).toBe('paused')
+    const state = JSON.parse(JSON.stringify(paused.pending!.state))
+    const result = await runtimeWith().resume(
+      state,
+      { edit: [{ toolCallId: 'c1', args: { amount: 500 } }] },
+      { tools: [refund], guardrails: { tools: [limitAmount] } },
+    )
+    expect(result.status).toBe('completed')
+    expect(refunds).toEqual([])
+    expect(result.receipts.map((r) => [r.status, r.approval?.decision, r.guardrails?.[0]?.verdict])).toEqual([
+      ['rejected', 'edited', 'reject'],
+    ])
+  })
+})
+
 describe('nesting', () => {
   it('runtime and exec guardrails apply in nested execs; inherit: false keeps one at its own level', async () => {
     const seen: string[] = []

@@ -193,14 +193,14 @@ export class Runtime {
   /**
    * Continues a paused exec from its RunState (also in another process, on a new Runtime): runs
    * the approved calls (edited ones validated again), answers rejected ones, and goes on with the
-   * same counters. Tools are matched by name from `options.tools` or this runtime's registry.
+   * same counters. Tools come by name from `options.tools` (else the registry); `options.guardrails` as on exec.
    */
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session' | 'guardrails'> = {},
   ): ExecRun {
-    const { session, ...rest } = options
+    const { session, guardrails: own, ...rest } = options
     const store = session && sessionStore(this.options)
     const journal = this.sealed(rest.journal)
     const resumed = prepareResume(state, decisions, journal ? { ...rest, journal } : rest, {
@@ -208,7 +208,7 @@ export class Runtime {
       tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
     })
     const frame = currentFrame()
-    const guardrails = execGuardrails(this.options.guardrails, undefined, frame?.ctx, this)
+    const guardrails = execGuardrails(this.options.guardrails, own, frame?.ctx, this)
     const ctx = this.open({
       frame,
       tools: new ToolSet(resumed.tools, undefined, this.settings.strictArguments),

@@ -26,9 +26,12 @@ export function startInputGuardrails(
   const text = textOfInput(input)
   const blocking = list.filter((g) => g.mode === 'blocking')
   const parallel = list.filter((g) => g.mode !== 'blocking')
-  const startParallel = (): undefined => {
+  const startParallel = (): NestorError | undefined => {
     if (parallel.length === 0) return undefined
-    const watch = firstTrip(ctx, parallel, text).then((trip) => {
+    const checked = firstTrip(ctx, parallel, text)
+    // Synchronous checks have decided already: a trip ends the exec before any model call.
+    if (!(checked instanceof Promise)) return checked
+    const watch = checked.then((trip) => {
       // A trip aborts whatever is in flight (the model call); the ending then says why.
       if (trip) {
         tripped.set(ctx, trip)
@@ -40,7 +43,9 @@ export function startInputGuardrails(
     return undefined
   }
   if (blocking.length === 0) return startParallel()
-  return firstTrip(ctx, blocking, text).then((trip) => trip ?? startParallel())
+  const gate = firstTrip(ctx, blocking, text)
+  if (!(gate instanceof Promise)) return gate ?? startParallel()
+  return gate.then((trip) => trip ?? startParallel())
 }
 
 /**
@@ -59,19 +64,32 @@ export function inputChecked(ctx: ExecContext): NestorError | undefined | Promis
 /** The trip that aborted this exec, if one did: an ending that says `aborted` is a trip in fact. */
 export const tripOf = (ctx: ExecContext): NestorError | undefined => tripped.get(ctx)
 
-/** Runs the checks concurrently: the first trip (in the order they finish), or undefined. */
-function firstTrip(ctx: ExecContext, list: readonly TextGuardrail[], text: string): Promise<NestorError | undefined> {
+/**
+ * Runs the checks concurrently: the first trip (in the order they finish), or undefined. Without
+ * a tick when every check answered synchronously.
+ */
+function firstTrip(
+  ctx: ExecContext,
+  list: readonly TextGuardrail[],
+  text: string,
+): NestorError | undefined | Promise<NestorError | undefined> {
+  const pending: Promise<Decision>[] = []
+  const owners: TextGuardrail[] = []
+  for (const g of list) {
+    const decision = runCheck(ctx, g, 'input', {}, (gctx) => g.check(text, gctx))
+    if (decision instanceof Promise) {
+      pending.push(decision)
+      owners.push(g)
+    } else if (decision.verdict === 'tripwire') return trippedError(g.name, 'input', decision)
+  }
+  if (pending.length === 0) return undefined
   return new Promise((resolve) => {
-    let left = list.length
-    const done = (g: TextGuardrail, decision: Decision) => {
-      if (decision.verdict === 'tripwire') resolve(trippedError(g.name, 'input', decision))
-      else if (--left === 0) resolve(undefined)
-    }
-    for (const g of list) {
-      const decision = runCheck(ctx, g, 'input', {}, (gctx) => g.check(text, gctx))
-      if (decision instanceof Promise) void decision.then((d) => done(g, d))
-      else done(g, decision)
-    }
+    let left = pending.length
+    for (const [i, decision] of pending.entries())
+      void decision.then((d) => {
+        if (d.verdict === 'tripwire') resolve(trippedError((owners[i] as TextGuardrail).name, 'input', d))
+        else if (--left === 0) resolve(undefined)
+      })
   })
 }
 

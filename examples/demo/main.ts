@@ -12,6 +12,7 @@ import { replay } from '@nestor/providers'
 import type { Readable } from 'node:stream'
 import { approver } from './approve.js'
 import { askingForRecipient, asker } from './ask.js'
+import { briefStatesCost } from './brief-guardrail.js'
 import { liveProvider, parseArgs, repoRoot } from './live-provider.js'
 import { LoopRenderer, type Sink } from './render.js'
 import { demoModel } from './scripted-model.js'
@@ -64,6 +65,7 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
     approve: approver(interactive && !json, renderer, args.has('yes') ? true : args.has('no') ? false : undefined),
     // save_brief asks who the brief is for: typed in a terminal, the default otherwise.
     ask: asker(interactive && !json, renderer, io.input),
+    guardrails: { tools: [briefStatesCost] },
   })
   // The runtime's listener is synchronous, so each line is drawn before the next step runs (and
   // before an approval prompt appears).

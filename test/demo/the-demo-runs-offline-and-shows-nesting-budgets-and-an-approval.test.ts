@@ -33,6 +33,8 @@ describe("the demo (the README's first command) runs offline on its committed ca
     // The question save_brief asks, answered with its default without a terminal.
     expect(output).toContain('  ? Who is the brief for?')
     expect(output).toContain('  ✓ answered {"name":"the travellers"} (default: not an interactive terminal)')
+    // The demo's tool guardrail checks the approved brief before it is saved.
+    expect(lines).toContain('  guardrail brief_states_cost before save_brief: pass')
     // Streaming text and the summary.
     expect(output).toContain("  │ I'll get the facts first.")
     expect(output).toMatch(/usage: \d+ input \+ \d+ output = \d+ tokens \(whole tree\) · \$\d+\.\d{6}\n/)

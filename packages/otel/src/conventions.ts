@@ -61,3 +61,10 @@ export const ATTR_NESTOR_EDITED = 'nestor.edited'
 /** A question a tool asked (ctx.ask, docs/asking.md): its id, and (with captureContent) its text. */
 export const ATTR_NESTOR_INPUT_ID = 'nestor.input.id'
 export const ATTR_NESTOR_INPUT_QUESTION = 'nestor.input.question'
+/** A guardrail's check (docs/guardrails.md): a `nestor.guardrail` span event with these. */
+export const ATTR_NESTOR_GUARDRAIL_NAME = 'nestor.guardrail.name'
+export const ATTR_NESTOR_GUARDRAIL_KIND = 'nestor.guardrail.kind'
+export const ATTR_NESTOR_GUARDRAIL_VERDICT = 'nestor.guardrail.verdict'
+export const ATTR_NESTOR_GUARDRAIL_REASON = 'nestor.guardrail.reason'
+export const ATTR_NESTOR_GUARDRAIL_PHASE = 'nestor.guardrail.phase'
+export const ATTR_NESTOR_GUARDRAIL_DURATION_MS = 'nestor.guardrail.duration_ms'

@@ -29,6 +29,9 @@ export type ExecPartData = {
   text: string
   tokens: number
 }
+/** A guardrail's check at any depth (docs/guardrails.md): one part per check. */
+export type GuardrailPartData = Omit<Extract<AgentEvent, { type: 'guardrail' }>, 'type' | 'seq' | 'timestamp'>
+
 /** A call waiting for a decision, then decided: the whole request, its tool's `preview` included. */
 export type ApprovalPartData = ApprovalRequest & { status: 'pending' | 'approved' | 'rejected' }
 /** A question a tool asked (`ctx.ask`), answered by `POST {prefix}/{execId}/answer { id, value }`. */
@@ -62,6 +65,7 @@ export type UIChunk =
   | { type: 'data-approval'; id: string; data: ApprovalPartData }
   | { type: 'data-input'; id: string; data: InputPartData }
   | { type: 'data-receipt'; id: string; data: ToolReceipt }
+  | { type: 'data-guardrail'; id: string; data: GuardrailPartData }
 
 const resultText = (result: ToolResultMessage) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
 const textOf = (message: AssistantMessage) => message.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
@@ -90,6 +94,7 @@ export class UIChunkMapper {
   }
 
   map(event: AgentEvent): UIChunk[] {
+    if (event.type === 'guardrail') return [this.guardrail(event)]
     if (event.depth > 0) return this.nested(event)
     switch (event.type) {
       case 'turn_start':
@@ -188,6 +193,10 @@ export class UIChunkMapper {
     return isError
       ? { type: 'tool-output-error', toolCallId, errorText: resultText(result) }
       : { type: 'tool-output-available', toolCallId, output: resultText(result) }
+  }
+
+  private guardrail({ type: _, seq, timestamp: __, ...data }: Extract<AgentEvent, { type: 'guardrail' }>): UIChunk {
+    return { type: 'data-guardrail', id: `guardrail-${data.execId}-${seq}`, data }
   }
 
   private approvalRequests(requests: ApprovalRequest[]): UIChunk[] {

@@ -11,6 +11,7 @@ import type {
 } from '../contract/types.js'
 import type { ExecContext } from '../exec/context.js'
 import type { WaitingInput } from '../state/answer-journal.js'
+import type { ReceiptGuardrail } from '../contract/guardrail-types.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import { errorResult } from './answers.js'
 
@@ -57,6 +58,8 @@ export type Passage = {
   childPaused?: boolean
   /** What the approval gate found: the receipt's `approval`. */
   approval: ReceiptApproval
+  /** The tool guardrails' verdicts on the call: the receipt's `guardrails` (docs/guardrails.md). */
+  guardrails?: ReceiptGuardrail[]
 }
 
 /** How a stage ends a call: a status and the result the model reads; `stop` fails the exec after it. */

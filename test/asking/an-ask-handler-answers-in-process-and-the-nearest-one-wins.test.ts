@@ -75,7 +75,7 @@ describe('an ask handler answers in process', () => {
     expect(historyProblems(done.history)).toEqual([])
   })
 
-  it('in a batch, which cannot pause, a question no handler answers fails input_unavailable', async () => {
+  it('in a batch, which cannot pause, a question no handler answers fails input_unavailable; the batch’s ask answers it', async () => {
     const ask = defineTool({
       name: 'ask',
       description: 'asks',
@@ -85,5 +85,11 @@ describe('an ask handler answers in process', () => {
     const batch = await runtime().runBatch([{ tool: 'ask', args: {} }], { tools: [ask] })
     expect(batch.results[0]?.receipt.status).toBe('tool_error')
     expect(JSON.stringify(batch.results[0]?.result.content)).toMatch(/no one can answer/)
+    // A batch's own handler (a server answering each served call) answers instead.
+    const answered = await runtime().runBatch([{ tool: 'ask', args: {} }], {
+      tools: [ask],
+      ask: () => ({ account: 'acc-7' }),
+    })
+    expect(answered.results[0]?.result.content).toEqual([{ type: 'text', text: '{"account":"acc-7"}' }])
   })
 })

@@ -2,13 +2,18 @@
 
 import type { AgentEvent } from './event-types.js'
 import type { ExecStop } from './exec-types.js'
-import type { ToolInput, ToolReceipt, ToolResultMessage, NestorErrorLike } from './types.js'
+import type { AskHandler, ToolInput, ToolReceipt, ToolResultMessage, NestorErrorLike } from './types.js'
 
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
 /** What `runBatch` and `runParallelBatch` take besides their own options. */
 export type BatchOptions = {
   tools?: ToolInput[]
   signal?: AbortSignal
+  /**
+   * Answers the questions (`ctx.ask`) of this batch's calls and the execs they open, in place of the
+   * runtime's handler: a batch cannot pause, so without one they fail `input_unavailable`.
+   */
+  ask?: AskHandler
   /**
    * Sees every event of this batch and of the execs its calls open, synchronously as each is
    * emitted: a subscription to this batch only, where `runtime.on` sees every exec.

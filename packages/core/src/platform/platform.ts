@@ -1,0 +1,22 @@
+// What both `#platform` variants (./node.ts and ./web.ts) give, and a check that they agree.
+import type * as node from './node.js'
+import type * as web from './web.js'
+
+/** The part of AsyncLocalStorage core uses: a value seen by `fn` and what it calls. */
+export interface ContextStore<T> {
+  run<R>(store: T, fn: () => R): R
+  getStore(): T | undefined
+  exit<R>(fn: () => R): R
+  disable(): void
+}
+
+/**
+ * How the runtime carries a value across awaits: `hooked` (AsyncLocalStorage on promise hooks,
+ * Node before 24: costly while enabled), `free` (AsyncContextFrame, Node 24; Workers, Deno, Bun),
+ * `none` (browsers: a store holds only during the synchronous call).
+ */
+export type AsyncContext = 'hooked' | 'free' | 'none'
+
+// Compiles only while the browser variant gives every name the Node one does, with its type.
+export type WebMatchesNode = typeof web extends typeof node ? true : never
+export const webMatchesNode: WebMatchesNode = true

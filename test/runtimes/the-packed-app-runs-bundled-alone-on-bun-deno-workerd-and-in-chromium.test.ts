@@ -5,16 +5,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build as esbuild } from 'esbuild'
+import { chromium } from 'playwright-core'
 import { build as viteBuild } from 'vite'
 import webpack from 'webpack'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { installApp, packAll, rootManifest, sh } from '../packaging/packed-app.js'
+import { CHROMIUM, hasChromium } from '../support/browser-app.js'
+import { text, toolCalls } from '../support/openai-loop-wire.js'
+import { startWireServer } from '../support/wire-server.js'
 
 // A Node app bundled by esbuild, webpack 5 and Vite (SSR) runs from a folder holding only its
 // bundle: what Nestor loads on some paths only (zod, the JSON Schema validator) is imported by the
 // bundler variant of `#peers`. Each bundle, Bun and Deno running the app as installed, and a
 // Cloudflare Worker under workerd (all three from npm, pinned in .ci/versions.json) must give what
-// Node gives unbundled.
+// Node gives unbundled. A page's app, bundled for the browser, runs in Debian's Chromium.
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url))
 let app: string
@@ -89,12 +93,24 @@ async function answer(url: string, workerd: ChildProcess): Promise<unknown> {
   }
 }
 
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
 const outDir = (name: string) => mkdtempSync(join(tmpdir(), `nestor-bundle-${name}-`))
 
 describe('the packed app', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     app = await installApp(await packAll(), rootManifest.devDependencies.zod!)
-    for (const file of ['scenario.mjs', 'main.mjs', 'worker.mjs']) cpSync(join(fixtures, file), join(app, file))
+    for (const file of ['scenario.mjs', 'main.mjs', 'worker.mjs', 'page.mjs'])
+      cpSync(join(fixtures, file), join(app, file))
     const { stdout } = await sh(process.execPath, ['main.mjs'], app)
     unbundled = JSON.parse(stdout.trim().split('\n').at(-1)!)
   }, 600_000)
@@ -207,6 +223,82 @@ describe('the packed app', { timeout: 300_000 }, () => {
       workerd.kill()
     }
   })
+
+  it.skipIf(!hasChromium)(
+    'in Chromium, bundled for the browser: a nested loop through ctx.exec, the OpenAI adapter over fetch, a signed resume',
+    async () => {
+      const bundle = await esbuild({
+        absWorkingDir: app,
+        entryPoints: ['page.mjs'],
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        minify: true,
+        write: false,
+        logLevel: 'silent',
+      })
+      expect(bundle.warnings.map((w) => w.text)).toEqual([])
+      const script = bundle.outputFiles[0]!.contents
+      const answers = [toolCalls({ id: 'call_1', name: 'lookup', args: { city: 'Porto' } }), text('Porto is ', 'sunny')]
+      const server = await startWireServer()
+      const html = '<!doctype html><script type="module" src="/app.js"></script>'
+      server.fallback = ({ url }) =>
+        url === '/'
+          ? { headers: { 'content-type': 'text/html' }, body: html }
+          : url === '/app.js'
+            ? { headers: { 'content-type': 'text/javascript' }, body: Buffer.from(script), chunkSize: script.length }
+            : url === '/v1/chat/completions' && answers.length
+              ? { body: answers.shift()! }
+              : { status: 404, body: '' }
+      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS })
+      try {
+        const page = await browser.newPage()
+        const errors: string[] = []
+        page.on('pageerror', (error) => errors.push(error.message))
+        await page.goto(server.url)
+        await page.waitForFunction(() => 'runPage' in globalThis)
+        const facts = await page.evaluate(
+          (baseURL) => (globalThis as unknown as { runPage(url: string): Promise<unknown> }).runPage(baseURL),
+          `${server.url}/v1`,
+        )
+        expect(errors).toEqual([])
+        expect(facts).toEqual({
+          nested: {
+            status: 'completed',
+            text: 'done',
+            toolResults: [{ error: false, text: 'Porto: sunny' }],
+            depths: [0, 1],
+            idsRandom: true,
+          },
+          ambient: {
+            status: 'completed',
+            toolResults: [
+              { error: true, text: expect.stringContaining('use the tool context: ctx.exec(input, options)') },
+            ],
+          },
+          wire: {
+            status: 'completed',
+            text: 'Porto is sunny',
+            toolResults: [{ error: false, text: 'sunny in Porto' }],
+          },
+          resume: {
+            paused: 'paused',
+            resumed: 'completed',
+            text: 'booked',
+            tampered: 'invalid_state',
+            toolResults: [{ error: false, text: 'booked Porto' }],
+          },
+          fileJournal: expect.stringMatching(/^invalid_options: fileJournal\(\) needs a file system/),
+        })
+        const model = server.requests.filter((r) => r.url === '/v1/chat/completions')
+        expect(model.map((r) => r.headers.authorization)).toEqual(['Bearer sk-page-test', 'Bearer sk-page-test'])
+        expect(JSON.stringify(model[1]!.json)).toContain('sunny in Porto')
+      } finally {
+        await browser.close()
+        await server.close()
+      }
+    },
+  )
 
   it('an adapter subpath bundles without the other SDKs; the root @nestor/providers entry fails the build naming the SDK it lacks', async () => {
     const entry = (source: string) => ({ contents: source, resolveDir: app, loader: 'js' as const })

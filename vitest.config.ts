@@ -14,7 +14,7 @@ export default defineConfig({
       enforce: 'pre',
       resolveId(id, importer) {
         const pkg = importer && /[/\\]packages[/\\]([^/\\]+)[/\\]src[/\\]/.exec(importer)?.[1]
-        const variant = { '#peers': 'peers/node', '#platform': 'platform/node', '#files': 'platform/files-node' }[id]
+        const variant = { '#peers': 'peers/node', '#platform': 'platform/node', '#files': 'files/node' }[id]
         return variant && pkg ? src(pkg, variant) : undefined
       },
     },

@@ -1,5 +1,5 @@
 import { NestorError } from '../contract/errors.js'
-import type * as node from './files-node.js'
+import type * as node from './node.js'
 
 // A browser has no file system: the names the main entry exports stay (an app's import of them
 // still bundles), and calling one fails `invalid_options` naming what to use instead.
@@ -11,4 +11,6 @@ export const fileJournal: typeof node.fileJournal = () => {
 }
 
 export const loadRegistry: typeof node.loadRegistry = () =>
-  Promise.reject(noFiles('loadRegistry()', 'build the registry in code with registry() and defineTool()'))
+  Promise.reject(
+    noFiles('loadRegistry()', 'declare the tools in code (new ToolRegistry().add(...tools), or pass tools to exec)'),
+  )

@@ -8,14 +8,12 @@ const src = (pkg: string, entry = 'index') =>
 export default defineConfig({
   plugins: [
     {
-      // A package's `#peers`, `#platform` and `#files` imports are their Node variants' sources
-      // (package.json maps them to bundle/).
+      // A package's `#peers` import is its Node variant's source (package.json maps it to bundle/).
       name: 'nestor-peers-source',
       enforce: 'pre',
       resolveId(id, importer) {
         const pkg = importer && /[/\\]packages[/\\]([^/\\]+)[/\\]src[/\\]/.exec(importer)?.[1]
-        const variant = { '#peers': 'peers/node', '#platform': 'platform/node', '#files': 'files/node' }[id]
-        return variant && pkg ? src(pkg, variant) : undefined
+        return id === '#peers' && pkg ? src(pkg, 'peers/node') : undefined
       },
     },
   ],

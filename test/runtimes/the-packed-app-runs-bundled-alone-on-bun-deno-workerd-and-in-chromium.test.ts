@@ -18,7 +18,7 @@ import { startWireServer } from '../support/wire-server.js'
 // bundle: what Nestor loads on some paths only (zod, the JSON Schema validator) is imported by the
 // bundler variant of `#peers`. Each bundle, Bun and Deno running the app as installed, and a
 // Cloudflare Worker under workerd (all three from npm, pinned in .ci/versions.json) must give what
-// Node gives unbundled. A page's app, bundled for the browser, runs in Debian's Chromium.
+// Node gives unbundled, streamed SSE and a journal replay included. A page's app, bundled for the browser, runs in Debian's Chromium.
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url))
 let app: string
@@ -125,6 +125,17 @@ describe('the packed app', { timeout: 300_000 }, () => {
       choice: 'train',
       resume: { paused: 'paused', resumed: 'completed', text: 'booked' },
       badState: 'invalid_state',
+      sse: {
+        contentType: expect.stringMatching(/^text\/event-stream/),
+        toolEnds: ['1:lookup', '1:lookup', '0:delegate'],
+        end: { event: 'end', status: 'completed' },
+      },
+      replay: {
+        texts: ['Porto: sunny', 'Porto: sunny'],
+        modelCalls: 2,
+        toolResults: ['sunny in Porto (1)'],
+        replayed: expect.arrayContaining(['message_end', 'tool_end']),
+      },
     })
   })
 

@@ -79,8 +79,8 @@ export type { DefineToolOptions } from './tools/tool.js'
 export { ToolRegistry, registry } from './tools/registry.js'
 export { suppliedResults } from './tools/supplied-results.js'
 export type { SuppliedToolSpec } from './tools/supplied-results.js'
-// `#files`: the file-backed names, which a browser bundle replaces with ones that fail saying why.
-export { loadRegistry, fileJournal } from '#files'
+// The file-backed names: the browser build (scripts/bundle.mjs) takes files/web.ts, which fail saying why.
+export { loadRegistry, fileJournal } from './files/node.js'
 export { DeclaredRegistry } from './tools/declared-registry.js'
 export type { DeclaredOwner } from './tools/declared-registry.js'
 export { Runtime, exec } from './runtime/runtime.js'

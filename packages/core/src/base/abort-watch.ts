@@ -1,4 +1,4 @@
-import { unlimitedListeners } from '#platform'
+import { unlimitedListeners } from '../platform/node.js'
 
 /**
  * Every place in Nestor that reacts to an abort goes through `onAbort`, which registers ONE real

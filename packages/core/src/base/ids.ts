@@ -1,4 +1,4 @@
-import { randomHex } from '#platform'
+import { randomHex } from '../platform/node.js'
 
 // Ids leave the process (events, receipts, web routes), so each carries 128 random bits: knowing
 // one tells nothing about another (node:crypto, or Web Crypto in a browser).

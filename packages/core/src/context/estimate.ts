@@ -1,4 +1,4 @@
-import { base64Bytes } from '#platform'
+import { base64Bytes } from '../platform/node.js'
 import type { AssistantMessage, ImageContent, Message, ToolResultContent, ToolSpec } from '../contract/types.js'
 
 // The token estimate: about 4 characters a token for text and JSON (within ~10 % of what providers

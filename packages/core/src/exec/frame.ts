@@ -1,4 +1,4 @@
-import { ContextStoreClass, asyncContext } from '#platform'
+import { ContextStoreClass, asyncContext } from '../platform/node.js'
 import type { ExecFrameInfo } from '../contract/exec-types.js'
 import type { Nesting } from './context.js'
 

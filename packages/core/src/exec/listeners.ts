@@ -1,7 +1,7 @@
 import { messageOf } from '../contract/errors.js'
 import { currentFrame, outsideFrames } from './frame.js'
 import type { AgentEvent } from '../contract/event-types.js'
-import { warn } from '#platform'
+import { warn } from '../platform/node.js'
 
 type Handler = (event: AgentEvent) => void
 

@@ -1,5 +1,5 @@
 import type { RuntimeOptions } from '../contract/exec-types.js'
-import { warn } from '#platform'
+import { warn } from '../platform/node.js'
 import {
   isOfflineProvider,
   type AssistantMessage,

@@ -1,4 +1,4 @@
-import { ContextStoreClass } from '#platform'
+import { ContextStoreClass } from '../platform/node.js'
 import { invalidOption } from '../contract/errors.js'
 import type { Provider } from '../contract/types.js'
 

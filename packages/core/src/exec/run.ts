@@ -6,7 +6,7 @@ import { toUserMessage } from './message-queue.js'
 import type { AgentEvent } from '../contract/event-types.js'
 import type { ChoiceOf, ExecInput, ExecOptions, ExecOutputOf, ExecResult } from '../contract/exec-types.js'
 import type { OutputSchema, UserMessage } from '../contract/types.js'
-import { warn } from '#platform'
+import { warn } from '../platform/node.js'
 
 declare module '../contract/types.js' {
   interface ToolContext {

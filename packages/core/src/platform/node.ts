@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events'
 import type { AsyncContext, ContextStore } from './platform.js'
 
 // Node, Bun, Deno and Workers (`nodejs_compat`): core's few platform needs on node: modules. A
-// browser bundle gets ./web.ts instead (the `#platform` import of package.json).
+// browser build of core (bundle/browser/, scripts/bundle.mjs) takes ./web.ts instead.
 
 export const ContextStoreClass: new <T>() => ContextStore<T> = AsyncLocalStorage
 

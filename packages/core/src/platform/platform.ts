@@ -1,4 +1,4 @@
-// What both `#platform` variants (./node.ts and ./web.ts) give, and a check that they agree.
+// What both variants (./node.ts and ./web.ts) give, and a check that they agree.
 import type * as node from './node.js'
 import type * as web from './web.js'
 

@@ -3,7 +3,8 @@ import { toHex } from './sha256.js'
 
 // Browsers: no node: module. Random bytes come from Web Crypto (`crypto.getRandomValues`, in
 // every page, secure or not), digests from ./sha256.ts, and there is no AsyncLocalStorage: a
-// store holds only while its callback runs synchronously (the `#platform` import of package.json).
+// store holds only while its callback runs synchronously. The browser build (scripts/bundle.mjs)
+// takes this file wherever core imports ./node.ts.
 
 export { sha256Hex, hmacSha256Hex } from './sha256.js'
 

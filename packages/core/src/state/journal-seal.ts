@@ -1,4 +1,4 @@
-import { hmacSha256Hex, sameDigest } from '#platform'
+import { hmacSha256Hex, sameDigest } from '../platform/node.js'
 import { canonicalJson } from '../base/canonical.js'
 import { NestorError } from '../contract/errors.js'
 import type { Journal, JournalEntry } from '../contract/journal.js'

@@ -1,4 +1,4 @@
-import { hmacSha256Hex, randomUUID, sameDigest, sha256Hex } from '#platform'
+import { hmacSha256Hex, randomUUID, sameDigest, sha256Hex } from '../platform/node.js'
 import { canonicalJson } from '../base/canonical.js'
 import { NestorError } from '../contract/errors.js'
 import { RUN_STATE_VERSION, stateSchemas, type RunState } from '../contract/run-state-schema.js'

@@ -1,4 +1,4 @@
-import { sha256Hex } from '#platform'
+import { sha256Hex } from '../platform/node.js'
 import { untilAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
 import { NestorError, messageOf } from '../contract/errors.js'

@@ -4,7 +4,7 @@
 // chunks keep one copy of each module per package: core's entry points share one NestorError.
 // Types stay tsc's (dist/*.d.ts); source maps chain through dist/*.js.map to src/*.ts.
 // Exports with a `browser` condition get a second build into bundle/browser/, where each module
-// `…/node.js` that has a sibling `…/web.js` is replaced by it (core's platform/ and files/): a
+// `…/node.js` that has a sibling `…/web.js` is replaced by it (core's platform/ and files/, providers' replay/files/): a
 // page's bundle holds no node: import, and Node keeps its few files (one per entry and chunk).
 //
 //   node scripts/bundle.mjs              bundles every package

@@ -29,9 +29,13 @@ export function entryPoints() {
 
 /** What a page can bundle (docs/packaging.md, "Bundling and runtimes"), measured with the browser's conditions. */
 export const browserEntryPoints = () =>
-  ['@nestor/core', '@nestor/agents', '@nestor/providers/openai', '@nestor/providers/openai-compatible'].map(
-    (entry) => `${entry} (browser)`,
-  )
+  [
+    '@nestor/core',
+    '@nestor/agents',
+    '@nestor/providers/openai',
+    '@nestor/providers/openai-compatible',
+    '@nestor/providers/testing',
+  ].map((entry) => `${entry} (browser)`)
 
 /** The peers of every package but zod: what an app adds for the adapters and tools it uses. */
 function appPeers() {

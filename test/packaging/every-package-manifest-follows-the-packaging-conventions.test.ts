@@ -56,7 +56,7 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
     expect(own).toBe('./package.json')
     expect(Object.keys(entries)).toContain('.')
     for (const [subpath, entry] of Object.entries(entries)) {
-      // A browser build (core's) adds `browser`, its twin under bundle/browser/, after `workerd`
+      // A browser build (core's, providers' testing) adds `browser`, its twin under bundle/browser/, after `workerd`
       // (Workers keep the Node build).
       const keys = typeof entry === 'object' ? Object.keys(entry) : entry
       const { types, default: js, browser, workerd } = entry as Entry

@@ -104,12 +104,28 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ]
 
+/** What a client reads of an SSE response (as the fixture's sseSummary): type, tools ended, the end. */
+async function sseSummary(response: Response): Promise<unknown> {
+  const frames = (await response.text())
+    .split('\n\n')
+    .filter((frame) => /^data: /m.test(frame))
+    .map((frame) => ({
+      event: /^event: (.*)$/m.exec(frame)?.[1],
+      data: JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as { depth?: number; toolName?: string; status?: string },
+    }))
+  return {
+    contentType: response.headers.get('content-type'),
+    toolEnds: frames.filter((f) => f.event === 'tool_end').map((f) => `${f.data.depth}:${f.data.toolName}`),
+    end: { event: frames.at(-1)?.event, status: frames.at(-1)?.data.status },
+  }
+}
+
 const outDir = (name: string) => mkdtempSync(join(tmpdir(), `nestor-bundle-${name}-`))
 
 describe('the packed app', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     app = await installApp(await packAll(), rootManifest.devDependencies.zod!)
-    for (const file of ['scenario.mjs', 'main.mjs', 'worker.mjs', 'page.mjs'])
+    for (const file of ['scenario.mjs', 'main.mjs', 'worker.mjs', 'page.mjs', 'serve.mjs'])
       cpSync(join(fixtures, file), join(app, file))
     const { stdout } = await sh(process.execPath, ['main.mjs'], app)
     unbundled = JSON.parse(stdout.trim().split('\n').at(-1)!)
@@ -199,6 +215,17 @@ describe('the packed app', { timeout: 300_000 }, () => {
     expect(lastLine(stdout)).toEqual(unbundled)
   })
 
+  it('on Bun and Deno, the nested loop streamed as SSE by Bun.serve / Deno.serve reads as it does in process', async () => {
+    const bun = await sh(await runtimeBin('bun'), ['serve.mjs'], app)
+    const deno = await sh(
+      await runtimeBin('deno'),
+      ['run', '--allow-read', '--allow-env', '--allow-sys', '--allow-net=127.0.0.1', 'serve.mjs'],
+      app,
+    )
+    const { sse } = unbundled as { sse: unknown }
+    expect([lastLine(bun.stdout), lastLine(deno.stdout)]).toEqual([sse, sse])
+  })
+
   it('on Deno, as installed', async () => {
     const { stdout } = await sh(
       await runtimeBin('deno'),
@@ -230,6 +257,9 @@ describe('the packed app', { timeout: 300_000 }, () => {
     )
     try {
       expect(await answer(`http://127.0.0.1:${port}/`, workerd)).toEqual(unbundled)
+      // The Worker's own answer, streamed through workerd: what a client reads of it.
+      const stream = await fetch(`http://127.0.0.1:${port}/sse`)
+      expect(await sseSummary(stream)).toEqual((unbundled as { sse: unknown }).sse)
     } finally {
       workerd.kill()
     }

@@ -1,6 +1,4 @@
-// What both variants (./node.ts and ./web.ts) give, and a check that they agree.
-import type * as node from './node.js'
-import type * as web from './web.js'
+// The types both variants (./node.ts and ./web.ts) give; ./same-shape.ts checks that they agree.
 
 /** The part of AsyncLocalStorage core uses: a value seen by `fn` and what it calls. */
 export interface ContextStore<T> {
@@ -16,7 +14,3 @@ export interface ContextStore<T> {
  * `none` (browsers: a store holds only during the synchronous call).
  */
 export type AsyncContext = 'hooked' | 'free' | 'none'
-
-// Compiles only while the browser variant gives every name the Node one does, with its type.
-export type WebMatchesNode = typeof web extends typeof node ? true : never
-export const webMatchesNode: WebMatchesNode = true

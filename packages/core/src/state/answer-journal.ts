@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../platform/node.js'
 import type { PendingInput } from '../contract/types.js'
 import { keyPart } from './journal-key.js'
 import { record, type ExecJournal } from './tree-journal.js'
@@ -27,7 +27,7 @@ export const answerKey = (exec: ExecJournal, iteration: number, toolCallId: stri
  * asking again after a resume (or a recovery in another process) asks under the same id.
  */
 export const inputIdOf = (exec: ExecJournal, key: string): string =>
-  `input_${createHash('sha256').update(exec.tree.runId).update('\0').update(key).digest('hex').slice(0, 32)}`
+  `input_${sha256Hex(`${exec.tree.runId}\0${key}`).slice(0, 32)}`
 
 /** The answer a resume gave or the journal recorded for a question, if any. */
 export function priorAnswer(exec: ExecJournal, key: string): { value: unknown } | undefined {

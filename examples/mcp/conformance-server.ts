@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Runtime, defineTool, type ToolOutput } from '@nestor/core'
-import { serveMcp, type McpServing } from '@nestor/mcp'
+import { serveMcp, type McpPrompt, type McpResource, type McpServing } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { z } from 'zod'
 
@@ -64,9 +64,85 @@ export const conformanceTools = [
   }),
 ]
 
+export const conformanceResources: McpResource[] = [
+  {
+    uri: 'test://static-text',
+    name: 'static-text',
+    description: 'A static text resource',
+    mimeType: 'text/plain',
+    read: () => 'This is the content of the static text resource.',
+  },
+  {
+    uri: 'test://static-binary',
+    name: 'static-binary',
+    description: 'A static binary resource (a PNG)',
+    mimeType: 'image/png',
+    read: () => Buffer.from(png, 'base64'),
+  },
+  {
+    uri: 'test://watched-resource',
+    name: 'watched-resource',
+    description: 'A resource clients subscribe to',
+    mimeType: 'text/plain',
+    read: () => 'Watched resource content',
+  },
+  {
+    uriTemplate: 'test://template/{id}/data',
+    name: 'template-data',
+    description: 'Data for one id',
+    mimeType: 'application/json',
+    read: (_uri, { id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+  },
+]
+
+export const conformancePrompts: McpPrompt[] = [
+  {
+    name: 'test_simple_prompt',
+    description: 'A prompt without arguments',
+    get: () => 'This is a simple prompt for testing.',
+  },
+  {
+    name: 'test_prompt_with_arguments',
+    description: 'A prompt with two arguments',
+    arguments: [
+      { name: 'arg1', description: 'First test argument', required: true, complete: (v) => completeFrom(v) },
+      { name: 'arg2', description: 'Second test argument', required: true },
+    ],
+    get: ({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,
+  },
+  {
+    name: 'test_prompt_with_embedded_resource',
+    description: 'A prompt that embeds a resource',
+    arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+    get: ({ resourceUri }) => [
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
+      },
+      { role: 'user', content: 'Please process the embedded resource above.' },
+    ],
+  },
+  {
+    name: 'test_prompt_with_image',
+    description: 'A prompt with an image',
+    get: () => [
+      { role: 'user', content: { type: 'image', data: png, mimeType: 'image/png' } },
+      { role: 'user', content: 'Please analyze the image above.' },
+    ],
+  },
+]
+
+const completeFrom = (value: string) => ['paris', 'park', 'party', 'test'].filter((w) => w.startsWith(value))
+
 export function serveConformance(port = 0): Promise<McpServing> {
   const runtime = new Runtime({ provider: scripted([]), model: 'none' })
-  return serveMcp({ runtime, tools: conformanceTools }, { http: true, port })
+  return serveMcp(
+    { runtime, tools: conformanceTools, resources: conformanceResources, prompts: conformancePrompts },
+    { http: true, port },
+  )
 }
 
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -14,24 +14,12 @@ const cli = join(repo, 'node_modules/@modelcontextprotocol/conformance/dist/inde
 const client = join(repo, 'examples/dist/mcp/conformance-client.js')
 const runnable = typeof (fs as { globSync?: unknown }).globSync === 'function' && fs.existsSync(cli)
 
-/** serveMcp serves tools only: no resources, prompts or completions, and no sampling or elicitation. */
+/** Sampling is deprecated by the 2026-07-28 specification; elicitation waits for ctx.ask (docs/mcp.md). */
 const serverBaseline = [
-  'completion-complete',
   'tools-call-sampling',
   'tools-call-elicitation',
   'elicitation-sep1034-defaults',
   'elicitation-sep1330-enums',
-  'resources-list',
-  'resources-read-text',
-  'resources-read-binary',
-  'resources-templates-read',
-  'resources-subscribe',
-  'resources-unsubscribe',
-  'prompts-list',
-  'prompts-get-simple',
-  'prompts-get-with-args',
-  'prompts-get-embedded-resource',
-  'prompts-get-with-image',
 ]
 
 /**
@@ -59,7 +47,7 @@ function conformance(args: string[], cwd: string): Promise<{ code: number; outpu
 }
 
 describe.skipIf(!runnable)('the official MCP conformance suite', () => {
-  it('server: every tools scenario, logging, ping and DNS-rebinding protection pass against serveMcp', async () => {
+  it('server: every scenario but sampling and elicitation passes against serveMcp', async () => {
     const dir = scratchDir('mcp-conformance-')
     const baseline = join(dir, 'baseline.yml')
     fs.writeFileSync(baseline, `server:\n${serverBaseline.map((s) => `  - ${s}\n`).join('')}`)

@@ -15,6 +15,9 @@ import { toMcpContent } from './content.js'
 import { logLevelGate } from './serve-logging.js'
 import { checkServeOptions } from './serve-options.js'
 import { serveHttp, type HttpTransportOptions, type McpServing } from './serve-http.js'
+import { promptTable, serveCompletions, servePrompts } from './serve-prompts.js'
+import { ResourceCatalog, ResourceWatchers, serveResources } from './serve-resources.js'
+import type { McpPrompt, McpResource } from './serve-types.js'
 
 /** An agent exposed as one tool; `agent` is anything with `asTool()`, such as an `Agent` of @nestor/agents. */
 export type McpAgentEntry = {
@@ -28,6 +31,10 @@ export type ServeMcpOptions = {
   runtime: Runtime
   tools?: ToolInput[]
   agents?: McpAgentEntry[]
+  /** Resources at fixed URIs and resource templates, listed, read and watched by clients. */
+  resources?: McpResource[]
+  /** Prompt templates, with arguments clients can complete. */
+  prompts?: McpPrompt[]
   serverInfo?: { name: string; version: string }
 }
 
@@ -50,22 +57,54 @@ export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTran
     if (tools.has(tool.spec.name)) throw invalidOption('tools', 'unique tool names', tool.spec.name)
     tools.set(tool.spec.name, tool)
   }
-  const create = () => createServer(options, tools)
-  if (transport === 'stdio') return connectOne(create(), new StdioServerTransport())
-  if ('http' in transport && transport.http === true) return serveHttp(create, transport)
-  return connectOne(create(), transport as Transport)
+  const served: Served = {
+    tools,
+    resources: new ResourceCatalog(options.resources ?? []),
+    prompts: promptTable(options.prompts ?? []),
+    watchers: new ResourceWatchers(),
+  }
+  const resourceUpdated = (uri: string) => served.watchers.updated(uri)
+  const create = () => createServer(options, served)
+  if (transport === 'stdio') return connectOne(create(), new StdioServerTransport(), resourceUpdated)
+  if ('http' in transport && transport.http === true)
+    return { ...(await serveHttp(create, transport)), resourceUpdated }
+  return connectOne(create(), transport as Transport, resourceUpdated)
 }
 
-async function connectOne(server: Server, transport: Transport): Promise<McpServing> {
+/** What every session's server serves, built once. */
+type Served = {
+  tools: Map<string, Tool>
+  resources: ResourceCatalog
+  prompts: Map<string, McpPrompt>
+  watchers: ResourceWatchers
+}
+
+async function connectOne(
+  server: Server,
+  transport: Transport,
+  resourceUpdated: McpServing['resourceUpdated'],
+): Promise<McpServing> {
   await server.connect(transport)
-  return { close: () => server.close() }
+  return { close: () => server.close(), resourceUpdated }
 }
 
-function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Server {
+function createServer(options: ServeMcpOptions, served: Served): Server {
+  const { tools, resources, prompts } = served
+  const withPrompts = prompts.size > 0
+  const withResources = !resources.empty
   const server = new Server(options.serverInfo ?? { name: 'nestor', version: '0.1.0' }, {
-    capabilities: { tools: {}, logging: {} },
+    capabilities: {
+      tools: {},
+      logging: {},
+      ...(withResources && { resources: { subscribe: true } }),
+      ...(withPrompts && { prompts: {} }),
+      ...((withPrompts || resources.templates.length > 0) && { completions: {} }),
+    },
   })
   const logs = logLevelGate(server)
+  if (withResources) serveResources(server, resources, served.watchers)
+  if (withPrompts) servePrompts(server, prompts)
+  if (withPrompts || resources.templates.length > 0) serveCompletions(server, prompts, resources)
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((t) => ({
       name: t.spec.name,

@@ -46,10 +46,7 @@ const serveOptions = strictOptions(() => ({
     .custom<unknown[]>('an array of { name, description, agent }', (v) => Array.isArray(v) && v.every(isAgentEntry))
     .optional(),
   resources: option
-    .custom<unknown[]>(
-      'an array of { uri or uriTemplate, name, read }',
-      (v) => Array.isArray(v) && v.every(isResource),
-    )
+    .custom<unknown[]>('an array of { uri or uriTemplate, name, read }', (v) => Array.isArray(v) && v.every(isResource))
     .optional(),
   prompts: option
     .custom<unknown[]>('an array of { name, get, arguments? }', (v) => Array.isArray(v) && v.every(isPrompt))

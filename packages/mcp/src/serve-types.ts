@@ -5,10 +5,7 @@ import type { ToolResultContent } from '@nestor/core'
  * contents spelled out (`blob` already base64). `mimeType` defaults to the resource's own.
  */
 export type McpResourceBody =
-  | string
-  | Uint8Array
-  | { text: string; mimeType?: string }
-  | { blob: string; mimeType?: string }
+  string | Uint8Array | { text: string; mimeType?: string } | { blob: string; mimeType?: string }
 
 /** Suggests values for one argument from what the user typed so far (and the other arguments given). */
 export type McpCompleter = (

@@ -4,6 +4,7 @@ import { LazyAbort, onAbort } from '../base/abort-watch.js'
 import { inFrameNow, runInFrame } from '../exec/frame.js'
 import { sleep } from '../base/sleep.js'
 import { toToolOutput } from '../tools/tool.js'
+import { askOf } from './ask.js'
 import type { Tool, ToolCall, ToolContext, ToolOutput } from '../contract/types.js'
 import type { ExecInput, ExecOptions } from '../contract/exec-types.js'
 
@@ -119,7 +120,7 @@ function attemptOnce(
       // The host of every exec is a Runtime: its exec returns an ExecRun (as the ambient exec()).
       exec: ((input: ExecInput, options?: ExecOptions) =>
         inFrameNow(frame, () => ctx.env.host.exec(input, options))) as ToolContext['exec'],
-      ask: () => Promise.reject(new NestorError('input_unavailable', 'ctx.ask() is not implemented yet')),
+      ask: askOf(ctx, call, () => controller.signal),
     }
     const frame = {
       ctx,

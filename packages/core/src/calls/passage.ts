@@ -10,6 +10,7 @@ import type {
   ToolResultMessage,
 } from '../contract/types.js'
 import type { ExecContext } from '../exec/context.js'
+import type { WaitingInput } from '../state/answer-journal.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import { errorResult } from './answers.js'
 
@@ -33,7 +34,7 @@ export type CallOutcome =
       /** The answer came from the journal: the body did not run (docs/durability.md). */
       replayed?: true
     }
-  | { kind: 'pause'; requests: ApprovalRequest[] }
+  | { kind: 'pause'; requests: ApprovalRequest[]; inputs: WaitingInput[] }
 
 /** One call on its way through the stages; each stage may narrow what the next ones see. */
 export type Passage = {

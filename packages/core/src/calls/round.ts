@@ -12,6 +12,7 @@ import type {
 } from '../contract/types.js'
 import { checkToolCallBudgets } from '../exec/budget.js'
 import { append, type ExecContext } from '../exec/context.js'
+import type { WaitingInput } from '../state/answer-journal.js'
 import { recordTool } from '../state/tree-journal.js'
 import { closeCall, NOT_RUN, notRunAnswer } from './answers.js'
 import { listLaterApprovals } from './approvals.js'
@@ -23,6 +24,8 @@ export type ToolRound = {
   results: ToolResultMessage[]
   /** Calls waiting for an approval decision (the exec pauses). */
   pending: ApprovalRequest[]
+  /** Questions waiting for an answer (the exec pauses). */
+  inputs: WaitingInput[]
   /** Ids of the calls still without a result when the exec paused, in the model's order. */
   remaining: string[]
   tripped?: { name: string; count: number }
@@ -50,7 +53,7 @@ type Running = {
  * exec pauses, in which case the calls without one are listed in `remaining`.
  */
 export async function runToolRound(ctx: ExecContext, calls: ToolCall[]): Promise<ToolRound> {
-  const run: Running = { round: { results: [], pending: [], remaining: [] }, answers: [], paused: false }
+  const run: Running = { round: { results: [], pending: [], inputs: [], remaining: [] }, answers: [], paused: false }
   const { round } = run
   const parallel = ctx.env.settings.toolExecution === 'parallel'
   if (parallel && calls.length > 1) {
@@ -147,6 +150,7 @@ function settle(
   if (outcome.kind === 'pause') {
     run.paused = true
     round.pending.push(...outcome.requests)
+    round.inputs.push(...outcome.inputs)
     return undefined
   }
   run.answers[index] = outcome.replayed ? { result: outcome.result, replayed: true } : { result: outcome.result }

@@ -182,7 +182,7 @@ async function approval(p: Passage): Promise<Finish | Pause | undefined> {
     const decided = await decideApproval(ctx, request)
     if (decided === 'pause') {
       markPaused(ctx.journal, p.iteration, request)
-      return { kind: 'pause', requests: [request] }
+      return { kind: 'pause', requests: [request], inputs: [] }
     }
     decision = decided
   }
@@ -234,11 +234,12 @@ async function body(p: Passage): Promise<Finish | Pause> {
   const { ctx, call, tool } = p
   const outcome = await runTool(ctx, tool, p.args, call, p.idempotencyKey)
   throwIfContradicted(ctx.journal)
-  // A child exec of this body paused for approval: this call waits with it (the whole tree pauses).
+  // The body asked a question no one answered, or a child exec of it paused: this call waits with
+  // them (the whole tree pauses), whatever the body made of the rejection its ctx.ask got.
   const below = ctx.control.pausedBelow.get(call.id)
   if (below) {
     ctx.control.pausedBelow.delete(call.id)
-    if (ctx.journal) return { kind: 'pause', requests: below }
+    if (ctx.journal) return { kind: 'pause', requests: below.approvals, inputs: below.inputs }
     p.childPaused = true
   }
   if (outcome.status !== 'ok')

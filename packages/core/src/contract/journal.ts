@@ -4,11 +4,11 @@
  * One recorded step of an exec tree, as JSON. `key` says where the step happened (the exec's path,
  * the iteration and, for a tool call, its id: see docs/durability.md); `kind` what it was. The
  * other fields are the step's outcome (the assistant message, the tool result and receipt, the
- * decision, the taken messages).
+ * decision, the answer to a question, the taken messages).
  */
 export type JournalEntry = {
   key: string
-  kind: 'model' | 'tool' | 'decision' | 'message' | 'context'
+  kind: 'model' | 'tool' | 'decision' | 'answer' | 'message' | 'context'
   [field: string]: unknown
 }
 

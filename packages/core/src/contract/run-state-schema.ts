@@ -164,7 +164,7 @@ function buildSchemas(z: Zod) {
 
   const journalEntry: z.ZodType<JournalEntry> = z.looseObject({
     key: z.string().min(1),
-    kind: z.enum(['model', 'tool', 'decision', 'message', 'context']),
+    kind: z.enum(['model', 'tool', 'decision', 'answer', 'message', 'context']),
   })
 
   const runStateSchema = z.object({

@@ -7,10 +7,11 @@ import type {
   LoopHooks,
   RuntimeOptions,
 } from '../contract/exec-types.js'
-import type { ApprovalDecision, ApprovalRequest, Message, Provider } from '../contract/types.js'
+import type { ApprovalDecision, ApprovalRequest, AskHandler, Message, Provider } from '../contract/types.js'
 import type { EventLog } from '../events/event-log.js'
 import type { OutputGate } from '../schema/output.js'
 import { journalFlag } from '../state/edited-steps.js'
+import type { WaitingInput } from '../state/answer-journal.js'
 import type { ExecState } from '../state/exec-state.js'
 import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
@@ -102,6 +103,8 @@ export type ExecEnv = {
   readonly output?: OutputGate
   /** Decides calls that need approval: the nearest handler up the tree; without one the exec pauses. */
   readonly approve?: Approver
+  /** Answers `ctx.ask`: the exec's own handler, else the nearest up the tree, else the runtime's. */
+  readonly ask?: AskHandler
   /** Context management (context/): the exec's own, else its parent's, else the runtime's. */
   readonly context?: ContextOptions
   /** The exec's dollar budget: its own option, else the runtime's. */
@@ -125,12 +128,25 @@ export type ExecControl = {
   followUp: MessageQueue
   log: EventLog<AgentEvent>
   seq: number
-  /** Approvals child execs wait for, per the tool call whose body opened them (that call waits too). */
-  pausedBelow: Map<string, ApprovalRequest[]>
+  /**
+   * What a call waits for, per tool call id: the approvals and questions of the child execs its
+   * body opened, and its own questions (ctx.ask). The call waits with them.
+   */
+  pausedBelow: Map<string, Waiting>
   /** Removes the links to the signals that abort this exec (called when it ends). */
   unlink: () => void
   /** Set when agent_end is out: nothing more is emitted for this exec, nothing joins its stream. */
   ended: boolean
+}
+
+/** Decisions and answers a paused call waits for. */
+export type Waiting = { approvals: ApprovalRequest[]; inputs: WaitingInput[] }
+
+/** What the call `toolCallId` of this exec waits for, made empty on first use. */
+export function waitingOf(ctx: ExecContext, toolCallId: string): Waiting {
+  let waiting = ctx.control.pausedBelow.get(toolCallId)
+  if (!waiting) ctx.control.pausedBelow.set(toolCallId, (waiting = { approvals: [], inputs: [] }))
+  return waiting
 }
 
 /**

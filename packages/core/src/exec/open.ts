@@ -71,6 +71,8 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
   const system = options.system ?? (inherit ? inherit.system : rt.system)
   // The nearest handler up the tree decides; a child of a runtime with its own handler uses it.
   const approve = parent?.env.approve ?? rt.approve
+  // An exec's own ask handler wins (a server answering per served call), inherited below it.
+  const ask = options.ask ?? parent?.env.ask ?? rt.ask
   const context = options.context ?? inherit?.context ?? rt.context
   const maxCostUsd = options.maxCostUsd ?? rt.maxCostUsd
   const env: ExecEnv = {
@@ -83,6 +85,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(options.owner !== undefined && { owner: options.owner }),
     ...(exec.output && { output: exec.output }),
     ...(approve && { approve }),
+    ...(ask && { ask }),
     ...(context && { context }),
     ...(maxCostUsd !== undefined && { maxCostUsd }),
     settings,

@@ -7,10 +7,11 @@ import { statsFromReceipts } from '../calls/exec-stats.js'
 import { NOT_RUN } from '../calls/answers.js'
 import { answerNotRun, repairHistory, runToolRound, toolCallsOf, type ToolRound } from '../calls/round.js'
 import { turnBudgetError } from '../exec/budget.js'
-import { append, emit, type ExecContext } from '../exec/context.js'
+import { append, emit, waitingOf, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
 import { refusalError, type Verdict } from '../schema/output.js'
 import { saveTurn } from '../sessions/exec-session.js'
+import { pendingInput } from '../state/answer-journal.js'
 import { toRunState } from '../state/run-state.js'
 import { takeQueued, takeTurn, turnsReady } from './turns.js'
 
@@ -141,20 +142,23 @@ async function endTurn(ctx: ExecContext, event: Extract<EventPayload, { type: 't
 
 /** What the tool round decided: pause, breaker, budget, stop-at-tool, a control stop or abort end the exec; else undefined. */
 function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
-  if (round.pending.length > 0) {
-    // Without an approve handler the stream still announces what waits for a decision, once, from
-    // the exec whose calls wait (an ancestor pausing because of it says nothing more).
+  if (round.pending.length > 0 || round.inputs.length > 0) {
+    // Without a handler the stream still announces what waits for a decision or an answer, once,
+    // from the exec whose calls wait (an ancestor pausing because of it says nothing more).
     const own = round.pending.filter((request) => request.execId === ctx.execId)
+    const inputs = round.inputs.map(pendingInput)
+    const asked = inputs.filter((input) => input.path[input.path.length - 1] === ctx.execId)
     // A child's pause goes up: the call whose body opened it waits too, up to the root.
     const parent = ctx.parent
     if (parent && ctx.parentToolCallId !== undefined) {
-      const waiting = parent.control.pausedBelow.get(ctx.parentToolCallId) ?? []
-      waiting.push(...round.pending)
-      parent.control.pausedBelow.set(ctx.parentToolCallId, waiting)
+      const waiting = waitingOf(parent, ctx.parentToolCallId)
+      waiting.approvals.push(...round.pending)
+      waiting.inputs.push(...round.inputs)
     }
     const state = pausedState(ctx, round)
     if (own.length > 0) emit(ctx, { type: 'approval_required', approvals: own })
-    return { status: 'paused', pending: { state, approvals: round.pending, inputs: [] } }
+    if (asked.length > 0) emit(ctx, { type: 'input_required', inputs: asked })
+    return { status: 'paused', pending: { state, approvals: round.pending, inputs } }
   }
   if (ctx.control.controller.signal.aborted) return aborted(ctx)
   if (round.tripped) {
@@ -182,6 +186,7 @@ function pausedState(ctx: ExecContext, round: ToolRound) {
     ...(env.owner !== undefined && { owner: env.owner }),
     state: ctx.state,
     pending: round.pending,
+    inputs: round.inputs,
     remaining: round.remaining,
     tree: {
       iterations: tree.iterations,

@@ -7,6 +7,7 @@ import type { TreeState } from '../exec/context.js'
 import { restoredState, type ExecState, type PriorDecision } from '../state/exec-state.js'
 import { stateExpiry, stateIdOf, verifyState } from '../state/run-state.js'
 import { treeJournal, type TreeJournal } from '../state/tree-journal.js'
+import { answersFor } from './resume-answers.js'
 
 /** A RunState checked for a resume: what the resumed exec opens with and continues from. */
 export type Resumption = {
@@ -31,7 +32,7 @@ export type Resumption = {
 export function prepareResume(
   given: RunState,
   decisions: ResumeDecisions,
-  options: Pick<ExecOptions, 'tools' | 'signal' | 'journal'>,
+  options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'ask'>,
   runtime: { stateSecret: string | undefined; tools: () => Map<string, Tool> },
 ): Resumption {
   const { state: checked, message } = verifyState(given, runtime.stateSecret)
@@ -48,6 +49,7 @@ export function prepareResume(
   // verifyState returned a deep copy: the exec may grow it, the caller's state stays as given.
   const state = restoredState(checked)
   for (const [id, decision] of decisionsFor(checked, decisions, journal)) state.decisions.set(id, decision)
+  for (const [key, answer] of answersFor(checked, decisions)) journal.answers.set(key, answer)
 
   const execOptions: ExecOptions = { model: checked.model }
   if (checked.system !== undefined) execOptions.system = checked.system
@@ -55,6 +57,7 @@ export function prepareResume(
   if (checked.stopAtTools) execOptions.stopAtTools = checked.stopAtTools
   if (checked.owner !== undefined) execOptions.owner = checked.owner
   if (options.signal) execOptions.signal = options.signal
+  if (options.ask) execOptions.ask = options.ask
   return {
     execId: checked.execId,
     stateId: stateIdOf(checked),

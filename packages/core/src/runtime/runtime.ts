@@ -193,7 +193,7 @@ export class Runtime {
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session' | 'ask'> = {},
   ): ExecRun {
     const { session, ...rest } = options
     const store = session && sessionStore(this.options)

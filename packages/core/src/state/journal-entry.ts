@@ -9,7 +9,7 @@ import { stateSchemas } from '../contract/run-state-schema.js'
 // naming its key instead of throwing deep in the loop (docs/durability.md, "What a journal store is
 // trusted with").
 
-const KINDS = ['model', 'tool', 'decision', 'message', 'context'] as const
+const KINDS = ['model', 'tool', 'decision', 'answer', 'message', 'context'] as const
 
 const schemas = lazy(() => {
   const z = zod()
@@ -36,6 +36,8 @@ const schemas = lazy(() => {
         z.object({ approved: z.literal(false), reason: z.string() }),
       ]),
     }),
+    // What a person answered a tool's question (ctx.ask): JSON, checked against the question's schema when read.
+    answer: z.looseObject({ answer: z.json() }),
     message: z.looseObject({ messages: z.array(messageSchema) }),
     context: z.looseObject({
       from: count,

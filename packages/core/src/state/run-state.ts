@@ -4,6 +4,7 @@ import { NestorError } from '../contract/errors.js'
 import { RUN_STATE_VERSION, stateSchemas, type RunState } from '../contract/run-state-schema.js'
 import type { ApprovalRequest, AssistantMessage, Message } from '../contract/types.js'
 import { storedState, type ExecState } from './exec-state.js'
+import type { WaitingInput } from './answer-journal.js'
 import { entriesToStore, type TreeJournal } from './tree-journal.js'
 
 export { RUN_STATE_VERSION }
@@ -20,6 +21,8 @@ export type Pause = {
   state: ExecState
   /** Calls waiting for a decision, this exec's and those of its paused children. */
   pending: ApprovalRequest[]
+  /** Questions waiting for an answer, anywhere below this exec. */
+  inputs: WaitingInput[]
   /** Ids of this exec's calls still without a result, in the model's order. */
   remaining: string[]
   tree: RunState['tree']
@@ -46,6 +49,7 @@ export function toRunState(pause: Pause): RunState {
   }
   const maxAgeMs = pause.maxAgeMs ?? DEFAULT_STATE_MAX_AGE_MS
   if (Number.isFinite(maxAgeMs)) state.expiresAt = Date.now() + maxAgeMs
+  if (pause.inputs.length > 0) state.inputs = pause.inputs
   if (pause.system !== undefined) state.system = pause.system
   if (pause.parallelToolCalls !== undefined) state.parallelToolCalls = pause.parallelToolCalls
   if (pause.stopAtTools) state.stopAtTools = pause.stopAtTools
@@ -61,9 +65,10 @@ export function toRunState(pause: Pause): RunState {
  * What a root's state keeps of the tree journal: needed when a call below the root waits (the
  * resume replays its exec from the entries) or when the run has a journal of its own.
  */
-function journalField({ journal: tree, pending, execId }: Pause): RunState['journal'] {
+function journalField({ journal: tree, pending, inputs, execId }: Pause): RunState['journal'] {
   if (!tree) return undefined
-  const nested = pending.some((request) => request.execId !== execId)
+  // A question's body runs again on resume: the answers it was given before go with the state.
+  const nested = pending.some((request) => request.execId !== execId) || inputs.length > 0
   if (!nested && !tree.journal) return undefined
   const waiting = pending.flatMap((request) => {
     const key = tree.waiting.get(request)

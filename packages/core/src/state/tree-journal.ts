@@ -32,6 +32,8 @@ export type TreeJournal = {
   ready?: Promise<void>
   /** Decisions a resume gave for calls paused below the root, by decision key. */
   decisions: Map<string, PriorDecision>
+  /** Answers a resume gave to questions (ctx.ask) anywhere in the tree, by answer key. */
+  answers: Map<string, unknown>
   /** The decision key of each request that paused, so a resume finds the call again by key. */
   waiting: Map<ApprovalRequest, string>
   /** In-memory model entries whose input digest is computed only if a paused state carries them. */
@@ -68,6 +70,7 @@ export function treeJournal(runId: string, journal: Journal | undefined, given: 
     recorded: [],
     replay: new Map(),
     decisions: new Map(),
+    answers: new Map(),
     waiting: new Map(),
     unhashed: new Map(),
   }
@@ -137,7 +140,7 @@ export function idempotencyKeyOf(
 }
 
 /** Records a step: in memory always, in the journal durably. A promise only when there is something to wait for. */
-function record(exec: ExecJournal, entry: JournalEntry): Promise<void> | undefined {
+export function record(exec: ExecJournal, entry: JournalEntry): Promise<void> | undefined {
   if (exec.tree.replay.has(entry.key) || !keptInMemory(exec, entry.kind)) return undefined
   exec.tree.recorded.push(entry)
   const journal = exec.tree.journal
@@ -163,7 +166,7 @@ const abortedWaiting = () => new NestorError('aborted', 'aborted while waiting f
  * holds what its history holds, not every step it took (docs/context.md).
  */
 const keptInMemory = (exec: ExecJournal, kind: JournalEntry['kind']): boolean =>
-  exec.tree.journal !== undefined || exec.key !== 'root' || kind === 'decision'
+  exec.tree.journal !== undefined || exec.key !== 'root' || kind === 'decision' || kind === 'answer'
 
 /** After a root call finished in a tree without a journal: its children's steps are dropped. */
 function forgetChildren(exec: ExecJournal, callId: string): void {

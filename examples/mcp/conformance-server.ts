@@ -54,6 +54,52 @@ export const conformanceTools = [
       return 'done'
     },
   }),
+  asking('test_elicitation', 'Asks the user for a name and an email', {
+    type: 'object',
+    properties: {
+      username: { type: 'string', description: "User's response" },
+      email: { type: 'string', description: "User's email address" },
+    },
+    required: ['username', 'email'],
+  }),
+  asking('test_elicitation_sep1034_defaults', 'Asks with a default for every primitive type', {
+    type: 'object',
+    properties: {
+      name: { type: 'string', default: 'John Doe' },
+      age: { type: 'integer', default: 30 },
+      score: { type: 'number', default: 95.5 },
+      status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+      verified: { type: 'boolean', default: true },
+    },
+  }),
+  asking('test_elicitation_sep1330_enums', 'Asks with every kind of enum', {
+    type: 'object',
+    properties: {
+      untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+      titledSingle: {
+        type: 'string',
+        oneOf: [
+          { const: 'value1', title: 'First Option' },
+          { const: 'value2', title: 'Second Option' },
+        ],
+      },
+      legacyEnum: {
+        type: 'string',
+        enum: ['opt1', 'opt2', 'opt3'],
+        enumNames: ['Option One', 'Option Two', 'Option Three'],
+      },
+      untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+      titledMulti: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 'value1', title: 'First Choice' },
+            { const: 'value2', title: 'Second Choice' },
+          ],
+        },
+      },
+    },
+  }),
   defineTool({
     name: 'test_error_handling',
     description: 'Always fails',
@@ -63,6 +109,23 @@ export const conformanceTools = [
     },
   }),
 ]
+
+/** A tool that asks its question (the `message` argument, or its description) and reports the answer. */
+function asking(name: string, description: string, schema: Record<string, unknown>) {
+  return defineTool({
+    name,
+    description,
+    parameters: z.object({ message: z.string().optional() }),
+    execute: async ({ message }, ctx) => {
+      try {
+        const answer = await ctx.ask(message ?? description, schema)
+        return `Elicitation completed: action=accept, content=${JSON.stringify(answer)}`
+      } catch (error) {
+        return `Elicitation not completed: ${(error as Error).message}`
+      }
+    },
+  })
+}
 
 export const conformanceResources: McpResource[] = [
   {

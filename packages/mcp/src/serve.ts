@@ -12,6 +12,7 @@ import {
 import type { AgentEvent, EventOf, Runtime, Tool, ToolInput } from '@nestor/core'
 import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
 import { toMcpContent } from './content.js'
+import { elicitingAsk } from './serve-elicitation.js'
 import { logLevelGate } from './serve-logging.js'
 import { checkServeOptions } from './serve-options.js'
 import { serveHttp, type HttpTransportOptions, type McpServing } from './serve-http.js'
@@ -137,6 +138,8 @@ function createServer(options: ServeMcpOptions, served: Served): Server {
       const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], {
         tools: [tool],
         signal: extra.signal,
+        // The call's questions go to the client's user (elicitation), on this call's stream.
+        ask: elicitingAsk(server, extra.requestId),
         // This call's own stream (its exec and those opened under it): no runtime-wide listener.
         onEvent: (event: AgentEvent) => (event.type === 'tool_log' ? log(event) : progressOf(event, report)),
       })

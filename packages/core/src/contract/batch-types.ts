@@ -2,7 +2,7 @@
 
 import type { AgentEvent } from './event-types.js'
 import type { ExecStop } from './exec-types.js'
-import type { ToolInput, ToolReceipt, ToolResultMessage, NestorErrorLike } from './types.js'
+import type { AskHandler, ToolInput, ToolReceipt, ToolResultMessage, NestorErrorLike } from './types.js'
 
 export type BatchCall = { tool: string; args: Record<string, unknown>; callKey?: string }
 /** What `runBatch` and `runParallelBatch` take besides their own options. */
@@ -14,6 +14,11 @@ export type BatchOptions = {
    * emitted: a subscription to this batch only, where `runtime.on` sees every exec.
    */
   onEvent?: (event: AgentEvent) => void
+  /**
+   * Answers `ctx.ask` of the batch's calls and the execs they open (wins over the runtime's): a
+   * batch cannot pause, so without a handler a question is `input_unavailable`.
+   */
+  ask?: AskHandler
   /** Lanes a parallel plan may hold; more is rejected (`invalid_options`) before any call. Default 256. */
   maxLanes?: number
   /** Calls a plan may hold (all lanes together); more is rejected before any call. Default 1024. */

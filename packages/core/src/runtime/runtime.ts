@@ -250,7 +250,7 @@ export class Runtime {
   }
 
   /** Batches share the loop's call pipeline through an exec context of their own (no model). */
-  private batchContext({ tools, signal, onEvent }: BatchOptions): ExecContext {
+  private batchContext({ tools, signal, onEvent, ask }: BatchOptions): ExecContext {
     const ctx = this.open({
       frame: undefined,
       tools: new ToolSet(
@@ -258,7 +258,7 @@ export class Runtime {
         undefined,
         this.settings.strictArguments,
       ),
-      options: signal ? { signal } : {},
+      options: { ...(signal && { signal }), ...(ask && { ask }) },
       state: freshState([], 0, this.options.maxIterations ?? 20),
       execId: generateId('batch'),
       // A batch runs what its plan names: repeats are meant, and there is no loop to stop.

@@ -20,12 +20,12 @@ const serverBaseline = ['tools-call-sampling']
 /**
  * Client scenarios, one at a time (each costs a few seconds: the rest of the auth ones pass too, see
  * docs/mcp.md). Left out: sse-retry (it passes alone, but it checks how many milliseconds the
- * reconnection took, which a loaded machine changes), elicitation (mcpTools offers no elicitation
- * handler) and cross-app access (an extension no SDK provider implements).
+ * reconnection took, which a loaded machine changes) and cross-app access (an extension no SDK provider implements).
  */
 const clientScenarios = [
   'initialize',
   'tools_call',
+  'elicitation-sep1034-client-defaults',
   'auth/metadata-default',
   'auth/basic-cimd',
   'auth/scope-step-up',

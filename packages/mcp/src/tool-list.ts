@@ -147,7 +147,8 @@ const NO_SDK_TIMEOUT = 2 ** 31 - 1
 
 /**
  * One `tools/call`. The tool's signal goes to the SDK, which sends `notifications/cancelled` when
- * it aborts (exec abort or timeout); progress notifications become `ctx.update()`.
+ * it aborts (exec abort or timeout); progress notifications become `ctx.update()`, and the server's
+ * elicitations this call's `ctx.ask` (elicitation-answer.ts).
  */
 async function callTool(connection: McpConnection, name: string, args: Record<string, unknown>, ctx: ToolContext) {
   const client = await connection.get().catch((error: unknown) => {
@@ -159,6 +160,7 @@ async function callTool(connection: McpConnection, name: string, args: Record<st
         )
   })
   let result
+  const leave = connection.calls.enter(ctx)
   try {
     result = await client.callTool({ name, arguments: args }, undefined, {
       signal: ctx.signal,
@@ -192,6 +194,8 @@ async function callTool(connection: McpConnection, name: string, args: Record<st
     const message = messageOf(error)
     const scrubbed = connection.scrub(message)
     throw scrubbed === message ? error : new Error(scrubbed)
+  } finally {
+    leave()
   }
   return toToolOutput(result as Parameters<typeof toToolOutput>[0])
 }

@@ -100,6 +100,19 @@ export const conformanceTools = [
       },
     },
   }),
+  // JSON Schema 2020-12 keywords ($schema, $defs, $ref) reach the client as written.
+  defineTool({
+    name: 'json_schema_2020_12_tool',
+    description: 'Tool with JSON Schema 2020-12 features',
+    parameters: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    },
+    execute: ({ name }) => `hello ${String(name)}`,
+  }),
   defineTool({
     name: 'test_error_handling',
     description: 'Always fails',

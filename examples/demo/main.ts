@@ -1,4 +1,4 @@
-// The README's first command. An agent app with nested agents, several tools and an approval:
+// The README's first command. An agent app with nested agents, several tools, an approval and a question:
 //   pnpm demo                                  offline: replays the committed cassette
 //   pnpm demo -- --provider openai|anthropic|gemini|ollama [--model M]   live, with your key/server
 //   --json                                     the event stream as JSON lines
@@ -9,7 +9,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Runtime, type AgentEvent, type Provider } from '@nestor/core'
 import { replay } from '@nestor/providers'
+import type { Readable } from 'node:stream'
 import { approver } from './approve.js'
+import { askingForRecipient, asker } from './ask.js'
 import { liveProvider, parseArgs, repoRoot } from './live-provider.js'
 import { LoopRenderer, type Sink } from './render.js'
 import { demoModel } from './scripted-model.js'
@@ -21,8 +23,10 @@ export const demoCassetteDir = (): string => join(repoRoot(), 'test', 'fixtures'
 
 export type DemoIO = {
   write: Sink
-  /** Approvals are asked (y/n). Default: stdin and stdout are terminals. */
+  /** Approvals (y/n) and questions are asked. Default: stdin and stdout are terminals. */
   interactive?: boolean
+  /** Where a question's answers are read in a terminal. Default: stdin. */
+  input?: Readable
   /** ANSI colours. Default: stdout is a terminal and NO_COLOR is unset. Never on in a pipe or a file. */
   color?: boolean
   /** Pause between replayed events so the offline run can be watched. Default 0 outside a terminal. */
@@ -58,6 +62,8 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
     system: PLANNER_SYSTEM,
     maxIterations: 20,
     approve: approver(interactive && !json, renderer, args.has('yes') ? true : args.has('no') ? false : undefined),
+    // save_brief asks who the brief is for: typed in a terminal, the default otherwise.
+    ask: asker(interactive && !json, renderer, io.input),
   })
   // The runtime's listener is synchronous, so each line is drawn before the next step runs (and
   // before an approval prompt appears).
@@ -69,7 +75,8 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
     ? `offline replay of test/fixtures/cassettes/demo, priced at ${OFFLINE_PRICED_AS} rates (live: --provider openai|anthropic|gemini|ollama)`
     : `${target.provider.name} · ${target.model}`
   if (!json) io.write(`nestor demo — ${source}\n> ${DEMO_PROMPT}\n\n`)
-  const result = await runtime.exec(DEMO_PROMPT, { tools: plannerTools() })
+  const tools = plannerTools().map((tool) => (tool.spec.name === 'save_brief' ? askingForRecipient(tool) : tool))
+  const result = await runtime.exec(DEMO_PROMPT, { tools })
   if (!json) io.write(`\n${result.text || '(no answer)'}\n`)
   return result.status === 'completed' ? 0 : 1
 }

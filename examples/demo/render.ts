@@ -1,4 +1,4 @@
-import type { AgentEvent, ApprovalRequest, Usage } from '@nestor/core'
+import type { AgentEvent, ApprovalRequest, InputRequest, Usage } from '@nestor/core'
 
 export type Sink = (text: string) => void
 
@@ -93,6 +93,9 @@ export class LoopRenderer {
             `  ${this.paint('yellow', `⚠ approval required: ${a.toolName}`)} ${this.paint('dim', short(JSON.stringify(a.args), 100))}`,
           )
         break
+      case 'input_required':
+        for (const input of event.inputs) this.line(d, `  ${this.paint('yellow', `? ${input.question}`)}`)
+        break
       case 'retry':
         this.line(
           d,
@@ -121,6 +124,14 @@ export class LoopRenderer {
       ? this.paint('green', `✓ approved ${request.toolName}`)
       : this.paint('red', `✗ rejected ${request.toolName}`)
     this.line(request.depth, `  ${text} ${this.paint('dim', `(${how})`)}`)
+  }
+
+  /** Called by the ask handler, so the answer shows under the question it answers. */
+  answered(request: InputRequest, value: unknown, how: string): void {
+    this.line(
+      request.depth,
+      `  ${this.paint('green', `✓ answered ${JSON.stringify(value)}`)} ${this.paint('dim', `(${how})`)}`,
+    )
   }
 
   private summary(usage: Usage, rootSteps: number): void {

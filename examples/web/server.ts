@@ -43,7 +43,12 @@ export type WebAppOptions = {
 
 export type WebApp = { server: Server; runtime: Runtime; gate: ApprovalGate }
 
-const STATIC: Record<string, string> = { '/': 'index.html', '/app.js': 'app.js', '/style.css': 'style.css' }
+const STATIC: Record<string, string> = {
+  '/': 'index.html',
+  '/app.js': 'app.js',
+  '/answer-form.js': 'answer-form.js',
+  '/style.css': 'style.css',
+}
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
@@ -72,7 +77,7 @@ export function sessionOf(request: Request): string | undefined {
 
 /** The app: static files from examples/web/public, the run API under /api/runs, the useChat backend at /api/chat. */
 export function createWebApp(options: WebAppOptions = {}): WebApp {
-  // Calls that need approval wait for the page's buttons: the run stays live meanwhile.
+  // Calls that need approval wait for the page's buttons (questions for its forms): the run stays live meanwhile.
   const gate = new ApprovalGate()
   const tools = options.tools ?? (() => webTools([]))
   const runtime = new Runtime({
@@ -81,6 +86,8 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     system: PLANNER_SYSTEM,
     maxIterations: 20,
     approve: gate.approve,
+    // A tool's question (ctx.ask) waits for the page's answer form the same way.
+    ask: gate.ask,
     ...(options.context && { context: options.context }),
     ...(options.prices && { prices: options.prices }),
     ...(options.sessions && { sessions: options.sessions }),

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../examples/demo/main.js'
 import { modelInfo } from '@nestor/providers'
@@ -29,6 +30,9 @@ describe("the demo (the README's first command) runs offline on its committed ca
     expect(output).toContain('  ⚠ approval required: save_brief')
     expect(output).toContain('  ✓ approved save_brief (auto-approved: not an interactive terminal)')
     expect(output).toMatch(/\n {2}✓ save_brief \d+ms saved brief "Lisbon in May"/)
+    // The question save_brief asks, answered with its default without a terminal.
+    expect(output).toContain('  ? Who is the brief for?')
+    expect(output).toContain('  ✓ answered {"name":"the travellers"} (default: not an interactive terminal)')
     // Streaming text and the summary.
     expect(output).toContain("  │ I'll get the facts first.")
     expect(output).toMatch(/usage: \d+ input \+ \d+ output = \d+ tokens \(whole tree\) · \$\d+\.\d{6}\n/)
@@ -38,6 +42,17 @@ describe("the demo (the README's first command) runs offline on its committed ca
     const rates = (await modelInfo('openai', 'gpt-4o-mini')).prices!
     expect(Number(dollars)).toBeCloseTo((Number(input) * rates.input + Number(outputTokens) * rates.output) / 1e6, 6)
     expect(output).toContain('steps: 4 at the root, 9 in the tree · tool calls: 7')
+  })
+
+  it('in a terminal, asks the question and takes what the person types', async () => {
+    let output = ''
+    const code = await main(['--yes'], {
+      write: (text) => void (output += text),
+      interactive: true,
+      input: Readable.from(['Ana and Rui\n']),
+    })
+    expect(code).toBe(0)
+    expect(output).toContain('  ✓ answered {"name":"Ana and Rui"} (your answer)')
   })
 
   it('is plain text when not in a terminal: no ANSI escape codes', async () => {

@@ -19,6 +19,7 @@ const EVENT_TYPES = [
   'tool_update',
   'tool_end',
   'approval_required',
+  'input_required',
   'retry',
   'turn_end',
   'context_compacted',
@@ -104,9 +105,10 @@ function apply(event) {
         li.dataset.state = event.isError ? 'error' : 'done'
         li.textContent = `${event.isError ? '✗' : '✓'} ${event.toolName} ${event.durationMs}ms · ${event.receipt.status}`
       }
-      const card = document.querySelector(`.approval[data-tool-call-id="${CSS.escape(event.toolCallId)}"]`)
-      if (card) card.remove()
-      if (!document.querySelector('.approval') && run && !run.ended) setStatus('running')
+      // The call ended: its approval and its questions wait no more.
+      const selector = `[data-tool-call-id="${CSS.escape(event.toolCallId)}"]`
+      for (const card of document.querySelectorAll(`.approval${selector}, .question${selector}`)) card.remove()
+      if (!document.querySelector('.approval, .question') && run && !run.ended) setStatus('running')
       return
     }
     case 'context_compacted': {
@@ -123,6 +125,12 @@ function apply(event) {
     }
     case 'approval_required':
       for (const request of event.approvals) showApproval(request)
+      setStatus('waiting')
+      return
+    case 'input_required':
+      for (const input of event.inputs)
+        if (!document.querySelector(`.question[data-input-id="${CSS.escape(input.id)}"]`))
+          $('approvals').append(window.questionCard(input, post))
       setStatus('waiting')
       return
     case 'agent_end': {

@@ -1,4 +1,5 @@
-import type { ResumeDecisions } from '@nestor/core'
+import type { PendingInput, ResumeDecisions } from '@nestor/core'
+import { compileSchema } from '@nestor/core/integration-kit'
 
 /**
  * Why a decision cannot be used, or undefined when it can: the shape `runtime.resume` takes, at
@@ -7,8 +8,8 @@ import type { ResumeDecisions } from '@nestor/core'
  */
 export function decisionProblem(decisions: unknown): string | undefined {
   if (typeof decisions !== 'object' || decisions === null || Array.isArray(decisions))
-    return 'expected { approve?, reject?, edit? }'
-  const { approve, reject, edit, ...rest } = decisions as Record<string, unknown>
+    return 'expected { approve?, reject?, edit?, answers? }'
+  const { approve, reject, edit, answers, ...rest } = decisions as Record<string, unknown>
   const extra = Object.keys(rest)
   if (extra.length > 0) return `unknown field ${extra[0]}`
   const named: string[] = []
@@ -32,9 +33,26 @@ export function decisionProblem(decisions: unknown): string | undefined {
     reject.some((item) => isObject(item) && !['string', 'undefined'].includes(typeof item['reason']))
   )
     return 'a reject reason must be a string'
-  if (named.length === 0) return 'it names no call'
+  if (answers !== undefined && !isObject(answers)) return 'answers must be an object: { [input id]: value }'
+  if (named.length === 0 && Object.keys(answers ?? {}).length === 0) return 'it names no call and answers nothing'
   const twice = named.find((id, index) => named.indexOf(id) !== index)
   if (twice !== undefined) return `call ${twice} is named twice`
+  return undefined
+}
+
+/**
+ * Why a decision's answers cannot be used for these waiting questions, or undefined when they can:
+ * each names a waiting question and matches its schema (checked here, so a bad answer never
+ * reaches the resume, whose refusal would fail the workflow).
+ */
+export function answersProblem(decisions: ResumeDecisions, inputs: readonly PendingInput[]): string | undefined {
+  const waiting = new Map(inputs.map((input) => [input.id, input]))
+  for (const [id, value] of Object.entries(decisions.answers ?? {})) {
+    const input = waiting.get(id)
+    if (!input) return `input ${id} is not waiting`
+    const checked = compileSchema(input.schema).validate(value)
+    if (!checked.ok) return `the answer to input ${id} does not match its schema: ${checked.issues.join('; ')}`
+  }
   return undefined
 }
 

@@ -1,9 +1,9 @@
 import { dbos, dbosSdk } from './peer.js'
-import type { ExecOptions, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
+import type { ExecOptions, ExecResult, ExecRun, PendingInput, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
-import { decisionProblem, namedCalls } from './decisions.js'
+import { answersProblem, decisionProblem, namedCalls } from './decisions.js'
 import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
 import { INBOX_IDLE_CHECK_MS, deliverWaiting, inboxWorkflow, tapTakenMessages, type OnInboxStep } from './inbox.js'
 import { driveLeg } from './leg.js'
@@ -65,7 +65,11 @@ export type DurableExecs = {
   handle(workflowId: string): DurableHandle
   /** The run's events after `after` (a position; 0 or -1 = from the start), live, until the run ends. */
   events(workflowId: string, options?: { after?: number }): AsyncIterable<DurableEvent>
-  /** Sends a decision; one that is not `{ approve?, reject?, edit? }` naming each call once is `invalid_options`. */
+  /**
+   * Sends a decision, and answers to the run's questions (`answers`, docs/asking.md); one that is not
+   * `{ approve?, reject?, edit?, answers? }` naming each call once is `invalid_options`. One the run
+   * cannot use (a call or question not waiting, an answer its schema refuses) is dropped: it waits on.
+   */
   decide(workflowId: string, decisions: ResumeDecisions): Promise<void>
   steer(workflowId: string, text: string): Promise<void>
   followUp(workflowId: string, text: string): Promise<void>
@@ -94,7 +98,8 @@ export type DurableExecs = {
 }
 
 type Segment =
-  { kind: 'start'; input: string } | { kind: 'resume'; leg: number; state: RunState; decisions: ResumeDecisions }
+  | { kind: 'start'; input: string }
+  | { kind: 'resume'; leg: number; state: RunState; decisions: ResumeDecisions; unanswered?: string }
 type WorkflowOptions = { approvalTimeoutMs?: number }
 
 const FOREVER_SECONDS = 24 * 3600
@@ -136,6 +141,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         : runtime.resume(segment.state, segment.decisions, {
             journal: journalNow,
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
+            ...(segment.unanswered !== undefined && { ask: refuseQuestions(segment.unanswered) }),
           })
     handOver(run)
     return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow, onStep)
@@ -154,9 +160,10 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         })
         for (let leg = 1; result.status === 'paused' && result.pending; leg++) {
           const waiting = result.pending.approvals
-          const state = result.pending.state
+          const { state, inputs = [] } = result.pending
           const decision = await waitForDecision(
             waiting,
+            inputs,
             workflowOptions.approvalTimeoutMs ?? options.approvalTimeoutMs,
             state.expiresAt,
           )
@@ -165,11 +172,12 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             result = await dbos().runStep(() => writeCancelledEnd(workflowId, paused), { name: 'nestor.cancelled' })
             break
           }
-          const decisions =
-            decision ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
-          result = await dbos().runStep(() => runSegment(workflowId, { kind: 'resume', leg, state, decisions }), {
-            name: 'nestor.resume',
-          })
+          const late = 'no decision before the approval timeout or the state expiring'
+          // Timed out: the calls are rejected, and the questions asked again get input_unavailable.
+          const segment: Segment = decision
+            ? { kind: 'resume', leg, state, decisions: decision }
+            : { kind: 'resume', leg, state, decisions: rejectAll(waiting, late), unanswered: late }
+          result = await dbos().runStep(() => runSegment(workflowId, segment), { name: 'nestor.resume' })
         }
         // A durable exec gets no signal of its own: only cancel() aborts it.
         cancelled = result.status === 'aborted'
@@ -307,6 +315,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
  */
 async function waitForDecision(
   waiting: { toolCallId: string }[],
+  inputs: readonly PendingInput[],
   timeoutMs: number | undefined,
   stateExpiresAt: number | undefined,
 ): Promise<ResumeDecisions | null | 'cancelled'> {
@@ -336,10 +345,16 @@ async function waitForDecision(
     if (isCancelDecision(decisions)) return 'cancelled'
     const problem =
       decisionProblem(decisions) ??
-      (namedCalls(decisions).every((id) => ids.has(id)) ? undefined : 'it names calls not waiting')
+      (namedCalls(decisions).every((id) => ids.has(id)) ? undefined : 'it names calls not waiting') ??
+      answersProblem(decisions, inputs)
     if (problem === undefined) return decisions
     dbos().logger.warn(`@nestor/dbos: ignored a decision for ${dbos().workflowID}: ${problem}`)
   }
+}
+
+/** The ask handler of a resume after the wait timed out: every question asked again is refused. */
+const refuseQuestions = (reason: string) => () => {
+  throw new NestorError('input_unavailable', reason)
 }
 
 function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {

@@ -58,3 +58,6 @@ export const ATTR_NESTOR_TOTAL_COST_USD = 'nestor.usage.total_cost_usd'
 export const ATTR_NESTOR_REPLAYED = 'nestor.replayed'
 /** The step is a fork's edit (docs/evals.md): made up, not recorded; no model call or tool body behind it. */
 export const ATTR_NESTOR_EDITED = 'nestor.edited'
+/** A question a tool asked (ctx.ask, docs/asking.md): its id, and (with captureContent) its text. */
+export const ATTR_NESTOR_INPUT_ID = 'nestor.input.id'
+export const ATTR_NESTOR_INPUT_QUESTION = 'nestor.input.question'

@@ -70,6 +70,7 @@ export function instrument(runtime: Instrumentable, options: InstrumentOptions =
     on('tool_start', (e) => spans.toolStart(e)),
     on('tool_end', (e) => spans.toolEnd(e)),
     on('approval_required', (e) => spans.approvalRequired(e)),
+    on('input_required', (e) => spans.inputRequired(e)),
     on('agent_end', (e) => spans.agentEnd(e)),
   ]
   return () => {
@@ -290,6 +291,21 @@ class ExecSpans {
         [conv.ATTR_GEN_AI_TOOL_CALL_ID]: approval.toolCallId,
         [conv.ATTR_GEN_AI_TOOL_NAME]: approval.toolName,
       })
+    }
+  }
+
+  /**
+   * A question a tool body asked (ctx.ask): an event on the asking call's span, so the wait for the
+   * answer is the time from it to the span's end (or to the pause, which ends the span).
+   */
+  inputRequired(e: EventOf<'input_required'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    for (const input of e.inputs) {
+      const attributes: Attributes = { [conv.ATTR_NESTOR_INPUT_ID]: input.id }
+      // The question may quote the conversation: content, recorded only when asked.
+      if (this.captureContent) attributes[conv.ATTR_NESTOR_INPUT_QUESTION] = input.question
+      ;(exec.tools.get(input.toolCallId)?.span ?? exec.span).addEvent('nestor.input_required', attributes)
     }
   }
 

@@ -3,7 +3,8 @@ import { errorResponse } from './http-errors.js'
 import { RunMap } from './run-map.js'
 
 /** What a request wants to do with a run; `start` has no execId yet. */
-export type RunAction = 'start' | 'read' | 'events' | 'steer' | 'followUp' | 'abort' | 'approve' | 'reject' | 'edit'
+export type RunAction =
+  'start' | 'read' | 'events' | 'steer' | 'followUp' | 'abort' | 'approve' | 'reject' | 'edit' | 'answer'
 
 /** The app's decision for one request: false answers 404 `not_found`, like an unknown id. */
 export type Authorize = (request: Request, target: { execId?: string; action: RunAction }) => boolean | Promise<boolean>

@@ -1,4 +1,12 @@
-import { NestorError, type ApprovalDecision, type ApprovalRequest, type Runtime } from '@nestor/core'
+import {
+  NestorError,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type InputRequest,
+  type PendingInput,
+  type Runtime,
+} from '@nestor/core'
+import { InputDesk, type Answered } from './input-desk.js'
 
 type Waiting = { request: ApprovalRequest; decide: (decision: ApprovalDecision) => void }
 
@@ -8,22 +16,38 @@ export type ApprovalGateOptions = {
 }
 
 /**
- * Approvals decided over HTTP. Pass `gate.approve` as the runtime's `approve` handler: a call that
- * needs approval waits (the run stays live, `approval_required` is in its stream) until
- * `gate.decide` answers it, the wait times out, or the run ends. Keyed by root exec id and tool
- * call id. `runRoutes` calls `gate.watch(runtime)` so a call of a run that ended (aborted) is
- * dropped, not kept forever.
+ * Approvals decided, and questions answered, over HTTP. Pass `gate.approve` as the runtime's
+ * `approve` handler: a call that needs approval waits (the run stays live, `approval_required` is
+ * in its stream) until `gate.decide` answers it, the wait times out, or the run ends. Keyed by root
+ * exec id and tool call id. `runRoutes` calls `gate.watch(runtime)` so a call of a run that ended
+ * (aborted) is dropped, not kept forever. Pass `gate.ask` as the runtime's `ask` handler the same
+ * way: a question (`ctx.ask`) waits for `gate.answer` (docs/asking.md).
  */
 export class ApprovalGate {
   private readonly waiting = new Map<string, Waiting>()
   private readonly runtimes = new Set<Runtime>()
   private readonly timeoutMs: number | undefined
+  private readonly desk: InputDesk
 
   constructor(options: ApprovalGateOptions = {}) {
     const { timeoutMs } = options
     if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
       throw new NestorError('invalid_options', `ApprovalGate timeoutMs must be a number > 0, got ${String(timeoutMs)}`)
     this.timeoutMs = timeoutMs
+    this.desk = new InputDesk(timeoutMs)
+  }
+
+  /** Answers `ctx.ask` with what `answer` is given; the question waits until then, its timeout or the run's end. */
+  readonly ask = (request: InputRequest): Promise<unknown> => this.desk.ask(request)
+
+  /** The questions of one root exec waiting for an answer. */
+  inputs(rootExecId: string): PendingInput[] {
+    return this.desk.waiting(rootExecId)
+  }
+
+  /** Answers a waiting question: checked against its schema first; undefined when no such question waits. */
+  answer(rootExecId: string, id: string, value: unknown): Answered | undefined {
+    return this.desk.answer(rootExecId, id, value)
   }
 
   /** Drops the waiting calls of this runtime's runs when they end (runRoutes does this for you). */

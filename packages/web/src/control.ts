@@ -3,8 +3,16 @@ import { allowed, checkAccess, notFound, type RunAccess, type RunAction } from '
 import type { ApprovalGate } from './approval-gate.js'
 import { errorResponse, jsonBody } from './http-errors.js'
 
-export type ControlAction = 'steer' | 'followUp' | 'abort' | 'approve' | 'reject' | 'edit'
-export const CONTROL_ACTIONS: readonly ControlAction[] = ['steer', 'followUp', 'abort', 'approve', 'reject', 'edit']
+export type ControlAction = 'steer' | 'followUp' | 'abort' | 'approve' | 'reject' | 'edit' | 'answer'
+export const CONTROL_ACTIONS: readonly ControlAction[] = [
+  'steer',
+  'followUp',
+  'abort',
+  'approve',
+  'reject',
+  'edit',
+  'answer',
+]
 
 export type ControlTarget = RunAccess & {
   runtime: Runtime
@@ -19,7 +27,9 @@ export type ControlTarget = RunAccess & {
  * Handles a POST that controls a running exec. Bodies (JSON, with a JSON content type):
  * steer / followUp `{ "message": string }`, abort `{ "reason"?: string }`,
  * approve `{ "toolCallId": string }`, reject `{ "toolCallId": string, "reason"?: string }`,
- * edit `{ "toolCallId": string, "args": object }`.
+ * edit `{ "toolCallId": string, "args": object }`, answer `{ "id": string, "value": any JSON }` (a
+ * question a tool asked; a value its schema refuses answers 400 `bad_answer` with `issues`, and the
+ * question still waits).
  * Answers 202 `{ ok: true }`; 400 for bad JSON or fields, 404 `not_found` for an unknown exec or
  * one the caller may not reach (`authorize` / `owner`), 404 for a call that is not waiting, 409
  * when the exec has ended, 413 / 415 for a body too large or not JSON. Never throws on client input.
@@ -56,6 +66,7 @@ export async function control(request: Request, target: ControlTarget): Promise<
     return accepted()
   }
   if (!target.approvals) return errorResponse(404, 'no_approvals', 'this server decides no approvals over HTTP')
+  if (action === 'answer') return answer(target.approvals, execId, body)
   if (typeof body.toolCallId !== 'string' || body.toolCallId === '')
     return errorResponse(400, 'bad_request', `${action} needs { "toolCallId": string }`)
   let decision: ApprovalDecision
@@ -80,3 +91,17 @@ export async function control(request: Request, target: ControlTarget): Promise<
 }
 
 const accepted = () => Response.json({ ok: true }, { status: 202 })
+
+function answer(gate: ApprovalGate, execId: string, body: Record<string, unknown>): Response {
+  if (typeof body.id !== 'string' || body.id === '' || !('value' in body))
+    return errorResponse(400, 'bad_request', 'answer needs { "id": string, "value": the answer }')
+  const answered = gate.answer(execId, body.id, body.value)
+  if (!answered)
+    return errorResponse(404, 'not_waiting', `input ${body.id} of run ${execId} is not waiting for an answer`)
+  if (!answered.ok)
+    return Response.json(
+      { error: { code: 'bad_answer', message: 'the answer does not match the question', issues: answered.issues } },
+      { status: 400 },
+    )
+  return accepted()
+}

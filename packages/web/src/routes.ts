@@ -10,7 +10,7 @@ export type RunRoutesOptions = RunAccess & {
   runtime: Runtime
   /** Opens a run for `POST {prefix}` with body `{ "input": string }`. Without it, runs are opened elsewhere. */
   start?: (input: string, request: Request) => ExecRun
-  /** Decides approvals posted to `{prefix}/{execId}/approve|reject|edit`. */
+  /** Decides approvals posted to `{prefix}/{execId}/approve|reject|edit`, and takes answers posted to `…/answer`. */
   approvals?: ApprovalGate
   /** Default '/runs'. */
   prefix?: string
@@ -24,9 +24,9 @@ export type RunRoutesOptions = RunAccess & {
  * it mounts under Hono, a Next.js catch-all route or node:http (`toNodeListener`) alike:
  * - `POST {prefix}` `{ input }` → 201 `{ execId }` (the run belongs to the caller's `owner`)
  * - `GET {prefix}` → `{ runs: [{ execId, live }] }`, the runs started here that the caller may read
- * - `GET {prefix}/{execId}` → `{ execId, live, position, status?, pending }`
  * - `GET {prefix}/{execId}/events` → SSE after `Last-Event-ID` (or `?lastEventId=`)
- * - `POST {prefix}/{execId}/{steer|followUp|abort|approve|reject|edit}` → 202 (see `handleControl`)
+ * - `GET {prefix}/{execId}` → `{ execId, live, position, status?, pending, inputs }`
+ * - `POST {prefix}/{execId}/{steer|followUp|abort|approve|reject|edit|answer}` → 202 (see `handleControl`)
  * Every request is checked with `authorize` / `owner` (one is required; `invalid_options` without);
  * a run the caller may not reach answers 404 `not_found`, exactly like an unknown id.
  */
@@ -118,5 +118,6 @@ async function describeRun(options: RunRoutesOptions, execId: string): Promise<R
     position: run.position,
     ...(status && { status }),
     pending: options.approvals?.pending(execId) ?? [],
+    inputs: options.approvals?.inputs(execId) ?? [],
   })
 }

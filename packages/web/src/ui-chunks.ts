@@ -80,6 +80,7 @@ export class UIChunkMapper {
   private readonly startedInputs = new Set<string>()
   private readonly execs = new Map<string, ExecPartData>()
   private readonly approvals = new Map<string, ApprovalPartData>()
+  private readonly inputs = new Map<string, InputPartData[]>()
   private parts = 0
 
   constructor(private readonly messageId: string) {}
@@ -103,11 +104,14 @@ export class UIChunkMapper {
       case 'tool_end':
         return [
           ...this.approvalOutcome(event.toolCallId, event.receipt),
+          ...this.inputsAnswered(event.toolCallId),
           this.output(event.toolCallId, event.result, event.isError, event.receipt),
           { type: 'data-receipt', id: event.toolCallId, data: event.receipt },
         ]
       case 'approval_required':
         return this.approvalRequests(event.approvals)
+      case 'input_required':
+        return this.inputRequests(event.inputs)
       case 'agent_end': {
         const { status, error } = event.result
         // The protocol's own ending for a stopped run: the client marks the message aborted.
@@ -207,8 +211,26 @@ export class UIChunkMapper {
     ]
   }
 
+  /** Questions a tool asked, as `data-input` parts a page shows a form for. */
+  private inputRequests(inputs: PendingInput[]): UIChunk[] {
+    return inputs.map((input) => {
+      const data: InputPartData = { ...input, status: 'pending' }
+      this.inputs.set(input.toolCallId, [...(this.inputs.get(input.toolCallId) ?? []), data])
+      return { type: 'data-input', id: input.id, data }
+    })
+  }
+
+  /** The call that asked ended: its questions wait no more (answered, or the call failed without an answer). */
+  private inputsAnswered(toolCallId: string): UIChunk[] {
+    const asked = this.inputs.get(toolCallId)
+    if (!asked) return []
+    this.inputs.delete(toolCallId)
+    return asked.map((data) => ({ type: 'data-input', id: data.id, data: { ...data, status: 'answered' } }))
+  }
+
   private nested(event: AgentEvent): UIChunk[] {
     if (event.type === 'approval_required') return this.approvalRequests(event.approvals)
+    if (event.type === 'input_required') return this.inputRequests(event.inputs)
     let exec = this.execs.get(event.execId)
     if (event.type === 'agent_start') {
       exec = {
@@ -242,6 +264,7 @@ export class UIChunkMapper {
       this.execs.set(event.execId, exec)
       return [
         ...this.approvalOutcome(event.toolCallId, event.receipt),
+        ...this.inputsAnswered(event.toolCallId),
         { type: 'data-exec', id: event.execId, data: exec },
         { type: 'data-receipt', id: event.toolCallId, data: event.receipt },
       ]

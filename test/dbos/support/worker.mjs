@@ -4,7 +4,8 @@
 // or runs the execs without DBOS (MODE=plain, the baseline of bench/dbos.ts).
 //
 // Environment: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, TOOL_LOG (a file: one line per leaf tool body run),
-// EXECUTOR_ID, SCENARIO (planner | quick | pay), PAYMENTS_URL, RECOVER (a dead executor's id), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval), CONCURRENCY,
+// EXECUTOR_ID, SCENARIO (planner | quick | pay), PAYMENTS_URL, RECOVER (a dead executor's id), APPROVE_BOOK=1 / APPROVE_LOOKUP=1 (the tool needs approval),
+// ASK_LOOKUP=1 (lookup asks which season, ctx.ask), CONCURRENCY,
 // INBOX_IDLE_CHECK_MS (durable()'s inboxIdleCheckMs), KILL_AT (a step of taking a steering message),
 // BLOCK_CITY (a beforeToolCall policy that blocks booking that city).
 import { appendFileSync } from 'node:fs'
@@ -23,9 +24,13 @@ const lookup = defineTool({
   description: 'Look a city up',
   parameters: z.object({ city: z.string() }),
   needsApproval: env.APPROVE_LOOKUP === '1',
-  execute: async ({ city }) => {
-    logTool(`lookup ${workflowOf()} ${city}`)
-    return `facts about ${city}`
+  execute: async ({ city }, ctx) => {
+    const season =
+      env.ASK_LOOKUP === '1'
+        ? ` in ${(await ctx.ask(`Which season in ${city}?`, z.object({ season: z.enum(['spring', 'autumn']) }))).season}`
+        : ''
+    logTool(`lookup ${workflowOf()} ${city}${season}`)
+    return `facts about ${city}${season}`
   },
 })
 const book = defineTool({

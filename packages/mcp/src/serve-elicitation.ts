@@ -5,6 +5,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
 import { NestorError, type AskHandler, type InputRequest } from '@nestor/core'
+import { NO_SDK_TIMEOUT } from './sdk-timeout.js'
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema']
 
@@ -35,7 +36,8 @@ export function elicitingAsk(server: Server, requestId: RequestId): AskHandler {
       )
     const result = await server.elicitInput(
       { mode: 'form', message: request.question, requestedSchema: elicitationSchema(request) },
-      { relatedRequestId: requestId, ...(request.signal && { signal: request.signal }) },
+      // A person may take longer than the SDK's 60 s default: the call's own timeout and abort end the wait.
+      { relatedRequestId: requestId, timeout: NO_SDK_TIMEOUT, ...(request.signal && { signal: request.signal }) },
     )
     if (result.action === 'accept') return result.content ?? {}
     throw new NestorError(

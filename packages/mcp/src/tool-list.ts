@@ -4,6 +4,7 @@ import { NestorError, defineTool, type JSONSchema, type Tool, type ToolContext }
 import { globMatch, liveToolList, messageOf, type LiveToolList } from '@nestor/core/provider-kit'
 import type { McpConnection } from './connection.js'
 import { toToolOutput } from './content.js'
+import { NO_SDK_TIMEOUT } from './sdk-timeout.js'
 import { nameTools } from './tool-names.js'
 import type { McpToolDefinition, McpToolsOptions } from './types.js'
 
@@ -141,9 +142,6 @@ function needsApproval(option: McpToolsOptions['needsApproval'], def: McpToolDef
   if (typeof option === 'function') return option(def)
   return option[def.name]
 }
-
-/** The longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */
-const NO_SDK_TIMEOUT = 2 ** 31 - 1
 
 /**
  * One `tools/call`. The tool's signal goes to the SDK, which sends `notifications/cancelled` when

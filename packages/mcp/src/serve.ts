@@ -46,7 +46,9 @@ export type ServeMcpTransport = 'stdio' | ({ http: true } & HttpTransportOptions
  * Offers Nestor tools, and agents as tools that run a nested exec, to any MCP client. Each call
  * runs through `runtime.runBatch`, so a tool body that calls `exec()` nests under it. Updates
  * (`ctx.update()`) and the nested execs' tool calls reach the client as progress notifications
- * when it asked for them; a client's cancellation aborts the call and everything under it.
+ * when it asked for them; a client's cancellation aborts the call and everything under it. A
+ * call's `ctx.ask` is asked of the client's user (elicitation). Resources and prompts are served
+ * beside the tools, with completion of their arguments (docs/mcp.md).
  */
 export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTransport): Promise<McpServing> {
   checkServeOptions(options)

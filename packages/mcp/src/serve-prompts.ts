@@ -83,8 +83,10 @@ export function serveCompletions(server: Server, prompts: Map<string, McpPrompt>
       completer = prompt.arguments?.find((a) => a.name === argument.name)?.complete
     } else {
       const template = resources.template(ref.uri)
-      if (!template) throw new McpError(ErrorCode.InvalidParams, `unknown resource template ${ref.uri}`)
-      completer = template.complete?.[argument.name]
+      // A fixed resource has nothing to complete; a URI that names neither is the client's mistake.
+      if (!template && !resources.statics.has(ref.uri))
+        throw new McpError(ErrorCode.InvalidParams, `unknown resource template ${ref.uri}`)
+      completer = template?.complete?.[argument.name]
     }
     const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : []
     return {

@@ -55,7 +55,8 @@ async function connect(authProvider: OAuthClientProvider | undefined): Promise<M
 
 const authProvider = providerFor()
 const server = await connect(authProvider)
-const runtime = new Runtime({ provider: scripted([]), model: 'none' })
+// The user accepts every question without typing anything: the client fills in the defaults.
+const runtime = new Runtime({ provider: scripted([]), model: 'none', ask: () => ({}) })
 const args: Record<string, Record<string, unknown>> = { add_numbers: { a: 5, b: 3 } }
 try {
   for (const tool of server.tools) {

@@ -25,6 +25,24 @@ describe('serveMcp checks its options where it is called', () => {
       { http: true, port: 0 },
       /invalid option agents/,
     ],
+    [
+      'a resource with both uri and uriTemplate',
+      { runtime, resources: [{ uri: 'a://b', uriTemplate: 'a://{b}', name: 'r', read: () => '' }] },
+      { http: true, port: 0 },
+      /invalid option resources/,
+    ],
+    [
+      'two resources at one URI',
+      { runtime, resources: [1, 2].map(() => ({ uri: 'a://b', name: 'r', read: () => '' })) },
+      { http: true, port: 0 },
+      /invalid option resources: expected unique resource URIs/,
+    ],
+    [
+      'a prompt without get',
+      { runtime, prompts: [{ name: 'p', arguments: [] }] },
+      { http: true, port: 0 },
+      /invalid option prompts/,
+    ],
     ['no transport', { runtime, tools: [echo] }, undefined, /invalid option transport/],
     ['a transport name that is not stdio', { runtime, tools: [echo] }, 'http', /invalid option transport/],
   ]

@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { main as filesystem } from '../../examples/mcp/filesystem.js'
 import { main as serveHttp } from '../../examples/mcp/serve-http.js'
+import { guide, runExample } from '../support/doc-example.js'
+
+/** The guide's runnable block that serves notes (resources, prompts, a question). */
+const notesServer = [...guide('mcp.md').matchAll(/```ts\n(\/\/ runnable\n[\s\S]*?)```/g)]
+  .map((m) => m[1]!)
+  .find((code) => code.includes('notes://{id}'))
 
 // docs/mcp.md shows these files and their output.
 describe('docs/mcp.md examples', () => {
@@ -24,5 +30,21 @@ describe('docs/mcp.md examples', () => {
       'word_count: [{"type":"text","text":"3"}]',
       'poet: [{"type":"text","text":"Tools at rest, the loop sleeps."}]',
     ])
+  })
+
+  describe('the worked server', () => {
+    afterEach(() => vi.restoreAllMocks())
+    it('completes, reads, prompts, notifies a subscriber and asks before it writes, as its comments say', async () => {
+      const printed: string[] = []
+      vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line))
+      await runExample(notesServer!, 'mcp-notes-')
+      expect(printed).toEqual([
+        'groceries, garden',
+        'water the roses',
+        'resource, text',
+        'asked: Empty the note garden?',
+        '[{"type":"text","text":"emptied"}]',
+      ])
+    })
   })
 })

@@ -3,8 +3,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { NestorError } from '@nestor/core'
 import { watchSecrets } from './auth-secrets.js'
+import { CallsInFlight } from './elicitation-answer.js'
 import type { McpHttpServer, McpServerSpec, McpStdioServer } from './types.js'
 
 export const isClient = (spec: McpServerSpec): spec is Client =>
@@ -36,6 +38,8 @@ function secretParts(spec: McpServerSpec): string[] {
  */
 export class McpConnection {
   readonly label: string
+  /** The calls waiting for a result: the server's elicitations are asked through theirs. */
+  readonly calls = new CallsInFlight()
   readonly #secrets: string[]
   /** Tokens and client secrets the authProvider handed out or was given (see watchSecrets). */
   readonly #authSecrets = new Set<string>()
@@ -117,7 +121,9 @@ export class McpConnection {
   async #connect(
     transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport,
   ): Promise<Client> {
-    const client = new Client(this.info, { capabilities: {} })
+    // Form elicitation, with the SDK filling the defaults of fields the answer left out (SEP-1034).
+    const client = new Client(this.info, { capabilities: { elicitation: { form: { applyDefaults: true } } } })
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.calls.answer(request.params, extra.signal))
     try {
       await client.connect(transport)
       return client

@@ -16,6 +16,8 @@ export type McpServing = {
   url?: URL
   /** Stops serving: every session is closed and the HTTP server no longer listens. */
   close(): Promise<void>
+  /** Tells every client that subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  resourceUpdated(uri: string): Promise<void>
 }
 
 export type HttpTransportOptions = {
@@ -74,7 +76,10 @@ const httpOptions = strictOptions(() => ({
  * speaks the protocol (JSON-RPC, SSE streams, session ids, protocol versions); this server
  * decides who reaches it and bounds what it reads and keeps.
  */
-export async function serveHttp(create: () => Server, options: HttpTransportOptions): Promise<McpServing> {
+export async function serveHttp(
+  create: () => Server,
+  options: HttpTransportOptions,
+): Promise<Omit<McpServing, 'resourceUpdated'>> {
   parseOptions(httpOptions, options, 'transport')
   const host = options.host ?? '127.0.0.1'
   // Another interface means other machines: they get in only through a check someone chose.

@@ -12,9 +12,13 @@ import {
 import type { AgentEvent, EventOf, Runtime, Tool, ToolInput } from '@nestor/core'
 import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
 import { toMcpContent } from './content.js'
+import { elicitingAsk } from './serve-elicitation.js'
 import { logLevelGate } from './serve-logging.js'
 import { checkServeOptions } from './serve-options.js'
 import { serveHttp, type HttpTransportOptions, type McpServing } from './serve-http.js'
+import { promptTable, serveCompletions, servePrompts } from './serve-prompts.js'
+import { ResourceCatalog, ResourceWatchers, serveResources } from './serve-resources.js'
+import type { McpPrompt, McpResource } from './serve-types.js'
 
 /** An agent exposed as one tool; `agent` is anything with `asTool()`, such as an `Agent` of @nestor/agents. */
 export type McpAgentEntry = {
@@ -28,6 +32,10 @@ export type ServeMcpOptions = {
   runtime: Runtime
   tools?: ToolInput[]
   agents?: McpAgentEntry[]
+  /** Resources at fixed URIs and resource templates, listed, read and watched by clients. */
+  resources?: McpResource[]
+  /** Prompt templates, with arguments clients can complete. */
+  prompts?: McpPrompt[]
   serverInfo?: { name: string; version: string }
 }
 
@@ -38,7 +46,9 @@ export type ServeMcpTransport = 'stdio' | ({ http: true } & HttpTransportOptions
  * Offers Nestor tools, and agents as tools that run a nested exec, to any MCP client. Each call
  * runs through `runtime.runBatch`, so a tool body that calls `exec()` nests under it. Updates
  * (`ctx.update()`) and the nested execs' tool calls reach the client as progress notifications
- * when it asked for them; a client's cancellation aborts the call and everything under it.
+ * when it asked for them; a client's cancellation aborts the call and everything under it. A
+ * call's `ctx.ask` is asked of the client's user (elicitation). Resources and prompts are served
+ * beside the tools, with completion of their arguments (docs/mcp.md).
  */
 export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTransport): Promise<McpServing> {
   checkServeOptions(options)
@@ -50,22 +60,54 @@ export async function serveMcp(options: ServeMcpOptions, transport: ServeMcpTran
     if (tools.has(tool.spec.name)) throw invalidOption('tools', 'unique tool names', tool.spec.name)
     tools.set(tool.spec.name, tool)
   }
-  const create = () => createServer(options, tools)
-  if (transport === 'stdio') return connectOne(create(), new StdioServerTransport())
-  if ('http' in transport && transport.http === true) return serveHttp(create, transport)
-  return connectOne(create(), transport as Transport)
+  const served: Served = {
+    tools,
+    resources: new ResourceCatalog(options.resources ?? []),
+    prompts: promptTable(options.prompts ?? []),
+    watchers: new ResourceWatchers(),
+  }
+  const resourceUpdated = (uri: string) => served.watchers.updated(uri)
+  const create = () => createServer(options, served)
+  if (transport === 'stdio') return connectOne(create(), new StdioServerTransport(), resourceUpdated)
+  if ('http' in transport && transport.http === true)
+    return { ...(await serveHttp(create, transport)), resourceUpdated }
+  return connectOne(create(), transport as Transport, resourceUpdated)
 }
 
-async function connectOne(server: Server, transport: Transport): Promise<McpServing> {
+/** What every session's server serves, built once. */
+type Served = {
+  tools: Map<string, Tool>
+  resources: ResourceCatalog
+  prompts: Map<string, McpPrompt>
+  watchers: ResourceWatchers
+}
+
+async function connectOne(
+  server: Server,
+  transport: Transport,
+  resourceUpdated: McpServing['resourceUpdated'],
+): Promise<McpServing> {
   await server.connect(transport)
-  return { close: () => server.close() }
+  return { close: () => server.close(), resourceUpdated }
 }
 
-function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Server {
+function createServer(options: ServeMcpOptions, served: Served): Server {
+  const { tools, resources, prompts } = served
+  const withPrompts = prompts.size > 0
+  const withResources = !resources.empty
   const server = new Server(options.serverInfo ?? { name: 'nestor', version: '0.1.0' }, {
-    capabilities: { tools: {}, logging: {} },
+    capabilities: {
+      tools: {},
+      logging: {},
+      ...(withResources && { resources: { subscribe: true } }),
+      ...(withPrompts && { prompts: {} }),
+      ...((withPrompts || resources.templates.length > 0) && { completions: {} }),
+    },
   })
   const logs = logLevelGate(server)
+  if (withResources) serveResources(server, resources, served.watchers)
+  if (withPrompts) servePrompts(server, prompts)
+  if (withPrompts || resources.templates.length > 0) serveCompletions(server, prompts, resources)
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((t) => ({
       name: t.spec.name,
@@ -98,6 +140,8 @@ function createServer(options: ServeMcpOptions, tools: Map<string, Tool>): Serve
       const batch = await options.runtime.runBatch([{ tool: tool.spec.name, args }], {
         tools: [tool],
         signal: extra.signal,
+        // The call's questions go to the client's user (elicitation), on this call's stream.
+        ask: elicitingAsk(server, extra.requestId),
         // This call's own stream (its exec and those opened under it): no runtime-wide listener.
         onEvent: (event: AgentEvent) => (event.type === 'tool_log' ? log(event) : progressOf(event, report)),
       })

@@ -4,6 +4,7 @@ import { NestorError, defineTool, type JSONSchema, type Tool, type ToolContext }
 import { globMatch, liveToolList, messageOf, type LiveToolList } from '@nestor/core/provider-kit'
 import type { McpConnection } from './connection.js'
 import { toToolOutput } from './content.js'
+import { NO_SDK_TIMEOUT } from './sdk-timeout.js'
 import { nameTools } from './tool-names.js'
 import type { McpToolDefinition, McpToolsOptions } from './types.js'
 
@@ -142,12 +143,10 @@ function needsApproval(option: McpToolsOptions['needsApproval'], def: McpToolDef
   return option[def.name]
 }
 
-/** The longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */
-const NO_SDK_TIMEOUT = 2 ** 31 - 1
-
 /**
  * One `tools/call`. The tool's signal goes to the SDK, which sends `notifications/cancelled` when
- * it aborts (exec abort or timeout); progress notifications become `ctx.update()`.
+ * it aborts (exec abort or timeout); progress notifications become `ctx.update()`, and the server's
+ * elicitations this call's `ctx.ask` (elicitation-answer.ts).
  */
 async function callTool(connection: McpConnection, name: string, args: Record<string, unknown>, ctx: ToolContext) {
   const client = await connection.get().catch((error: unknown) => {
@@ -159,6 +158,7 @@ async function callTool(connection: McpConnection, name: string, args: Record<st
         )
   })
   let result
+  const leave = connection.calls.enter(ctx)
   try {
     result = await client.callTool({ name, arguments: args }, undefined, {
       signal: ctx.signal,
@@ -192,6 +192,8 @@ async function callTool(connection: McpConnection, name: string, args: Record<st
     const message = messageOf(error)
     const scrubbed = connection.scrub(message)
     throw scrubbed === message ? error : new Error(scrubbed)
+  } finally {
+    leave()
   }
   return toToolOutput(result as Parameters<typeof toToolOutput>[0])
 }

@@ -19,11 +19,6 @@ export type BatchOptions = {
    * emitted: a subscription to this batch only, where `runtime.on` sees every exec.
    */
   onEvent?: (event: AgentEvent) => void
-  /**
-   * Answers `ctx.ask` of the batch's calls and the execs they open (wins over the runtime's): a
-   * batch cannot pause, so without a handler a question is `input_unavailable`.
-   */
-  ask?: AskHandler
   /** Lanes a parallel plan may hold; more is rejected (`invalid_options`) before any call. Default 256. */
   maxLanes?: number
   /** Calls a plan may hold (all lanes together); more is rejected before any call. Default 1024. */

@@ -1,0 +1,87 @@
+// The studio page: the runs of the app (live), recorded runs and eval reports in a side list; one
+// of them open in the main view. Plain modules, no build step. `window.__studio` is what a test
+// (or a curious reader) can check: the open view's state.
+import { el } from './tree.js'
+import { runView } from './run-view.js'
+import { recordedView, reportView } from './recorded.js'
+
+const $ = (id) => document.getElementById(id)
+const studio = { overview: undefined, view: undefined, fork: undefined }
+window.__studio = studio
+let stops = []
+
+function stopAll() {
+  for (const stop of stops) stop()
+  stops = []
+  studio.view = studio.fork = undefined
+}
+
+function item(text, data, onclick) {
+  const li = el('li', 'item')
+  const button = el('button', 'link', text)
+  button.type = 'button'
+  button.onclick = onclick
+  li.append(button)
+  Object.assign(li.dataset, data)
+  return li
+}
+
+async function refresh() {
+  const response = await fetch('api/overview')
+  if (!response.ok) return void ($('notice').textContent = `the studio answered ${response.status}`)
+  const overview = await response.json()
+  studio.overview = overview
+  $('mode').textContent = overview.live ? 'live: this app’s runs' : 'recorded runs'
+  $('live-section').hidden = !overview.live
+  $('live-runs').replaceChildren(
+    ...overview.runs.map((run) =>
+      item(
+        `${run.live ? '● ' : ''}${run.forkOf ? `fork of ${run.forkOf}: ` : ''}${run.input || run.execId}`,
+        { execId: run.execId, live: String(run.live) },
+        () => openRun(run),
+      ),
+    ),
+  )
+  $('recorded-runs').replaceChildren(
+    ...overview.recorded.map((run) =>
+      run.problem
+        ? Object.assign(el('li', 'item problem', `${run.source} ${run.problem}`), { title: run.source })
+        : item(run.runId, { runId: run.runId }, () => openRecorded(run.runId)),
+    ),
+  )
+  $('reports').replaceChildren(
+    ...overview.reports.map((r) =>
+      item(r.path.split('/').pop(), { index: String(r.index) }, () => openReport(r.index)),
+    ),
+  )
+}
+
+function openRun(run) {
+  stopAll()
+  const view = runView($('view'), run.execId, {
+    title: run.input || 'run',
+    canApprove: studio.overview.approvals,
+    onEnd: () => void refresh(),
+  })
+  studio.view = view.state
+  stops.push(view.stop)
+}
+
+function openRecorded(runId) {
+  stopAll()
+  void recordedView($('view'), runId, studio.overview, (fork) => {
+    studio.fork = fork.state
+    stops.push(fork.stop)
+    void refresh()
+  })
+}
+
+function openReport(index) {
+  stopAll()
+  void reportView($('view'), index)
+}
+
+$('refresh').onclick = () => void refresh()
+await refresh()
+// Live runs start while the page is open: the list follows them.
+if (studio.overview?.live) setInterval(() => void refresh(), 2000)

@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Runtime, defineTool, exec, fileJournal, type Message, type Tool } from '@nestor/core'
+import { scripted } from '@nestor/providers'
+import { ApprovalGate } from '@nestor/web'
+import { z } from 'zod'
+
+const textOf = (m: Message | undefined) =>
+  m === undefined
+    ? ''
+    : typeof m.content === 'string'
+      ? m.content
+      : m.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('')
+
+/**
+ * A trip planner two execs deep: the root calls `research`, whose body opens a child that calls
+ * `search` and then `book` (which needs approval, with a preview), then each answers from what
+ * its tools returned.
+ */
+export function tripApp() {
+  const gate = new ApprovalGate()
+  const provider = scripted((request) => {
+    const user = textOf(request.messages.findLast((m) => m.role === 'user'))
+    const results = request.messages.filter((m) => m.role === 'toolResult')
+    if (user.startsWith('Research')) {
+      if (results.length === 0)
+        return { content: [{ type: 'toolCall', id: 'call_search', name: 'search', arguments: { q: 'lisbon' } }] }
+      if (results.length === 1)
+        return { content: [{ type: 'toolCall', id: 'call_book', name: 'book', arguments: { hotel: 'Alfama' } }] }
+      return `researched: ${textOf(results[0])}; ${textOf(results[1])}`
+    }
+    if (results.length === 0)
+      return { content: [{ type: 'toolCall', id: 'call_research', name: 'research', arguments: { topic: 'lisbon' } }] }
+    return `trip: ${textOf(results[0])}`
+  })
+  const search = defineTool({
+    name: 'search',
+    description: 'Search the notes',
+    parameters: z.object({ q: z.string() }),
+    execute: ({ q }) => `${q} is sunny`,
+  })
+  const book = defineTool({
+    name: 'book',
+    description: 'Book a hotel',
+    parameters: z.object({ hotel: z.string() }),
+    needsApproval: true,
+    prepare: ({ hotel }) => `+ booking at ${hotel}`,
+    execute: ({ hotel }) => `booked ${hotel}`,
+  })
+  const research = defineTool({
+    name: 'research',
+    description: 'Research a topic',
+    parameters: z.object({ topic: z.string() }),
+    execute: async ({ topic }) => (await exec(`Research ${topic}`, { tools: [search, book] as Tool[] })).text,
+  })
+  const tools = [research] as Tool[]
+  const runtime = new Runtime({ provider, model: 'scripted-trip', approve: gate.approve })
+  const dir = mkdtempSync(join(tmpdir(), 'nestor-studio-'))
+  /** A run recorded in `dir` as `<runId>.ndjson`. */
+  const start = (runId: string, input = 'Plan Lisbon') =>
+    runtime.exec(input, { tools, runId, journal: fileJournal(join(dir, `${runId}.ndjson`)) })
+  return { runtime, gate, tools, dir, start }
+}

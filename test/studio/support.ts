@@ -62,3 +62,18 @@ export function tripApp() {
     runtime.exec(input, { tools, runId, journal: fileJournal(join(dir, `${runId}.ndjson`)) })
   return { runtime, gate, tools, dir, start }
 }
+
+/** Resolves with the first non-empty list `read` gives, checking every 10 ms (the test's timeout bounds it). */
+export async function waitFor<T>(read: () => T[]): Promise<T[]> {
+  for (;;) {
+    const value = read()
+    if (value.length) return value
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** Approves the book call of a run as soon as it waits. */
+export async function approveBooking(app: ReturnType<typeof tripApp>, execId: string): Promise<void> {
+  const [waiting] = await waitFor(() => app.gate.pending(execId))
+  app.gate.decide(execId, waiting!.toolCallId, { approved: true })
+}

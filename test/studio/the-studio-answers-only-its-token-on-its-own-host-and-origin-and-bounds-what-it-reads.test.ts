@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { studio, type Studio } from '@nestor/studio'
 import { fileJournals } from '@nestor/studio'
-import { tripApp } from './support.js'
+import { tripApp, waitFor } from './support.js'
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string }
 
@@ -147,11 +147,3 @@ describe('the studio server', () => {
     expect([noRun.status, errorOf(noRun).code]).toEqual([404, 'not_found'])
   })
 })
-
-async function waitFor<T>(read: () => T[]): Promise<T[]> {
-  for (;;) {
-    const value = read()
-    if (value.length) return value
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}

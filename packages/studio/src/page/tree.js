@@ -12,11 +12,11 @@ export function el(tag, className, text) {
 export const json = (value) => JSON.stringify(value, null, 2) ?? String(value)
 const short = (text, max = 120) => (text.length > max ? `${text.slice(0, max)}…` : text)
 
-/** The text of a tool result's or message's content parts. */
-export function textOf(content) {
+/** The text of a tool result's or message's content parts; other parts as `[type]` when `marks`. */
+export function textOf(content, marks = true) {
   if (typeof content === 'string') return content
   if (!Array.isArray(content)) return ''
-  return content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('')
+  return content.map((part) => (part.type === 'text' ? part.text : marks ? `[${part.type}]` : '')).join('')
 }
 
 /** A price when every turn was priced (usage.cost is absent otherwise, never a guess). */
@@ -83,7 +83,7 @@ export class ExecTree {
       case 'message_end':
         // A replayed message streamed no deltas: its text comes whole.
         if (exec && event.message.role === 'assistant' && (event.replayed || event.edited))
-          exec.text.textContent += textOf(event.message.content)
+          exec.text.textContent += textOf(event.message.content, false)
         return
       case 'tool_start': {
         const li = toolLine(event.toolName, event.args)

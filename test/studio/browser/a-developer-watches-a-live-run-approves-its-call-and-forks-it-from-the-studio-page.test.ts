@@ -1,0 +1,112 @@
+import { rmSync } from 'node:fs'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fileJournals, studio, type Studio } from '@nestor/studio'
+import { CHROMIUM, hasChromium, WAIT } from '../../support/browser-app.js'
+import { tripApp } from '../support.js'
+
+// Functions, not strings: the page's Content-Security-Policy forbids evaluating strings, as it should.
+type StudioState = { overview?: unknown; view?: { status?: string; positions: number[] }; fork?: { status?: string } }
+const texts = (page: Page, selector: string) => page.$$eval(selector, (nodes) => nodes.map((n) => n.textContent ?? ''))
+const state = (page: Page) => page.evaluate(() => (globalThis as unknown as { __studio: StudioState }).__studio)
+const until = (page: Page, what: 'overview' | 'view' | 'fork') =>
+  page.waitForFunction(
+    (key) => {
+      const s = (globalThis as unknown as { __studio: StudioState }).__studio
+      return key === 'overview' ? s.overview !== undefined : s[key]?.status === 'completed'
+    },
+    what,
+    WAIT,
+  )
+
+describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
+  const app = tripApp()
+  let served: Studio
+  let browser: Browser
+
+  beforeAll(async () => {
+    served = await studio(app.runtime, {
+      port: 0,
+      approvals: app.gate,
+      recorded: fileJournals(app.dir),
+      forkOptions: () => ({ tools: app.tools }),
+    })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await served?.close()
+    rmSync(app.dir, { recursive: true, force: true })
+  })
+
+  it('shows a nested run live, approves its call from the page, then forks the recorded run at a tool step', async () => {
+    const page = await (await browser.newContext()).newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(error.message))
+    await page.goto(served.url)
+    await until(page, 'overview')
+
+    // A run the app starts: it appears in the list (the page polls), and opens live.
+    const run = app.start('trip-live')
+    const item = page.locator(`#live-runs li[data-exec-id="${run.execId}"] button`)
+    await item.waitFor(WAIT)
+    await item.click()
+
+    // The child exec waits for approval of `book`: its card shows the arguments and the preview.
+    const card = page.locator('.approval[data-tool-call-id="call_book"]')
+    await card.waitFor(WAIT)
+    expect(await card.locator('.preview').textContent()).toBe('+ booking at Alfama')
+    expect(JSON.parse((await card.locator('textarea.args').inputValue()) as string)).toEqual({ hotel: 'Alfama' })
+    expect(await page.locator('.status').first().textContent()).toBe('waiting')
+    // The tree is two execs deep, search done in the child, research still running in the root.
+    await page.locator('details.exec[data-depth="1"] .tool[data-state="done"]').first().waitFor(WAIT)
+    expect(await texts(page, 'details.exec[data-depth="1"] > ol.steps .tool-head')).toEqual([
+      expect.stringMatching(/^✓ search · \d+ ms · ok$/),
+      expect.stringMatching(/^⏳ book /),
+    ])
+
+    await card.locator('button.approve').click()
+    await until(page, 'view')
+    expect((await run).text).toBe('trip: researched: lisbon is sunny; booked Alfama')
+    expect(await page.locator('.approval').count()).toBe(0)
+    expect(await page.locator('details.exec[data-depth="0"] > .exec-text').textContent()).toBe(
+      'trip: researched: lisbon is sunny; booked Alfama',
+    )
+    // Each turn with its request and response (root 2, child 3); the positions came in order, once each.
+    expect(await page.locator('.turn').count()).toBe(5)
+    expect(await page.locator('.turn .response').count()).toBe(5)
+    const positions = (await state(page)).view!.positions
+    expect(positions).toEqual(positions.map((_, i) => i + 1))
+
+    // The recorded run, forked at the root's research step with an edited result, side by side.
+    await page.click('#refresh')
+    await page.locator('#recorded-runs li[data-run-id="trip-live"] button').click()
+    const step = page.locator('.entry[data-key="root#1:tool:call_research"]')
+    await step.waitFor(WAIT)
+    expect(await step.locator('.what').textContent()).toBe('research → researched: lisbon is sunny; booked Alfama')
+    await step.locator('button.open-fork').click()
+    await step.locator('textarea.edit').fill('no hotels left')
+    await step.locator('button.fork-button').click()
+    await until(page, 'fork')
+    const fork = page.locator('.fork-pane')
+    expect(await fork.locator('details.exec[data-depth="0"] > .exec-text').textContent()).toBe('trip: no hotels left')
+    expect(await fork.locator('.tool-head').first().textContent()).toMatch(/^✓ research · \d+ ms · .*edited$/)
+    // The original stays as it was beside it.
+    expect(await page.locator('.original .entry').count()).toBeGreaterThan(3)
+    expect(problems).toEqual([])
+  }, 120_000)
+})

@@ -15,8 +15,9 @@ const TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
 }
-// From src/*.ts (tests, tsx) the page is ./page; from bundle/*.js (the published package) ../src/page.
-const FOLDERS = [new URL('./page/', import.meta.url), new URL('../src/page/', import.meta.url)]
+// From src/*.ts (tests, tsx) the page is ./page; from the published bundle (bundle/*.js or a shared
+// chunk in bundle/chunks/) it is the shipped src/page.
+const FOLDERS = ['./page/', '../src/page/', '../../src/page/'].map((path) => new URL(path, import.meta.url))
 
 /** A file of the page, or undefined for a name that is not one. */
 export async function asset(name: string): Promise<Response | undefined> {

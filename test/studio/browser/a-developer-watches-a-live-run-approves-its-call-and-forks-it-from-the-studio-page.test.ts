@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileJournals, studio, type Studio } from '@nestor/studio'
@@ -7,6 +9,8 @@ import { tripApp } from '../support.js'
 
 // Functions, not strings: the page's Content-Security-Policy forbids evaluating strings, as it should.
 type StudioState = { overview?: unknown; view?: { status?: string; positions: number[] }; fork?: { status?: string } }
+// Screenshots for docs/studio.md (copied to docs/images by hand when the page changes).
+const OUTPUT = fileURLToPath(new URL('../../../test-results/studio/', import.meta.url))
 const texts = (page: Page, selector: string) => page.$$eval(selector, (nodes) => nodes.map((n) => n.textContent ?? ''))
 const state = (page: Page) => page.evaluate(() => (globalThis as unknown as { __studio: StudioState }).__studio)
 const until = (page: Page, what: 'overview' | 'view' | 'fork') =>
@@ -79,6 +83,8 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
       expect.stringMatching(/^⏳ book /),
     ])
 
+    mkdirSync(OUTPUT, { recursive: true })
+    await page.screenshot({ path: join(OUTPUT, 'studio-live.png'), fullPage: true })
     await card.locator('button.approve').click()
     await until(page, 'view')
     expect((await run).text).toBe('trip: researched: lisbon is sunny; booked Alfama')
@@ -107,6 +113,7 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
     expect(await fork.locator('.tool-head').first().textContent()).toMatch(/^✓ research · \d+ ms · .*edited$/)
     // The original stays as it was beside it.
     expect(await page.locator('.original .entry').count()).toBeGreaterThan(3)
+    await page.screenshot({ path: join(OUTPUT, 'studio-fork.png'), fullPage: true })
     expect(problems).toEqual([])
   }, 120_000)
 })

@@ -6,9 +6,9 @@ import { post, runView } from './run-view.js'
 /** One line saying what a step did; the whole entry folds open under it. */
 function summaryOf(entry) {
   if (entry.kind === 'model') {
-    const m = entry.message ?? {}
-    const calls = (m.toolCalls ?? []).map((c) => c.name).join(', ')
-    return textOf(m.content) || (calls ? `called ${calls}` : '(empty answer)')
+    const content = entry.message?.content
+    const calls = Array.isArray(content) ? content.filter((p) => p.type === 'toolCall').map((p) => p.name) : []
+    return textOf(content, false) || (calls.length ? `called ${calls.join(', ')}` : '(empty answer)')
   }
   if (entry.kind === 'tool') return `${entry.receipt?.toolName ?? 'tool'} → ${textOf(entry.result?.content)}`
   if (entry.kind === 'decision')

@@ -85,8 +85,8 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
       const card = turnCards.get(event.execId)
       if (card && event.message.role === 'assistant') {
         const m = event.message
-        const calls = (m.toolCalls ?? []).map((c) => c.name).join(', ')
-        const said = textOf(m.content) || (calls ? `calls ${calls}` : '(empty)')
+        const calls = Array.isArray(m.content) ? m.content.filter((p) => p.type === 'toolCall').map((p) => p.name) : []
+        const said = textOf(m.content, false) || (calls.length ? `calls ${calls.join(', ')}` : '(empty)')
         card.append(folded(`response: ${said.slice(0, 100)} · ${usageLine(m.usage)}`, m, 'fold response'))
       }
     }

@@ -77,6 +77,10 @@ export class ExecTree {
       case 'message_delta':
         if (exec && event.delta.kind === 'text') exec.text.textContent += event.delta.text
         return
+      // Drawn elsewhere (the turns, the events list), or nothing to add to the tree.
+      case 'turn_end':
+      case 'partial_output':
+        return
       case 'message_start':
         if (exec && event.message.role === 'assistant' && exec.text.textContent) exec.text.textContent += '\n'
         return

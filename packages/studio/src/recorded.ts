@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { open, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileJournal, type Journal, type JournalEntry } from '@nestor/core'
+import { inPool } from '@nestor/core/integration-kit'
 
 /** One recorded run as the studio lists it: where it is, or why it cannot be read. */
 export type RecordedRun = { runId: string; source: string; problem?: string }
@@ -27,6 +28,7 @@ export const MAX_JOURNAL_BYTES = 16 * 1024 * 1024
 export const MAX_ENTRIES = 5000
 
 const HEADER_BYTES = 4096
+const READS_AT_ONCE = 32
 const FORMAT = 'nestor-journal'
 
 /**
@@ -37,33 +39,42 @@ const FORMAT = 'nestor-journal'
 export function fileJournals(paths: string | string[]): RecordedRuns {
   const given = Array.isArray(paths) ? paths : [paths]
   const where = new Map<string, string>()
+  // Each file's header, read again only when the file changed: a page lists the runs every few seconds.
+  const headers = new Map<string, { mtime: number; header: { runId: string } | string }>()
   const folder = given.length === 1 ? given[0] : undefined
 
   const files = async (): Promise<{ path: string; mtime: number }[]> => {
-    const found: { path: string; mtime: number }[] = []
+    const paths: string[] = []
     for (const path of given) {
       const info = await stat(path).catch(() => undefined)
-      if (info?.isDirectory()) {
-        for (const name of await readdir(path)) {
-          const inner = await stat(join(path, name)).catch(() => undefined)
-          if (inner?.isFile()) found.push({ path: join(path, name), mtime: inner.mtimeMs })
-        }
-      } else found.push({ path, mtime: info?.mtimeMs ?? 0 })
+      if (info?.isDirectory()) for (const name of await readdir(path)) paths.push(join(path, name))
+      else paths.push(path)
     }
-    return found.sort((a, b) => b.mtime - a.mtime)
+    // A folder of a thousand runs: the files are looked at many at once, not one after another.
+    const found: ({ path: string; mtime: number } | undefined)[] = new Array(paths.length)
+    await inPool(paths.length, READS_AT_ONCE, async (i) => {
+      const path = paths[i] as string
+      const info = await stat(path).catch(() => undefined)
+      found[i] = info?.isDirectory() ? undefined : { path, mtime: info?.mtimeMs ?? 0 }
+    })
+    return found.filter((f) => f !== undefined).sort((a, b) => b.mtime - a.mtime)
   }
 
   const store: RecordedRuns = {
     async list(limit) {
-      const runs: RecordedRun[] = []
-      for (const { path } of (await files()).slice(0, limit)) {
-        const header = await readHeader(path)
-        if (typeof header === 'string') runs.push({ runId: path, source: path, problem: header })
+      const listed = (await files()).slice(0, limit)
+      const runs: RecordedRun[] = new Array(listed.length)
+      await inPool(listed.length, READS_AT_ONCE, async (i) => {
+        const { path, mtime } = listed[i]!
+        let known = headers.get(path)
+        if (known?.mtime !== mtime) headers.set(path, (known = { mtime, header: await readHeader(path) }))
+        const { header } = known
+        if (typeof header === 'string') runs[i] = { runId: path, source: path, problem: header }
         else {
           where.set(header.runId, path)
-          runs.push({ runId: header.runId, source: path })
+          runs[i] = { runId: header.runId, source: path }
         }
-      }
+      })
       return runs
     },
     async journal(runId) {

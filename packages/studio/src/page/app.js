@@ -26,11 +26,17 @@ function item(text, data, onclick) {
   return li
 }
 
+// The lists are drawn again only when they changed (the page asks every few seconds).
+let drawn = ''
+
 async function refresh() {
   const response = await fetch('api/overview')
   if (!response.ok) return void ($('notice').textContent = `the studio answered ${response.status}`)
-  const overview = await response.json()
+  const text = await response.text()
+  const overview = JSON.parse(text)
   studio.overview = overview
+  if (text === drawn) return
+  drawn = text
   $('mode').textContent = overview.live ? 'live: this app’s runs' : 'recorded runs'
   $('live-section').hidden = !overview.live
   $('live-runs').replaceChildren(
@@ -46,7 +52,7 @@ async function refresh() {
     ...overview.recorded.map((run) =>
       run.problem
         ? Object.assign(el('li', 'item problem', `${run.source} ${run.problem}`), { title: run.source })
-        : item(run.runId, { runId: run.runId }, () => openRecorded(run.runId)),
+        : item(run.runId, { runId: run.runId }, () => void openRecorded(run.runId)),
     ),
   )
   $('reports').replaceChildren(
@@ -58,18 +64,22 @@ async function refresh() {
 
 function openRun(run) {
   stopAll()
+  history.replaceState(null, '', `#live/${encodeURIComponent(run.execId)}`)
   const view = runView($('view'), run.execId, {
     title: run.input || 'run',
-    canApprove: studio.overview.approvals,
+    canApprove: () => studio.overview?.approvals === true,
     onEnd: () => void refresh(),
   })
   studio.view = view.state
   stops.push(view.stop)
 }
 
-function openRecorded(runId) {
+async function openRecorded(runId) {
   stopAll()
-  void recordedView($('view'), runId, studio.overview, (fork) => {
+  history.replaceState(null, '', `#recorded/${encodeURIComponent(runId)}`)
+  // Whether forks are possible is in the overview: a linked run may open before it came.
+  const overview = studio.overview ?? (await listing)
+  void recordedView($('view'), runId, overview, (fork) => {
     studio.fork = fork.state
     stops.push(fork.stop)
     void refresh()
@@ -81,7 +91,18 @@ function openReport(index) {
   void reportView($('view'), index)
 }
 
+// A link to a run (`#live/{execId}`, `#recorded/{runId}`) opens it at once.
+function openLinked() {
+  const [kind, id] = location.hash.slice(1).split('/').map(decodeURIComponent)
+  if (!id) return
+  if (kind === 'live') openRun(studio.overview?.runs.find((r) => r.execId === id) ?? { execId: id, input: '' })
+  if (kind === 'recorded') void openRecorded(id)
+}
+
 $('refresh').onclick = () => void refresh()
-await refresh()
+// The linked run streams while the lists load: neither waits for the other.
+const listing = refresh().then(() => ((studio.listedAt = performance.now()), studio.overview))
+openLinked()
+await listing
 // Live runs start while the page is open: the list follows them.
 if (studio.overview?.live) setInterval(() => void refresh(), 2000)

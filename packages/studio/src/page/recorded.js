@@ -48,13 +48,13 @@ export async function recordedView(root, runId, overview, watch) {
     li.append(el('code', 'key', entry.key), ' ', el('span', 'what', summaryOf(entry).slice(0, 160)))
     li.append(folded('entry', entry))
     if (overview.fork && ['tool', 'model', 'decision'].includes(entry.kind))
-      li.append(forkForm(runId, entry, forkPane, watch))
+      li.append(forkForm(runId, entry, forkPane, overview, watch))
     list.append(li)
   }
   original.append(list)
 }
 
-function forkForm(runId, entry, pane, watch) {
+function forkForm(runId, entry, pane, overview, watch) {
   const form = el('form', 'fork')
   const text = el('textarea', 'edit')
   text.value = editOf(entry)
@@ -79,7 +79,9 @@ function forkForm(runId, entry, pane, watch) {
     const body = await response.json().catch(() => ({}))
     if (!response.ok) return void (note.textContent = body.error?.message ?? `HTTP ${response.status}`)
     note.textContent = `forked as ${body.runId}`
-    watch(runView(pane, body.execId, { title: `Fork of ${runId} at ${entry.key}`, canApprove: true }))
+    watch(
+      runView(pane, body.execId, { title: `Fork of ${runId} at ${entry.key}`, canApprove: () => overview.approvals }),
+    )
   })
   const wrap = el('div', 'fork-at')
   wrap.append(open, form)

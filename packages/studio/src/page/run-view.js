@@ -34,7 +34,18 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
     folded('Events', '', 'fold events-fold'),
   )
   root.querySelector('.turns-fold').replaceChildren(root.querySelector('.turns-fold > summary'), turns)
-  root.querySelector('.events-fold').replaceChildren(root.querySelector('.events-fold > summary'), events)
+  const eventsFold = root.querySelector('.events-fold')
+  eventsFold.replaceChildren(root.querySelector('.events-fold > summary'), events)
+  // The list of every event is drawn when opened (a long run has thousands), then grows live.
+  const seen = []
+  const eventLine = ([position, type, depth]) => {
+    const line = el('li', 'event-line', `${position} ${type} · depth ${depth}`)
+    line.dataset.type = type
+    return line
+  }
+  eventsFold.addEventListener('toggle', () => {
+    if (eventsFold.open && !events.children.length) events.append(...seen.map(eventLine))
+  })
   const execTree = new ExecTree(tree)
   const history = new Map()
   const turnCards = new Map()
@@ -48,12 +59,11 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
   function onEvent(event, position) {
     state.positions.push(position)
     execTree.apply(event)
-    const line = el('li', 'event-line', `${position} ${event.type} · depth ${event.depth}`)
-    line.dataset.type = event.type
-    events.append(line)
+    seen.push([position, event.type, event.depth])
+    if (eventsFold.open) events.append(eventLine(seen.at(-1)))
     turnsOf(event)
     if (event.type === 'approval_required') {
-      for (const request of event.approvals) approvals.append(approvalCard(execId, request, canApprove))
+      for (const request of event.approvals) approvals.append(approvalCard(execId, request, canApprove()))
       setStatus('waiting')
     }
     if (event.type === 'tool_end') {
@@ -96,6 +106,8 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
     onEvent,
     onEnd: (end) => {
       state.ended = true
+      // When the whole run was drawn, from the page's start: what the browser test reports.
+      state.drawnAt = performance.now()
       if (end.status) setStatus(end.status)
       controls.hidden = true
       onEnd?.(end)

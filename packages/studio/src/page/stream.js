@@ -21,11 +21,16 @@ export function follow(execId, { onEvent, onEnd, onError }) {
       const { value, done } = await reader.read()
       if (done) return false
       buffer += value
+      // Frames are cut by index and the rest kept once per chunk: a chunk may hold thousands.
+      let from = 0
       let cut
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const frame = parse(buffer.slice(0, cut))
-        buffer = buffer.slice(cut + 2)
-        if (frame.event === 'end') return (onEnd(JSON.parse(frame.data)), true)
+      while ((cut = buffer.indexOf('\n\n', from)) >= 0) {
+        const frame = parse(buffer.slice(from, cut))
+        from = cut + 2
+        if (frame.event === 'end') {
+          onEnd(JSON.parse(frame.data))
+          return true
+        }
         if (frame.event === 'stream_error') throw new Error(JSON.parse(frame.data).message)
         if (frame.id === undefined || frame.data === undefined) continue
         const position = Number(frame.id)
@@ -33,6 +38,7 @@ export function follow(execId, { onEvent, onEnd, onError }) {
         last = position
         onEvent(JSON.parse(frame.data), position)
       }
+      buffer = buffer.slice(from)
     }
   }
 

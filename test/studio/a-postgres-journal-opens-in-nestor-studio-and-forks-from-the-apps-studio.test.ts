@@ -34,16 +34,16 @@ describe('a Postgres journal in the studio', () => {
   it('nestor-studio lists and reads its runs from a postgres:// URL; a bad table name is refused', async () => {
     const out: string[] = []
     const cli = await startCli(['--port', '0', url], { stdout: (t) => out.push(t), stderr: (t) => out.push(t) })
-    expect(cli, out.join('')).toBeDefined()
+    if (typeof cli === 'number') throw new Error(out.join(''))
     try {
-      const base = cli!.studio.url
+      const base = cli.studio.url
       const overview = await getJson<{ recorded: { runId: string; source: string }[] }>(`${base}api/overview`)
       expect(overview.recorded).toEqual([{ runId: 'pg-trip', source: 'postgres:nestor_journal' }])
       const trip = await getJson<Recorded>(`${base}api/recorded/pg-trip`)
       expect(trip.entries.map((e) => e.key)).toContain('root/call_research:0#2:decision:call_book')
       expect(trip.entries.at(-1)?.key).toBe('root#2:model')
     } finally {
-      await cli?.close()
+      await cli.close()
     }
     expect(() => postgresJournals(pool, { table: 'x; DROP TABLE y' })).toThrow(/plain SQL name/)
   })

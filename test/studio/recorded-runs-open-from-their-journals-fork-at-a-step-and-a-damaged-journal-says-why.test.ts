@@ -126,8 +126,10 @@ describe('recorded runs in the studio', () => {
       stdout: (t) => out.push(t),
       stderr: (t) => out.push(t),
     })
+    if (typeof cli === 'number') throw new Error(out.join(''))
+    const running = cli
     try {
-      const url = cli!.studio.url
+      const url = running.studio.url
       expect(out.join('')).toContain(`open ${url}`)
       const overview = (await (await fetch(`${url}api/overview`)).json()) as Overview & { live: boolean; fork: boolean }
       expect({ live: overview.live, fork: overview.fork }).toEqual({ live: false, fork: false })
@@ -142,13 +144,13 @@ describe('recorded runs in the studio', () => {
         /^cannot be read: /,
       )
     } finally {
-      await cli?.close()
+      await running.close()
       rmSync(reportDir, { recursive: true, force: true })
     }
     const errors: string[] = []
     expect(
       await startCli([join(app.dir, 'absent.ndjson')], { stdout: () => {}, stderr: (t) => errors.push(t) }),
-    ).toBeUndefined()
+    ).toBe(2)
     expect(errors.join('')).toContain('does not exist')
   })
 })

@@ -6,7 +6,7 @@ const running = await startCli(process.argv.slice(2), {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
 })
-if (!running) process.exitCode = 2
+if (typeof running === 'number') process.exitCode = running
 else
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => void running.close().then(() => process.exit(0)))

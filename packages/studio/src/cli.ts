@@ -11,14 +11,17 @@ const USAGE = `usage: nestor-studio [--port N] [--table NAME] <journal file | jo
   --table NAME  the Postgres journal table (default nestor_journal)
 `
 
+export type RunningCli = { studio: Studio; close(): Promise<void> }
+
 /**
  * Parses the arguments, opens the stores and serves the page; resolves with the running studio,
- * or undefined (the usage or the problem printed) for arguments it cannot use.
+ * or with the exit code once it printed the usage (0 for --help) or the problem (2).
  */
-export async function startCli(
-  argv: string[],
-  io: CliIo,
-): Promise<{ studio: Studio; close(): Promise<void> } | undefined> {
+export async function startCli(argv: string[], io: CliIo): Promise<RunningCli | number> {
+  const refuse = (text: string) => {
+    io.stderr(text)
+    return 2
+  }
   let port = 4983
   let table: string | undefined
   const files: string[] = []
@@ -26,24 +29,27 @@ export async function startCli(
   const databases: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
-    if (arg === '--help' || arg === '-h') return void io.stdout(USAGE)
+    if (arg === '--help' || arg === '-h') {
+      io.stdout(USAGE)
+      return 0
+    }
     if (arg === '--port' || arg === '--table') {
       const value = argv[++i]
-      if (value === undefined) return void io.stderr(`nestor-studio: ${arg} needs a value\n${USAGE}`)
+      if (value === undefined) return refuse(`nestor-studio: ${arg} needs a value\n${USAGE}`)
       if (arg === '--table') table = value
       else if (/^\d{1,5}$/.test(value)) port = Number(value)
-      else return void io.stderr(`nestor-studio: --port takes a number, got ${value}\n`)
+      else return refuse(`nestor-studio: --port takes a number, got ${value}\n`)
     } else if (/^postgres(ql)?:\/\//.test(arg)) databases.push(arg)
-    else if (arg.startsWith('-')) return void io.stderr(`nestor-studio: unknown option ${arg}\n${USAGE}`)
-    else if (!(await stat(arg).catch(() => undefined))) return void io.stderr(`nestor-studio: ${arg} does not exist\n`)
+    else if (arg.startsWith('-')) return refuse(`nestor-studio: unknown option ${arg}\n${USAGE}`)
+    else if (!(await stat(arg).catch(() => undefined))) return refuse(`nestor-studio: ${arg} does not exist\n`)
     else (arg.endsWith('.json') ? reports : files).push(arg)
   }
-  if (files.length + reports.length + databases.length === 0) return void io.stderr(USAGE)
+  if (files.length + reports.length + databases.length === 0) return refuse(USAGE)
   const recorded: RecordedRuns[] = files.length ? [fileJournals(files)] : []
   const pools: { end(): Promise<void> }[] = []
   for (const url of databases) {
     const pool = await openPool(url)
-    if (typeof pool === 'string') return void io.stderr(`nestor-studio: ${pool}\n`)
+    if (typeof pool === 'string') return refuse(`nestor-studio: ${pool}\n`)
     pools.push(pool)
     recorded.push(postgresJournals(pool, table === undefined ? {} : { table }))
   }

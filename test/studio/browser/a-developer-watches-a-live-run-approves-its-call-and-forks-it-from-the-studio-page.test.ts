@@ -161,13 +161,18 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
       expect(await page.locator('.turn').count()).toBe(400)
       // Where the time went: the page's own files, the server's answer for the lists, the event stream.
       const timing = await page.evaluate(() => {
-        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
-        const api = (name: string) => {
-          const entry = performance.getEntriesByType('resource').find((r) => r.name.includes(name)) as
-            PerformanceResourceTiming | undefined
-          return entry ? `${entry.requestStart.toFixed(0)}→${entry.responseEnd.toFixed(0)}` : '?'
+        // Node's types have no DOM: the entries are read as plain records.
+        type Entry = Record<string, number | string>
+        const entries = (type: string) =>
+          (performance as unknown as { getEntriesByType(type: string): Entry[] }).getEntriesByType(type)
+        const span = (e: Entry | undefined) =>
+          e ? `${Number(e.requestStart).toFixed(0)}→${Number(e.responseEnd).toFixed(0)}` : '?'
+        const resource = (name: string) => entries('resource').find((r) => String(r.name).includes(name))
+        return {
+          ready: Number(entries('navigation')[0]?.domContentLoadedEventEnd).toFixed(0),
+          overview: span(resource('api/overview')),
+          events: span(resource('/events')),
         }
-        return { ready: nav.domContentLoadedEventEnd.toFixed(0), overview: api('api/overview'), events: api('/events') }
       })
       console.log(
         `studio timing: 1,000 recorded runs listed at ${listedAt!.toFixed(0)} ms, a 400-turn run (${view!.positions.length} events) drawn whole at ${view!.drawnAt!.toFixed(0)} ms after navigation; page ready at ${timing.ready} ms, api/overview ${timing.overview} ms, events ${timing.events} ms (headless Chromium, this machine's load)`,

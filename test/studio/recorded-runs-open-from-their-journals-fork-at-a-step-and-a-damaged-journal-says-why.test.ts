@@ -148,9 +148,9 @@ describe('recorded runs in the studio', () => {
       rmSync(reportDir, { recursive: true, force: true })
     }
     const errors: string[] = []
-    expect(
-      await startCli([join(app.dir, 'absent.ndjson')], { stdout: () => {}, stderr: (t) => errors.push(t) }),
-    ).toBe(2)
+    expect(await startCli([join(app.dir, 'absent.ndjson')], { stdout: () => {}, stderr: (t) => errors.push(t) })).toBe(
+      2,
+    )
     expect(errors.join('')).toContain('does not exist')
   })
 })

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileJournal, type JournalEntry } from '@nestor/core'
+import { Runtime, fileJournal, type JournalEntry } from '@nestor/core'
+import { scripted } from '@nestor/providers'
 import { fileJournals, studio, type Studio } from '@nestor/studio'
 import { startCli } from '../../packages/studio/src/cli.js'
 import { approveBooking, tripApp } from './support.js'
@@ -91,6 +92,25 @@ describe('recorded runs in the studio', () => {
       result: { content: { text: string }[] }
     }
     expect(edited.result.content[0]!.text).toBe('nothing found')
+  })
+
+  it("shows a journal's steps redacted as the app's events are: its secrets never reach the page", async () => {
+    const secret = 'sk-live-0123456789abcdef'
+    const journal = fileJournal(join(app.dir, 'secret.ndjson'))
+    await journal.append('trip-secret', {
+      key: 'root#1:tool:call_1',
+      kind: 'tool',
+      result: { role: 'toolResult', content: [{ type: 'text', text: `the key is ${secret}` }] },
+    })
+    const runtime = new Runtime({ provider: scripted(['ok']), model: 'm', secrets: [secret] })
+    const guarded = await studio(runtime, { port: 0, recorded: fileJournals(app.dir) })
+    try {
+      const text = await (await fetch(`${guarded.url}api/recorded/trip-secret`)).text()
+      expect(text).not.toContain(secret)
+      expect(text).toContain('the key is [REDACTED]')
+    } finally {
+      await guarded.close()
+    }
   })
 
   it('refuses a fork it cannot make with a JSON error naming why', async () => {

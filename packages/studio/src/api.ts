@@ -1,4 +1,5 @@
 import { NestorError, type ExecOptions, type ForkEdit, type Runtime } from '@nestor/core'
+import { redactDeep } from '@nestor/core/integration-kit'
 import { errorResponse, handleControl, jsonBody, resumeResponse, type ApprovalGate } from '@nestor/web'
 import type { LiveRuns } from './live-runs.js'
 import { forkRunId, readRecorded, type RecordedRuns } from './recorded.js'
@@ -43,7 +44,9 @@ export async function api(request: Request, path: string[], source: StudioSource
   if (section === 'recorded' && id !== undefined) {
     if (action === undefined && get) {
       const read = await readRecorded(source.recorded, id)
-      return read ? Response.json(read) : errorResponse(404, 'not_found', `no recorded run ${id} here`)
+      if (!read) return errorResponse(404, 'not_found', `no recorded run ${id} here`)
+      // A journal keeps what replays need; the page shows it redacted as the app's events are.
+      return Response.json(source.runtime ? redactDeep(read, secretsOf(source.runtime)) : read)
     }
     if (action === 'fork' && request.method === 'POST') return fork(request, id, source)
   }
@@ -114,5 +117,11 @@ async function findStore(stores: RecordedRuns[], runId: string): Promise<Recorde
   for (const store of stores) if (await store.journal(runId).catch(() => undefined)) return store
   return undefined
 }
+
+/** The strings the runtime's events hide: its `secrets` and its provider's key. */
+const secretsOf = (runtime: Runtime): string[] => [
+  ...(runtime.options.secrets ?? []),
+  ...(runtime.options.provider.secrets?.() ?? []),
+]
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))

@@ -18,7 +18,7 @@ const textOf = (m: Message | undefined) =>
  * `search` and then `book` (which needs approval, with a preview), then each answers from what
  * its tools returned.
  */
-export function tripApp() {
+export function tripApp(options: { pause?: boolean } = {}) {
   const gate = new ApprovalGate()
   const provider = scripted((request) => {
     const user = textOf(request.messages.findLast((m) => m.role === 'user'))
@@ -55,7 +55,8 @@ export function tripApp() {
     execute: async ({ topic }) => (await exec(`Research ${topic}`, { tools: [search, book] as Tool[] })).text,
   })
   const tools = [research] as Tool[]
-  const runtime = new Runtime({ provider, model: 'scripted-trip', approve: gate.approve })
+  // `pause`: no approve handler, so a call that needs approval pauses the whole run.
+  const runtime = new Runtime({ provider, model: 'scripted-trip', ...(!options.pause && { approve: gate.approve }) })
   const dir = mkdtempSync(join(tmpdir(), 'nestor-studio-'))
   /** A run recorded in `dir` as `<runId>.ndjson`. */
   const start = (runId: string, input = 'Plan Lisbon') =>

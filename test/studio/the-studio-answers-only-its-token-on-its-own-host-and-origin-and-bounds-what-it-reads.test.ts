@@ -146,4 +146,32 @@ describe('the studio server', () => {
     const noRun = await raw(`${served.url}api/runs/exec_nope/events`)
     expect([noRun.status, errorOf(noRun).code]).toEqual([404, 'not_found'])
   })
+
+  it('resumes a run that paused for approval (a runtime without approve) with the decisions posted', async () => {
+    const paused = tripApp({ pause: true })
+    const served = await studio(paused.runtime, { port: 0, resumeOptions: () => ({ tools: paused.tools }) })
+    try {
+      const run = paused.runtime.exec('Plan Lisbon', { tools: paused.tools })
+      const ended = await run
+      expect(ended.status).toBe('paused')
+      const post = (execId: string, body: unknown) =>
+        raw(`${served.url}api/runs/${execId}/resume`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      const unknown = await post(run.execId, { approve: ['call_nope'] })
+      expect([unknown.status, errorOf(unknown).code]).toEqual([400, 'invalid_state'])
+      expect(errorOf(unknown).message).toContain('call_nope')
+      const resumed = await post(run.execId, { edit: [{ toolCallId: 'call_book', args: { hotel: 'Baixa' } }] })
+      expect(resumed.status).toBe(201)
+      const { execId } = JSON.parse(resumed.body) as { execId: string }
+      expect((await paused.runtime.attach(execId)!.result).text).toBe('trip: researched: lisbon is sunny; booked Baixa')
+      const done = await post(execId, { approve: [] })
+      expect([done.status, errorOf(done).code]).toEqual([409, 'not_paused'])
+    } finally {
+      await served.close()
+      rmSync(paused.dir, { recursive: true, force: true })
+    }
+  })
 })

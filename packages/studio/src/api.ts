@@ -1,4 +1,4 @@
-import { NestorError, type ExecOptions, type ForkEdit, type Runtime } from '@nestor/core'
+import { NestorError, type ExecOptions, type ForkEdit, type ResumeDecisions, type Runtime } from '@nestor/core'
 import { redactDeep } from '@nestor/core/integration-kit'
 import { errorResponse, handleControl, jsonBody, resumeResponse, type ApprovalGate } from '@nestor/web'
 import type { LiveRuns } from './live-runs.js'
@@ -13,8 +13,12 @@ export type StudioSource = {
   recorded: RecordedRuns[]
   reports: string[]
   forkOptions?: (runId: string) => ExecOptions
+  resumeOptions?: () => ResumeOptions
   maxBodyBytes: number
 }
+
+/** What `runtime.resume` takes beside the state and the decisions: the tools, an external journal. */
+export type ResumeOptions = Pick<ExecOptions, 'tools' | 'journal'>
 
 /** How many recorded runs a store lists at most (the newest). */
 const LISTED = 1000
@@ -31,6 +35,7 @@ export async function api(request: Request, path: string[], source: StudioSource
     const { runtime } = source
     if (!runtime) return errorResponse(404, 'no_runtime', 'this studio shows recorded runs only')
     if (action === 'events' && get) return resumeResponse(runtime, id, request, everyone)
+    if (action === 'resume' && request.method === 'POST') return resume(request, runtime, id, source)
     if (action !== undefined && action !== 'events')
       return handleControl(request, {
         ...everyone,
@@ -110,6 +115,30 @@ async function fork(request: Request, runId: string, source: StudioSource): Prom
     if (NestorError.isInstance(error) && error.code === 'invalid_options')
       return errorResponse(400, 'invalid_options', error.message)
     return errorResponse(500, 'internal', 'the fork could not be started')
+  }
+}
+
+/**
+ * `POST api/runs/{execId}/resume` `{ approve?, reject?, edit? }` (`ResumeDecisions`) → 201
+ * `{ execId }`: a run that paused for approval (a runtime without an `approve` handler) goes on
+ * with the page's decisions, as `runtime.resume` would in the app.
+ */
+async function resume(request: Request, runtime: Runtime, execId: string, source: StudioSource): Promise<Response> {
+  const body = await jsonBody(request, source.maxBodyBytes)
+  if (body instanceof Response) return body
+  const run = runtime.attach(execId, { after: 'latest' })
+  if (!run) return errorResponse(404, 'not_found', `no run ${execId} here`)
+  const result = run.live ? undefined : await run.result
+  if (!result?.pending)
+    return errorResponse(409, 'not_paused', `run ${execId} is not paused for approval: decide its calls as they wait`)
+  try {
+    const resumed = runtime.resume(result.pending.state, body as ResumeDecisions, source.resumeOptions?.() ?? {})
+    return Response.json({ execId: resumed.execId }, { status: 201 })
+  } catch (error) {
+    // A decision for a call that does not wait, a state already resumed: the message says which.
+    if (NestorError.isInstance(error) && ['invalid_options', 'invalid_state'].includes(error.code))
+      return errorResponse(400, error.code, error.message)
+    return errorResponse(500, 'internal', 'the run could not be resumed')
   }
 }
 

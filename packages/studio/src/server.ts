@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { NestorError, type ExecOptions, type Runtime } from '@nestor/core'
 import { hostGuard } from '@nestor/core/integration-kit'
 import { errorResponse, toNodeListener, type ApprovalGate } from '@nestor/web'
-import { api, type StudioSource } from './api.js'
+import { api, type ResumeOptions, type StudioSource } from './api.js'
 import { asset } from './assets.js'
 import { LiveRuns } from './live-runs.js'
 import type { RecordedRuns } from './recorded.js'
@@ -20,6 +20,11 @@ export type StudioOptions = {
   reports?: string[]
   /** The options a fork runs with (its tools, say), given its new run id. */
   forkOptions?: (runId: string) => ExecOptions
+  /**
+   * What a run paused for approval resumes with (its tools, an external journal): the page resumes
+   * a paused run (a runtime without `approve`) with the decisions made on it. Default: the registry's tools.
+   */
+  resumeOptions?: () => ResumeOptions
   /** Request bodies over this many bytes answer 413. Default 1 MiB. */
   maxBodyBytes?: number
 }
@@ -51,6 +56,7 @@ export async function serveStudio(runtime: Runtime | undefined, options: StudioO
     recorded: options.recorded === undefined ? [] : [options.recorded].flat(),
     reports: options.reports ?? [],
     ...(options.forkOptions && { forkOptions: options.forkOptions }),
+    ...(options.resumeOptions && { resumeOptions: options.resumeOptions }),
     maxBodyBytes: options.maxBodyBytes ?? 1 << 20,
   }
   if (runtime) options.approvals?.watch(runtime)

@@ -12,7 +12,7 @@ async function problemOf(response) {
 }
 
 /** Draws run `execId` into `root` and follows it; `state` is what a test (or reader) can check. */
-export function runView(root, execId, { title, canApprove, onEnd }) {
+export function runView(root, execId, { title, canApprove, onEnd, onResumed }) {
   const state = { execId, positions: [], ended: false, status: undefined }
   const status = el('span', 'status', 'running')
   status.dataset.status = 'running'
@@ -70,7 +70,10 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
       approvals.querySelector(`[data-tool-call-id="${CSS.escape(event.toolCallId)}"]`)?.remove()
       if (!approvals.children.length && !state.ended) setStatus('running')
     }
-    if (event.type === 'agent_end' && event.depth === 0) setStatus(event.result.status)
+    if (event.type === 'agent_end' && event.depth === 0) {
+      setStatus(event.result.status)
+      if (event.result.status === 'paused') approvals.append(resumeButton(execId, approvals, onResumed))
+    }
   }
 
   // Each turn: the messages the model was sent (drawn when opened: a long run sends many) and its answer.
@@ -155,13 +158,36 @@ function approvalCard(execId, request, canApprove) {
   args.value = json(request.args)
   args.rows = Math.min(12, args.value.split('\n').length + 1)
   card.append(args)
+  const note = el('div', 'meta')
+  const button = (className, text, onclick) => {
+    const b = el('button', className, text)
+    b.type = 'button'
+    b.onclick = onclick
+    return b
+  }
+  const editedArgs = () => {
+    try {
+      return JSON.parse(args.value)
+    } catch (error) {
+      note.textContent = `the arguments are not JSON: ${error.message}`
+      return undefined
+    }
+  }
   if (!canApprove) {
+    // No gate to answer: a runtime without `approve` pauses the run, which resumes with these choices.
+    const choose = (choice) => () => {
+      if (choice === 'edit' && editedArgs() === undefined) return
+      card.dataset.choice = choice
+      note.textContent = `${choice}: applied when you resume the paused run`
+    }
     card.append(
-      el('p', 'meta', 'Start the studio with approvals: gate (the gate your runtime approves with) to decide here.'),
+      button('approve', 'Approve', choose('approve')),
+      button('edit', 'Approve with these arguments', choose('edit')),
+      button('reject', 'Reject', choose('reject')),
+      note,
     )
     return card
   }
-  const note = el('div', 'meta')
   const decide = async (action, body) => {
     for (const b of card.querySelectorAll('button')) b.disabled = true
     const response = await post(`api/runs/${encodeURIComponent(execId)}/${action}`, {
@@ -174,26 +200,38 @@ function approvalCard(execId, request, canApprove) {
       for (const b of card.querySelectorAll('button')) b.disabled = false
     }
   }
-  const button = (className, text, onclick) => {
-    const b = el('button', className, text)
-    b.type = 'button'
-    b.onclick = onclick
-    return b
-  }
   card.append(
     button('approve', 'Approve', () => decide('approve', {})),
     button('edit', 'Approve with these arguments', () => {
-      let edited
-      try {
-        edited = JSON.parse(args.value)
-      } catch (error) {
-        note.textContent = `the arguments are not JSON: ${error.message}`
-        return
-      }
-      void decide('edit', { args: edited })
+      const edited = editedArgs()
+      if (edited !== undefined) void decide('edit', { args: edited })
     }),
     button('reject', 'Reject', () => decide('reject', { reason: 'rejected in the studio' })),
     note,
   )
   return card
+}
+
+/** For a run that paused for approval: resumes it with the choices made on its cards. */
+function resumeButton(execId, approvals, onResumed) {
+  const wrap = el('div', 'resume')
+  const go = el('button', 'resume-button', 'Resume with these decisions')
+  go.type = 'button'
+  const note = el('span', 'meta')
+  go.onclick = async () => {
+    const decisions = { approve: [], reject: [], edit: [] }
+    for (const card of approvals.querySelectorAll('.approval[data-choice]')) {
+      const id = card.dataset.toolCallId
+      if (card.dataset.choice === 'approve') decisions.approve.push(id)
+      if (card.dataset.choice === 'reject') decisions.reject.push({ toolCallId: id, reason: 'rejected in the studio' })
+      if (card.dataset.choice === 'edit')
+        decisions.edit.push({ toolCallId: id, args: JSON.parse(card.querySelector('textarea.args').value) })
+    }
+    const response = await post(`api/runs/${encodeURIComponent(execId)}/resume`, decisions)
+    const body = await response.json().catch(() => ({}))
+    if (!response.ok) return void (note.textContent = body.error?.message ?? `HTTP ${response.status}`)
+    onResumed?.(body.execId)
+  }
+  wrap.append(go, note)
+  return wrap
 }

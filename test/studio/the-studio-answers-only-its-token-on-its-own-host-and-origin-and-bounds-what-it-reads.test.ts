@@ -62,6 +62,7 @@ describe('the studio server', () => {
     expect(page.headers['content-security-policy']).toContain("default-src 'self'")
     expect(page.headers['referrer-policy']).toBe('no-referrer')
     expect((await raw(`${served.url}app.js`)).headers['content-type']).toContain('text/javascript')
+    await expect(studio(app.runtime, { port: 70000 })).rejects.toMatchObject({ code: 'invalid_options' })
     // A second studio has another token.
     const other = await studio(app.runtime, { port: 0 })
     expect(new URL(other.url).pathname).not.toBe(base.pathname)

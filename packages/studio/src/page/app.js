@@ -106,4 +106,8 @@ const listing = refresh().then(() => ((studio.listedAt = performance.now()), stu
 openLinked()
 await listing
 // Live runs start while the page is open: the list follows them.
-if (studio.overview?.live) setInterval(() => void refresh(), 2000)
+// Only while the page is seen: a tab left in the background asks nothing.
+if (studio.overview?.live)
+  setInterval(() => {
+    if (document.visibilityState === 'visible') void refresh()
+  }, 2000)

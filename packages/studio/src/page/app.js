@@ -69,7 +69,6 @@ function openRun(run) {
     title: run.input || 'run',
     canApprove: () => studio.overview?.approvals === true,
     onEnd: () => void refresh(),
-    onResumed: (execId) => openRun({ execId, input: `${run.input} (resumed)` }),
   })
   studio.view = view.state
   stops.push(view.stop)

@@ -12,7 +12,8 @@ async function problemOf(response) {
 }
 
 /** Draws run `execId` into `root` and follows it; `state` is what a test (or reader) can check. */
-export function runView(root, execId, { title, canApprove, onEnd, onResumed }) {
+export function runView(root, execId, { title, canApprove, onEnd }) {
+  let resumed = () => {}
   const state = { execId, positions: [], ended: false, status: undefined }
   const status = el('span', 'status', 'running')
   status.dataset.status = 'running'
@@ -72,7 +73,7 @@ export function runView(root, execId, { title, canApprove, onEnd, onResumed }) {
     }
     if (event.type === 'agent_end' && event.depth === 0) {
       setStatus(event.result.status)
-      if (event.result.status === 'paused') approvals.append(resumeButton(execId, approvals, onResumed))
+      if (event.result.status === 'paused') approvals.append(resumeButton(execId, approvals, () => resumed()))
     }
   }
 
@@ -105,7 +106,7 @@ export function runView(root, execId, { title, canApprove, onEnd, onResumed }) {
     }
   }
 
-  const stop = follow(execId, {
+  const handlers = {
     onEvent,
     onEnd: (end) => {
       state.ended = true
@@ -119,8 +120,17 @@ export function runView(root, execId, { title, canApprove, onEnd, onResumed }) {
       setStatus('failed')
       root.append(el('p', 'problem', `stream error: ${error.message}`))
     },
-  })
-  return { state, stop }
+  }
+  let stop = follow(execId, handlers)
+  // A resumed run goes on under the same id, its positions counting on: read on after the last.
+  resumed = () => {
+    approvals.replaceChildren()
+    state.ended = false
+    controls.hidden = false
+    setStatus('running')
+    stop = follow(execId, handlers, state.positions.at(-1) ?? 0)
+  }
+  return { state, stop: () => stop() }
 }
 
 function controlsOf(execId) {
@@ -230,7 +240,7 @@ function resumeButton(execId, approvals, onResumed) {
     const response = await post(`api/runs/${encodeURIComponent(execId)}/resume`, decisions)
     const body = await response.json().catch(() => ({}))
     if (!response.ok) return void (note.textContent = body.error?.message ?? `HTTP ${response.status}`)
-    onResumed?.(body.execId)
+    onResumed()
   }
   wrap.append(go, note)
   return wrap

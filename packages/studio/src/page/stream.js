@@ -2,8 +2,8 @@
 // it was not told of ahead): every frame reaches `onEvent`, whatever its type, in position order.
 // A dropped connection reconnects after the last position seen, so nothing comes twice.
 
-export function follow(execId, { onEvent, onEnd, onError }) {
-  let last = 0
+export function follow(execId, { onEvent, onEnd, onError }, after = 0) {
+  let last = after
   let stopped = false
   const controller = new AbortController()
 

@@ -10,6 +10,8 @@ export function el(tag, className, text) {
 }
 
 export const json = (value) => JSON.stringify(value, null, 2) ?? String(value)
+// Call ids are unique within an exec, not across a tree (two children may each make `call_1`).
+const callKey = (execId, toolCallId) => `${execId}\u0000${toolCallId}`
 const short = (text, max = 120) => (text.length > max ? `${text.slice(0, max)}…` : text)
 
 /** The text of a tool result's or message's content parts; other parts as `[type]` when `marks`. */
@@ -90,10 +92,13 @@ export class ExecTree {
           exec.text.textContent += textOf(event.message.content, false)
         return
       case 'tool_start': {
+        // A call that waited when its run paused starts again on resume: its line goes on.
+        const known = this.tools.get(callKey(event.execId, event.toolCallId))
+        if (known) return void (known.dataset.state = 'running')
         const li = toolLine(event.toolName, event.args)
         li.dataset.toolCallId = event.toolCallId
         if (event.replayed) li.dataset.replayed = 'true'
-        this.tools.set(event.toolCallId, li)
+        this.tools.set(callKey(event.execId, event.toolCallId), li)
         if (exec) {
           exec.runningTool = event.toolName
           ;(exec.step ?? exec.steps).append(li)
@@ -115,17 +120,26 @@ export class ExecTree {
   }
 
   start(event) {
+    // A resumed exec starts again under its id: its node goes on (a resume, or a replayed child).
+    const again = this.execs.get(event.execId)
+    if (again) {
+      again.node.dataset.status = 'running'
+      again.status.textContent = 'resumed · running'
+      return
+    }
     const parent = event.parentExecId ? this.execs.get(event.parentExecId) : undefined
     const name = event.depth === 0 ? 'root' : (parent?.runningTool ?? 'exec')
     const exec = execNode(name, event.depth, `running · tools: ${event.toolNames.join(', ') || 'none'}`)
     exec.node.dataset.execId = event.execId
     this.execs.set(event.execId, exec)
-    const call = event.parentToolCallId ? this.tools.get(event.parentToolCallId) : undefined
+    const call = event.parentToolCallId
+      ? this.tools.get(callKey(event.parentExecId, event.parentToolCallId))
+      : undefined
     ;(call ?? parent?.step ?? parent?.steps ?? this.root).append(exec.node)
   }
 
   endTool(event) {
-    const li = this.tools.get(event.toolCallId)
+    const li = this.tools.get(callKey(event.execId, event.toolCallId))
     if (!li) return
     li.dataset.state = event.isError ? 'error' : 'done'
     const receipt = event.receipt ?? {}

@@ -52,7 +52,7 @@ function execNode(name, depth, meta) {
 function toolLine(name, args) {
   const li = el('li', 'tool')
   li.dataset.state = 'running'
-  li.append(el('span', 'tool-head', `⏳ ${name} ${short(JSON.stringify(args ?? {}), 80)}`), folded('arguments', args))
+  li.append(el('span', 'tool-head', `○ ${name} ${short(JSON.stringify(args ?? {}), 80)}`), folded('arguments', args))
   return li
 }
 

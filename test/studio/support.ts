@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Runtime, defineTool, exec, fileJournal, type Message, type Tool } from '@nestor/core'
+import { Runtime, defineGuardrail, defineTool, exec, fileJournal, type Message, type Tool } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { ApprovalGate } from '@nestor/web'
 import { z } from 'zod'
@@ -56,7 +56,14 @@ export function tripApp(options: { pause?: boolean } = {}) {
   })
   const tools = [research] as Tool[]
   // `pause`: no approve handler, so a call that needs approval pauses the whole run.
-  const runtime = new Runtime({ provider, model: 'scripted-trip', ...(!options.pause && { approve: gate.approve }) })
+  // A tool guardrail that passes every call: its verdicts are events the page draws.
+  const notesOnly = defineGuardrail({ name: 'notes_only', before: () => undefined })
+  const runtime = new Runtime({
+    provider,
+    model: 'scripted-trip',
+    guardrails: { tools: [notesOnly] },
+    ...(!options.pause && { approve: gate.approve }),
+  })
   const dir = mkdtempSync(join(tmpdir(), 'nestor-studio-'))
   /** A run recorded in `dir` as `<runId>.ndjson`. */
   const start = (runId: string, input = 'Plan Lisbon') =>

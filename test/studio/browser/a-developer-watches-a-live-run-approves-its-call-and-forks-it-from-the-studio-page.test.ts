@@ -95,6 +95,10 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
 
     mkdirSync(OUTPUT, { recursive: true })
     await page.screenshot({ path: join(OUTPUT, 'studio-live.png'), fullPage: true })
+    // The guardrail's verdict on the search call, under that call.
+    expect(
+      await texts(page, 'details.exec[data-depth="1"] .tool[data-state="done"] > .guardrail[data-name="notes_only"]'),
+    ).toEqual(['guardrail notes_only (tool, before the call): pass'])
     await card.locator('button.approve').click()
     await until(page, 'view')
     expect((await run).text).toBe('trip: researched: lisbon is sunny; booked Alfama')

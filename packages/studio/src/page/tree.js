@@ -107,6 +107,8 @@ export class ExecTree {
       }
       case 'tool_end':
         return this.endTool(event)
+      case 'guardrail':
+        return this.guardrail(event, exec)
       case 'agent_end': {
         if (!exec) return
         const r = event.result
@@ -150,6 +152,17 @@ export class ExecTree {
     const out = folded(`result: ${short(result, 100)}`, result, 'fold result')
     out.dataset.result = result
     li.append(out, folded('receipt', receipt, 'fold receipt'))
+  }
+
+  /** A guardrail's verdict: under the call it checked, or a step of its exec (input, output). */
+  guardrail(event, exec) {
+    const where = event.phase ? `, ${event.phase} the call` : ''
+    const why = event.reason ? ` — ${event.reason}` : ''
+    const line = el('li', 'guardrail', `guardrail ${event.name} (${event.kind}${where}): ${event.verdict}${why}`)
+    line.dataset.verdict = event.verdict
+    line.dataset.name = event.name
+    const call = event.toolCallId ? this.tools.get(callKey(event.execId, event.toolCallId)) : undefined
+    ;(call ?? exec?.step ?? exec?.steps ?? this.root).append(line)
   }
 
   /** Events this page has no special drawing for (approvals, compactions, retries, newer kinds): a line with their JSON. */

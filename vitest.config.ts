@@ -48,6 +48,7 @@ export default defineConfig({
       '@nestor/evals': src('evals'),
       '@nestor/sessions': src('sessions'),
       '@nestor/tools': src('tools'),
+      '@nestor/studio': src('studio'),
     },
   },
   test: {

@@ -104,6 +104,9 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
         '@nestor/core': 'workspace:*',
         '@pydantic/genai-prices': expect.stringMatching(/^\d+\.\d+\.\d+$/),
       })
+    // studio serves runs through web's streams, controls and approval gate.
+    else if (dir === 'studio')
+      expect(manifest.dependencies).toEqual({ '@nestor/core': 'workspace:*', '@nestor/web': 'workspace:*' })
     else expect(manifest.dependencies).toEqual({ '@nestor/core': 'workspace:*' })
     for (const peer of Object.keys(manifest.peerDependencies ?? {}))
       expect(rootManifest.devDependencies[peer], `${peer} pinned in the root package.json`).toMatch(/^\d+\.\d+\.\d+$/)

@@ -34,6 +34,7 @@ const smokeOf: Record<string, string> = {
   '@nestor/evals': 'smoke-evals.mjs',
   '@nestor/tools': 'smoke-tools.mjs',
   '@nestor/sessions': 'smoke-sessions.mjs',
+  '@nestor/studio': 'smoke-studio.mjs',
 }
 
 let tarballs: string[] = []
@@ -153,6 +154,17 @@ describe('every package, from its packed tarball in a fresh npm app', () => {
       mean: 1,
       liveCalls: 2,
       html: true,
+      help: true,
+    })
+  }, 60_000)
+
+  it('studio: its page and its API answer behind the token on 127.0.0.1, the run streams, no token is 404; the bin answers --help', async () => {
+    expect(await runIn(app, 'smoke-studio.mjs')).toEqual({
+      page: [200, true],
+      script: [200, 'text/javascript; charset=utf-8'],
+      runs: [true],
+      ended: true,
+      noToken: 404,
       help: true,
     })
   }, 60_000)

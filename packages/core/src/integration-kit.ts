@@ -42,6 +42,11 @@ export { compileSchema } from './schema/schema.js'
 export type { CompiledSchema } from './schema/schema.js'
 export { globMatch } from './tools/registry.js'
 export { sleep } from './base/sleep.js'
+// DNS-rebinding protection for servers on loopback (`serveMcp`'s HTTP transport, `@nestor/studio`).
+export { hostGuard } from './base/host-guard.js'
+export type { HostGuard, GuardedHeaders } from './base/host-guard.js'
+// At most `width` works at once (the studio reads a thousand journal headers this way).
+export { inPool } from './base/pool.js'
 export { option, parseOptions, strictOptions } from './options/option-schema.js'
 export type { OptionRule, OptionShape, OptionsSchema, SameKeys } from './options/option-schema.js'
 export { DeltaGuard } from './events/delta-guard.js'

@@ -5,9 +5,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { NestorError } from '@nestor/core'
-import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import { hostGuard, option, parseOptions, strictOptions, type HostGuard } from '@nestor/core/provider-kit'
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './http-body.js'
-import { hostGuard, type HostGuard } from './http-guard.js'
 import { SessionTable, type Session } from './http-sessions.js'
 
 /** A server being served: stdio or HTTP (serve.ts), the same handle. */

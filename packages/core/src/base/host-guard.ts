@@ -1,12 +1,13 @@
-import type { IncomingMessage } from 'node:http'
-
 /**
  * DNS-rebinding protection, checked before anything else: a page in the user's browser that
  * rebinds its own name to 127.0.0.1 sends its name as `Host` (and its origin as `Origin`), so
  * only the names this server is reached by pass. A request without `Origin` is not from a
  * browser page and passes that check (the MCP transport spec asks to validate it when present).
  */
-export type HostGuard = (req: IncomingMessage) => 'host' | 'origin' | undefined
+export type HostGuard = (req: { headers: GuardedHeaders }) => 'host' | 'origin' | undefined
+
+/** The two headers the guard reads: a node request's `headers` has this shape (`@nestor/mcp`, `@nestor/studio`). */
+export type GuardedHeaders = { host?: string | undefined; origin?: string | undefined }
 
 /** The names a loopback server answers to by default, besides the host it is bound to. */
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]']

@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises'
+
+/** The page's files, served as they are (no build step): src/page/ beside these sources. */
+const FILES: Record<string, string> = {
+  '': 'index.html',
+  'app.js': 'app.js',
+  'tree.js': 'tree.js',
+  'recorded.js': 'recorded.js',
+  'run-view.js': 'run-view.js',
+  'stream.js': 'stream.js',
+  'style.css': 'style.css',
+}
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+}
+// From src/*.ts (tests, tsx) the page is ./page; from the published bundle (bundle/*.js or a shared
+// chunk in bundle/chunks/) it is the shipped src/page.
+const FOLDERS = ['./page/', '../src/page/', '../../src/page/'].map((path) => new URL(path, import.meta.url))
+
+/** A file of the page, or undefined for a name that is not one. */
+export async function asset(name: string): Promise<Response | undefined> {
+  const file = FILES[name]
+  if (file === undefined) return undefined
+  for (const folder of FOLDERS) {
+    const body = await readFile(new URL(file, folder)).catch(() => undefined)
+    if (body)
+      return new Response(body, {
+        headers: { 'content-type': TYPES[file.split('.').pop() as string] as string, ...PAGE_HEADERS },
+      })
+  }
+  return undefined
+}
+
+/** The page loads only its own files and talks only to its own server; no other page may frame it. */
+export const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+}

@@ -1,0 +1,8 @@
+export { studio } from './server.js'
+export type { Studio, StudioOptions } from './server.js'
+export { fileJournals } from './recorded.js'
+export type { RecordedRuns, RecordedRun, RecordedEntries } from './recorded.js'
+export { postgresJournals } from './postgres.js'
+export type { Queryable } from './postgres.js'
+export type { LiveRun } from './live-runs.js'
+export type { ResumeOptions } from './api.js'

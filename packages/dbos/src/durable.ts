@@ -1,11 +1,18 @@
-import { dbos, dbosSdk } from './peer.js'
+import { dbos, dbosSdk, isMissingWorkflow } from './peer.js'
 import type { ExecOptions, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
 import { decisionProblem, namedCalls } from './decisions.js'
 import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
-import { INBOX_IDLE_CHECK_MS, deliverWaiting, inboxWorkflow, tapTakenMessages, type OnInboxStep } from './inbox.js'
+import {
+  INBOX_IDLE_CHECK_MS,
+  deliverWaiting,
+  inboxWorkflow,
+  recordSent,
+  tapTakenMessages,
+  type OnInboxStep,
+} from './inbox.js'
 import { driveLeg } from './leg.js'
 import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
 import {
@@ -48,6 +55,12 @@ export type DurableOptions = {
 export type DurableStartOptions = {
   /** Caller-chosen and idempotent: starting an id that exists returns the existing run. */
   workflowId: string
+  /**
+   * `false`: the run starts at once in this process instead of waiting in the queue for a worker
+   * (no queue round trip, nor its per-worker limit). Durable all the same: if this process dies,
+   * `recover()` or DBOS's own recovery resumes it. Default `true`.
+   */
+  queued?: boolean
   approvalTimeoutMs?: number
 }
 
@@ -129,7 +142,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   const runSegment = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
     const onStep = options.onInboxStep
     const journalNow = onStep ? tapTakenMessages(journalOf(), workflowId, onStep) : journalOf()
-    const handOver = await deliverWaiting(workflowId, journalNow, onStep)
+    const waiting = await deliverWaiting(workflowId, journalNow, onStep)
     const run: ExecRun =
       segment.kind === 'start'
         ? runtime.exec(segment.input, { ...options.exec, journal: journalNow, runId: workflowId })
@@ -137,8 +150,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             journal: journalNow,
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
           })
-    handOver(run)
-    return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow, onStep)
+    waiting.handOver(run)
+    const leg = segment.kind === 'start' ? 0 : segment.leg
+    return driveLeg(workflowId, leg, run, journalNow, waiting.offset, onStep)
   }
 
   const workflow = dbos().registerWorkflow(
@@ -175,8 +189,13 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         cancelled = result.status === 'aborted'
         return result
       } finally {
-        // Also when a step failed: the inbox workflow must not wait, nor readers.
-        await dbos().send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
+        // Also when a step failed: the inbox workflow must not wait, nor readers. A run nobody
+        // steered has none (DBOS records the refused send, so a replay takes the same path).
+        await dbos()
+          .send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
+          .catch((error: unknown) => {
+            if (!isMissingWorkflow(error)) throw error
+          })
         await dbos().closeStream(EVENTS_STREAM)
         if (cancelled) await dbos().cancelWorkflow(workflowId)
       }
@@ -224,8 +243,16 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
           throw error
         }),
   })
+  // The inbox workflow starts with the first message (starting an id that exists is a no-op):
+  // a run nobody steers or cancels never has one. Any worker takes it, and DBOS recovers it like
+  // the exec; one whose exec never ran, or ended first, ends on its own (inbox.ts).
   const send = async (workflowId: string, message: InboxMessage) => {
-    await dbos().send(inboxIdOf(checkWorkflowId(workflowId)), message, INBOX_TOPIC)
+    const inboxId = inboxIdOf(checkWorkflowId(workflowId))
+    await ensureQueues()
+    await dbos().startWorkflow(inbox, { workflowID: inboxId, queueName: inboxQueueName })()
+    await dbos().send(inboxId, message, INBOX_TOPIC)
+    // A leg that starts after this waits for the inbox to relay it: it reaches the next model call.
+    if (message.kind === 'steer' || message.kind === 'followUp') await recordSent(journalOf(), workflowId)
   }
 
   return {
@@ -234,14 +261,11 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     async start(input, startOptions) {
       const workflowId = checkWorkflowId(startOptions.workflowId)
       await ensureQueues()
-      // The inbox first, so that steering can be sent as soon as start() returns, even while the
-      // exec waits in the queue; any worker takes it, and DBOS recovers it like the exec. An inbox
-      // whose exec never starts (a failure in between) ends on its own (inbox.ts).
-      await dbos().startWorkflow(inbox, { workflowID: inboxIdOf(workflowId), queueName: inboxQueueName })()
       const workflowOptions: WorkflowOptions = {}
       if (startOptions.approvalTimeoutMs !== undefined)
         workflowOptions.approvalTimeoutMs = startOptions.approvalTimeoutMs
-      await dbos().startWorkflow(workflow, { workflowID: workflowId, queueName })(input, workflowOptions)
+      const where = startOptions.queued === false ? {} : { queueName }
+      await dbos().startWorkflow(workflow, { workflowID: workflowId, ...where })(input, workflowOptions)
       return handle(workflowId)
     },
     handle,

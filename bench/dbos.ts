@@ -214,7 +214,9 @@ async function againstFloor(url: string, modelUrl: string) {
   const rounds: FloorRound[] = []
   const load = [loadavg()[0]!]
   for (let round = 0; round < ROUNDS; round++) {
-    const child = spawn(process.execPath, [FLOOR_CHILD], {
+    // BENCH_NODE_FLAGS: V8/Node flags for the measuring child (e.g. --cpu-prof), as in bench/run.ts.
+    const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+    const child = spawn(process.execPath, [...flags, FLOOR_CHILD], {
       env: { ...process.env, DBOS_SYSTEM_DATABASE_URL: url, MODEL_URL: modelUrl, ROUND: String(round) },
       stdio: ['ignore', 'pipe', 'inherit'],
     })

@@ -14,7 +14,7 @@ import {
   tapTakenMessages,
   type OnInboxStep,
 } from './inbox.js'
-import { driveLeg } from './leg.js'
+import { driveLeg, preloaded } from './leg.js'
 import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
 import {
   DECISION_TOPIC,
@@ -107,6 +107,7 @@ export type DurableExecs = {
   close(): Promise<void>
 }
 
+type WorkflowHandle = { getResult(options: { pollingIntervalMs: number }): Promise<ExecResult> }
 type Segment =
   { kind: 'start'; input: string } | { kind: 'resume'; leg: number; state: RunState; decisions: ResumeDecisions }
 type WorkflowOptions = { approvalTimeoutMs?: number }
@@ -142,7 +143,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   // model turn and tool call instead of paying for them again.
   const runSegment = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
     const onStep = options.onInboxStep
-    const journalNow = onStep ? tapTakenMessages(journalOf(), workflowId, onStep) : journalOf()
+    const tapped = onStep ? tapTakenMessages(journalOf(), workflowId, onStep) : journalOf()
+    // The run's own entries load while the inbox is looked at: one round trip fewer per leg.
+    const journalNow = preloaded(tapped, workflowId)
     const waiting = await deliverWaiting(workflowId, journalNow, onStep)
     const run: ExecRun =
       segment.kind === 'start'
@@ -153,21 +156,15 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
           })
     waiting.handOver(run)
     const leg = segment.kind === 'start' ? 0 : segment.leg
-    return driveLeg(workflowId, leg, run, journalNow, waiting.offset, onStep)
+    return driveLeg(workflowId, leg, run, journalNow, waiting, { onStep, onLast: () => closeInbox(workflowId) })
   }
   // The leg that ends the run (it did not pause, or it failed) closes the run's inbox within its
   // step, so a run nobody steered pays no workflow operation (a commit) for an inbox it never had.
-  const runLeg = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
-    let result: ExecResult
-    try {
-      result = await runSegment(workflowId, segment)
-    } catch (error) {
+  const runLeg = (workflowId: string, segment: Segment): Promise<ExecResult> =>
+    runSegment(workflowId, segment).catch(async (error: unknown) => {
       await closeInbox(workflowId).catch(() => undefined)
       throw error
-    }
-    if (!(result.status === 'paused' && result.pending)) await closeInbox(workflowId)
-    return result
-  }
+    })
 
   const workflow = dbos().registerWorkflow(
     async (input: string, workflowOptions: WorkflowOptions): Promise<ExecResult> => {
@@ -237,11 +234,12 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   }
   configureQueues(queueName, ensureQueues)
 
-  const handle = (workflowId: string): DurableHandle => ({
+  // `started`: the handle DBOS gave start(); for a run started in this process it awaits the
+  // workflow itself rather than polling its status.
+  const handle = (workflowId: string, started?: WorkflowHandle): DurableHandle => ({
     workflowId: checkWorkflowId(workflowId),
     result: () =>
-      dbos()
-        .retrieveWorkflow<ExecResult>(workflowId)
+      (started ?? dbos().retrieveWorkflow<ExecResult>(workflowId))
         .getResult({ pollingIntervalMs: polling })
         .catch(async (error: unknown) => {
           const status = await dbos()
@@ -273,8 +271,8 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       if (startOptions.approvalTimeoutMs !== undefined)
         workflowOptions.approvalTimeoutMs = startOptions.approvalTimeoutMs
       const where = startOptions.queued === false ? {} : { queueName }
-      await dbos().startWorkflow(workflow, { workflowID: workflowId, ...where })(input, workflowOptions)
-      return handle(workflowId)
+      const started = await dbos().startWorkflow(workflow, { workflowID: workflowId, ...where })(input, workflowOptions)
+      return handle(workflowId, started)
     },
     handle,
     events: (workflowId, eventOptions = {}) => readEvents(checkWorkflowId(workflowId), eventOptions.after ?? 0),

@@ -17,6 +17,10 @@ type EventRow = { at: number; events: AgentEvent[] }
 /** How long a batch of events gathers before its row is written: what live readers wait at most, beyond the write. */
 const BATCH_MS = 50
 
+// Rows are JSON already (errors made plain objects): written as plain JSON, not DBOS's default
+// superjson, whose walk over every event was the worker's largest serialization cost.
+const PLAIN_JSON = { serializationType: 'portable' } as const
+
 /** What a leg finds in the stream as it starts: how many events it holds, and those of an earlier attempt of this leg. */
 export type StreamSoFar = { count: number; recovered: boolean; earlier: AgentEvent[] }
 
@@ -74,7 +78,7 @@ export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promi
   let at = stream.count
   const write = async (events: AgentEvent[]) => {
     if (events.length === 0) return
-    await dbos().writeStream(EVENTS_STREAM, { at, events: events.map(withPlainErrors) } satisfies EventRow)
+    await dbos().writeStream(EVENTS_STREAM, { at, events: events.map(withPlainErrors) } satisfies EventRow, PLAIN_JSON)
     at += events.length
   }
   if (seen) await write(seen.abandoned)
@@ -235,7 +239,7 @@ export async function writeCancelledEnd(workflowId: string, paused: ExecResult):
   const last = events.findLast((event) => event.type === 'agent_end' && event.depth === 0)
   if (last?.type === 'agent_end') {
     const end = withPlainErrors({ ...last, seq: last.seq + 1, timestamp: Date.now(), result })
-    await dbos().writeStream(EVENTS_STREAM, { at: events.length, events: [end] } satisfies EventRow)
+    await dbos().writeStream(EVENTS_STREAM, { at: events.length, events: [end] } satisfies EventRow, PLAIN_JSON)
   }
   return withPlainError(result)
 }

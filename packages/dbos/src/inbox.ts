@@ -66,7 +66,7 @@ async function execIsOver(execId: string): Promise<boolean> {
 }
 
 /**
- * Feeds the inbox to a running exec, from `offset` (where `deliverWaiting` stopped), until
+ * Feeds the inbox to a running exec, from where `deliverWaiting` stopped, until
  * `stop()` (which does not wait for the pending read). Delivered offsets are recorded in the
  * journal (its own run id) before the message goes to the loop, so a recovered step does not hand
  * the loop a message twice: at most once, and the loop's own journal keeps the ones it took.
@@ -75,12 +75,15 @@ export function deliverInbox(
   workflowId: string,
   run: ExecRun,
   journal: Journal,
-  offset: number,
+  { offset, quiet }: InboxStart,
   onStep?: OnInboxStep,
 ): { stop(): void; done: Promise<void> } {
   let stopped = false
   const done = (async () => {
     const cursorRun = inboxCursorRunOf(workflowId)
+    // Nothing sent so far (deliverWaiting just looked): the first look is a poll later, so a
+    // short leg nobody steers reads nothing while it runs.
+    if (quiet) await new Promise((resolve) => setTimeout(resolve, INBOX_POLL_MS))
     while (!stopped) {
       const message = await readInbox(workflowId, offset, 5)
       if (message === undefined) continue
@@ -115,7 +118,7 @@ export async function deliverWaiting(
   workflowId: string,
   journal: Journal,
   onStep?: OnInboxStep,
-): Promise<{ handOver(run: ExecRun): void; offset: number }> {
+): Promise<{ handOver(run: ExecRun): void } & InboxStart> {
   const cursorRun = inboxCursorRunOf(workflowId)
   const entries = await journal.load(cursorRun)
   let offset = entries.filter((entry) => entry.key.startsWith(HANDED)).length
@@ -129,8 +132,12 @@ export async function deliverWaiting(
     waiting.push(message)
     offset++
   }
-  return { handOver: (run) => waiting.forEach((message) => deliver(run, message)), offset }
+  const quiet = entries.length === 0
+  return { handOver: (run) => waiting.forEach((message) => deliver(run, message)), offset, quiet }
 }
+
+/** Where a leg's inbox reader starts: its offset, and `quiet` when no message was ever sent or handed. */
+export type InboxStart = { offset: number; quiet: boolean }
 
 /** Records, beside the inbox cursor, that a steering message or follow-up was sent (after DBOS took it). */
 export async function recordSent(journal: Journal, workflowId: string): Promise<void> {

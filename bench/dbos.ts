@@ -14,8 +14,9 @@ import { idempotencyKeyCost } from './idempotency-key.js'
 // the cost per checkpointed step against the same execs without DBOS, all against the same
 // stateless mock in this run. An exec is two model turns and one leaf tool call; the cost per step
 // compares execs of 11 tool turns with those, with and without DBOS.
-// Stream inserts: an answer of DELTAS streamed chunks, rows written per exec, against one row per
-// event (what the writer did before it batched). Idempotency keys: in process, per tool call.
+// Stream inserts: rows written per exec for an answer of 1 and of DELTAS streamed chunks (rows
+// hold batches of events). Idempotency keys: in process, per tool call. First of all, the floor:
+// a hand-written DBOS workflow against @nestor/dbos (againstFloor, bench/dbos-floor-child.ts).
 // Run: `pnpm bench:dbos` (COUNT=40 by default).
 
 const COUNT = Number(process.env.COUNT ?? 40)
@@ -182,7 +183,7 @@ async function main() {
     console.log(`| DBOS queue, 1 worker | ${((COUNT / one) * 1000).toFixed(1)} execs/s |`)
     console.log(`| DBOS queue, 2 workers | ${((COUNT / two) * 1000).toFixed(1)} execs/s |`)
     console.log(
-      `| stream rows per exec, answer of ${DELTAS} deltas (one row per event: ${fmt(single + DELTAS - 1, 0)}) | ${fmt(many, 0)} |`,
+      `| stream rows per exec, answer of 1 delta / of ${DELTAS} deltas | ${fmt(single, 0)} / ${fmt(many, 0)} |`,
     )
     console.log(
       `| a tool call reading ctx.idempotencyKey vs one that does not (in process, ${keys.calls} calls) | ${fmt(keys.withKeyUs, 2)} vs ${fmt(keys.withoutUs, 2)} µs/call (×${fmt(keys.withKeyUs / keys.withoutUs, 3)}) |`,

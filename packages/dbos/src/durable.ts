@@ -1,4 +1,5 @@
-import { dbos, dbosSdk } from './peer.js'
+import { dbos } from './peer.js'
+import { configureQueues } from './queues.js'
 import type { ExecOptions, ExecResult, ExecRun, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
@@ -375,26 +376,3 @@ async function waitForDecision(
 function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {
   return { reject: approvals.map(({ toolCallId }) => ({ toolCallId, reason })) }
 }
-
-/**
- * Writes a queue's configuration while DBOS launches: DBOS initializes configured instances before
- * it recovers workflows or starts dispatching, so even the first dequeue sees the limit. (A
- * lifecycle callback runs after the dispatcher's first read, and a dispatcher rereads only every
- * second: a worker would take a whole backlog in that second.)
- */
-function configureQueues(name: string, register: () => Promise<unknown>): void {
-  QueueConfiguration ??= class QueueConfiguration extends dbosSdk().ConfiguredInstance {
-    constructor(
-      name: string,
-      private readonly register: () => Promise<unknown>,
-    ) {
-      super(name)
-    }
-
-    override async initialize(): Promise<void> {
-      await this.register()
-    }
-  }
-  new QueueConfiguration(name, register)
-}
-let QueueConfiguration: (new (name: string, register: () => Promise<unknown>) => object) | undefined

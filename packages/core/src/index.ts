@@ -73,14 +73,35 @@ export { NestorError } from './contract/errors.js'
 export type { CostBudgetFigures } from './contract/errors.js'
 export type { InferArgs, SchemaInput } from './schema/schema.js'
 export { defineTool } from './tools/tool.js'
+export { defineGuardrail } from './guardrails/define.js'
+export { guardrails } from './guardrails/index.js'
+export type { ClassifierOptions } from './guardrails/classifier.js'
+export type {
+  AfterToolVerdict,
+  BeforeToolVerdict,
+  Guardrail,
+  GuardrailContext,
+  GuardrailKind,
+  GuardrailOptions,
+  GuardrailVerdictName,
+  InputVerdict,
+  OutputVerdict,
+  PassOrTrip,
+  ReceiptGuardrail,
+  TextGuardrail,
+  ToolGuardrail,
+  TrippedGuardrail,
+} from './contract/guardrail-types.js'
 export { project } from './schema/project.js'
 export { estimateTokens } from './context/estimate.js'
 export type { DefineToolOptions } from './tools/tool.js'
 export { ToolRegistry, registry } from './tools/registry.js'
 export { suppliedResults } from './tools/supplied-results.js'
 export type { SuppliedToolSpec } from './tools/supplied-results.js'
-export { loadRegistry, DeclaredRegistry } from './tools/load-registry.js'
-export type { DeclaredOwner } from './tools/load-registry.js'
+// The file-backed names: the browser build (scripts/bundle.mjs) takes files/web.ts, which fail saying why.
+export { loadRegistry, fileJournal } from './files/node.js'
+export { DeclaredRegistry } from './tools/declared-registry.js'
+export type { DeclaredOwner } from './tools/declared-registry.js'
 export { Runtime, exec } from './runtime/runtime.js'
 export { ExecRun } from './exec/run.js'
 export type { AttachedRun } from './runtime/run-registry.js'
@@ -100,5 +121,4 @@ export { withProvider, withSecretsListener } from './exec/provider-scope.js'
 export { RUN_STATE_VERSION } from './state/run-state.js'
 export { memoryJournal } from './state/memory-journal.js'
 export type { Journal, JournalEntry } from './contract/journal.js'
-export { fileJournal } from './state/file-journal.js'
 export type { ForkEdit, ForkOptions, ForkSource } from './contract/fork-types.js'

@@ -70,6 +70,7 @@ export function instrument(runtime: Instrumentable, options: InstrumentOptions =
     on('tool_start', (e) => spans.toolStart(e)),
     on('tool_end', (e) => spans.toolEnd(e)),
     on('approval_required', (e) => spans.approvalRequired(e)),
+    on('guardrail', (e) => spans.guardrail(e)),
     on('agent_end', (e) => spans.agentEnd(e)),
   ]
   return () => {
@@ -291,6 +292,21 @@ class ExecSpans {
         [conv.ATTR_GEN_AI_TOOL_NAME]: approval.toolName,
       })
     }
+  }
+
+  /** A guardrail's verdict: an event on its tool call's span (tool guardrails), else on the exec's. */
+  guardrail(e: EventOf<'guardrail'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    const span = (e.toolCallId !== undefined && exec.tools.get(e.toolCallId)?.span) || exec.span
+    span.addEvent('nestor.guardrail', {
+      [conv.ATTR_NESTOR_GUARDRAIL_NAME]: e.name,
+      [conv.ATTR_NESTOR_GUARDRAIL_KIND]: e.kind,
+      [conv.ATTR_NESTOR_GUARDRAIL_VERDICT]: e.verdict,
+      [conv.ATTR_NESTOR_GUARDRAIL_DURATION_MS]: e.durationMs,
+      ...(e.phase !== undefined && { [conv.ATTR_NESTOR_GUARDRAIL_PHASE]: e.phase }),
+      ...(e.reason !== undefined && { [conv.ATTR_NESTOR_GUARDRAIL_REASON]: e.reason }),
+    })
   }
 
   /** agent_end is every exec's last event, on every path: whatever is still open ends here. */

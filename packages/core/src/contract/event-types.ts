@@ -11,6 +11,7 @@ import type {
   ToolResultMessage,
 } from './types.js'
 import type { ExecResult } from './exec-types.js'
+import type { GuardrailKind, GuardrailVerdictName } from './guardrail-types.js'
 
 export type MessageDelta =
   { kind: 'text' | 'thinking'; text: string } | { kind: 'toolCall'; id: string; name: string; argumentsDelta: string }
@@ -90,6 +91,20 @@ type EventBody =
       before: { messages: number; tokens: number }
       after: { messages: number; tokens: number }
       replayed?: true
+    }
+  /**
+   * A guardrail checked the input, the output or a tool call (`toolCallId`, `phase`): see
+   * docs/guardrails.md.
+   */
+  | {
+      type: 'guardrail'
+      name: string
+      kind: GuardrailKind
+      verdict: GuardrailVerdictName
+      reason?: string
+      durationMs: number
+      toolCallId?: string
+      phase?: 'before' | 'after'
     }
   | { type: 'agent_end'; result: ExecResult }
 

@@ -22,6 +22,7 @@ import type { RunState } from './run-state-schema.js'
 import type { Journal } from './journal.js'
 import type { SessionOptions, SessionStore } from './session-types.js'
 import type { ExecStats } from './exec-stats-types.js'
+import type { GuardrailOptions } from './guardrail-types.js'
 
 export type ExecInput = string | Message | Message[]
 
@@ -193,6 +194,8 @@ export type RuntimeOptions = {
   retention?: RetentionOptions
   /** Where `exec(input, { session })` keeps conversations: see docs/sessions.md. */
   sessions?: SessionStore
+  /** Checks on every exec's input, output and tool calls (nested execs too): docs/guardrails.md. */
+  guardrails?: GuardrailOptions
 }
 
 export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined, C extends string = string> = {
@@ -251,6 +254,8 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
    * none (so `chatRoutes`' optional `session` passes straight through).
    */
   session?: SessionOptions | undefined
+  /** Guardrails added to the runtime's for this exec and its nested execs: docs/guardrails.md. */
+  guardrails?: GuardrailOptions
 }
 
 /**

@@ -121,6 +121,8 @@ const runtimeShape = () => ({
         ),
     )
     .optional(),
+  // Checked whole by the runtime (guardrails/define.ts): kinds, definitions, unique names.
+  guardrails: option.plainObject().optional(),
 })
 const runtimeSchema = strictOptions(runtimeShape)
 
@@ -176,6 +178,7 @@ const execShape = () => ({
       wait: option.boolean().optional(),
     })
     .optional(),
+  guardrails: option.plainObject().optional(),
 })
 const execSchema = strictOptions(execShape)
 

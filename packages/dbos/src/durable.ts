@@ -1,12 +1,21 @@
 import { dbos, dbosSdk } from './peer.js'
+import { configureQueues } from './queues.js'
 import type { ExecOptions, ExecResult, ExecRun, PendingInput, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
 import { answersProblem, decisionProblem, namedCalls } from './decisions.js'
 import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
-import { INBOX_IDLE_CHECK_MS, deliverWaiting, inboxWorkflow, tapTakenMessages, type OnInboxStep } from './inbox.js'
-import { driveLeg } from './leg.js'
+import {
+  INBOX_IDLE_CHECK_MS,
+  closeInbox,
+  deliverWaiting,
+  inboxWorkflow,
+  recordSent,
+  tapTakenMessages,
+  type OnInboxStep,
+} from './inbox.js'
+import { driveLeg, preloaded } from './leg.js'
 import { postgresJournal, type PostgresJournal } from './postgres-journal.js'
 import {
   DECISION_TOPIC,
@@ -48,6 +57,12 @@ export type DurableOptions = {
 export type DurableStartOptions = {
   /** Caller-chosen and idempotent: starting an id that exists returns the existing run. */
   workflowId: string
+  /**
+   * `false`: the run starts at once in this process instead of waiting in the queue for a worker
+   * (no queue round trip, nor its per-worker limit). Durable all the same: if this process dies,
+   * `recover()` or DBOS's own recovery resumes it. Default `true`.
+   */
+  queued?: boolean
   approvalTimeoutMs?: number
 }
 
@@ -97,6 +112,7 @@ export type DurableExecs = {
   close(): Promise<void>
 }
 
+type WorkflowHandle = { getResult(options: { pollingIntervalMs: number }): Promise<ExecResult> }
 type Segment =
   | { kind: 'start'; input: string }
   | { kind: 'resume'; leg: number; state: RunState; decisions: ResumeDecisions; unanswered?: string }
@@ -133,8 +149,10 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   // model turn and tool call instead of paying for them again.
   const runSegment = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
     const onStep = options.onInboxStep
-    const journalNow = onStep ? tapTakenMessages(journalOf(), workflowId, onStep) : journalOf()
-    const handOver = await deliverWaiting(workflowId, journalNow, onStep)
+    const tapped = onStep ? tapTakenMessages(journalOf(), workflowId, onStep) : journalOf()
+    // The run's own entries load while the inbox is looked at: one round trip fewer per leg.
+    const journalNow = preloaded(tapped, workflowId)
+    const waiting = await deliverWaiting(workflowId, journalNow, onStep)
     const run: ExecRun =
       segment.kind === 'start'
         ? runtime.exec(segment.input, { ...options.exec, journal: journalNow, runId: workflowId })
@@ -143,9 +161,17 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
             ...(segment.unanswered !== undefined && { ask: refuseQuestions(segment.unanswered) }),
           })
-    handOver(run)
-    return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow, onStep)
+    waiting.handOver(run)
+    const leg = segment.kind === 'start' ? 0 : segment.leg
+    return driveLeg(workflowId, leg, run, journalNow, waiting, { onStep, onLast: () => closeInbox(workflowId) })
   }
+  // The leg that ends the run (it did not pause, or it failed) closes the run's inbox within its
+  // step, so a run nobody steered pays no workflow operation (a commit) for an inbox it never had.
+  const runLeg = (workflowId: string, segment: Segment): Promise<ExecResult> =>
+    runSegment(workflowId, segment).catch(async (error: unknown) => {
+      await closeInbox(workflowId).catch(() => undefined)
+      throw error
+    })
 
   const workflow = dbos().registerWorkflow(
     async (input: string, workflowOptions: WorkflowOptions): Promise<ExecResult> => {
@@ -155,7 +181,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       // workflow then records its own cancel, last, so readers get the end before DBOS stops them.
       let cancelled = false
       try {
-        let result = await dbos().runStep(() => runSegment(workflowId, { kind: 'start', input }), {
+        let result = await dbos().runStep(() => runLeg(workflowId, { kind: 'start', input }), {
           name: 'nestor.exec',
         })
         for (let leg = 1; result.status === 'paused' && result.pending; leg++) {
@@ -177,14 +203,13 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
           const segment: Segment = decision
             ? { kind: 'resume', leg, state, decisions: decision }
             : { kind: 'resume', leg, state, decisions: rejectAll(waiting, late), unanswered: late }
-          result = await dbos().runStep(() => runSegment(workflowId, segment), { name: 'nestor.resume' })
+          result = await dbos().runStep(() => runLeg(workflowId, segment), { name: 'nestor.resume' })
         }
         // A durable exec gets no signal of its own: only cancel() aborts it.
         cancelled = result.status === 'aborted'
         return result
       } finally {
-        // Also when a step failed: the inbox workflow must not wait, nor readers.
-        await dbos().send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
+        // Also when a step failed: readers must not wait.
         await dbos().closeStream(EVENTS_STREAM)
         if (cancelled) await dbos().cancelWorkflow(workflowId)
       }
@@ -218,11 +243,12 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   }
   configureQueues(queueName, ensureQueues)
 
-  const handle = (workflowId: string): DurableHandle => ({
+  // `started`: the handle DBOS gave start(); for a run started in this process it awaits the
+  // workflow itself rather than polling its status.
+  const handle = (workflowId: string, started?: WorkflowHandle): DurableHandle => ({
     workflowId: checkWorkflowId(workflowId),
     result: () =>
-      dbos()
-        .retrieveWorkflow<ExecResult>(workflowId)
+      (started ?? dbos().retrieveWorkflow<ExecResult>(workflowId))
         .getResult({ pollingIntervalMs: polling })
         .catch(async (error: unknown) => {
           const status = await dbos()
@@ -232,8 +258,16 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
           throw error
         }),
   })
+  // The inbox workflow starts with the first message (starting an id that exists is a no-op):
+  // a run nobody steers or cancels never has one. Any worker takes it, and DBOS recovers it like
+  // the exec; one whose exec never ran, or ended first, ends on its own (inbox.ts).
   const send = async (workflowId: string, message: InboxMessage) => {
-    await dbos().send(inboxIdOf(checkWorkflowId(workflowId)), message, INBOX_TOPIC)
+    const inboxId = inboxIdOf(checkWorkflowId(workflowId))
+    await ensureQueues()
+    await dbos().startWorkflow(inbox, { workflowID: inboxId, queueName: inboxQueueName })()
+    await dbos().send(inboxId, message, INBOX_TOPIC)
+    // A leg that starts after this waits for the inbox to relay it: it reaches the next model call.
+    if (message.kind === 'steer' || message.kind === 'followUp') await recordSent(journalOf(), workflowId)
   }
 
   return {
@@ -242,15 +276,12 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
     async start(input, startOptions) {
       const workflowId = checkWorkflowId(startOptions.workflowId)
       await ensureQueues()
-      // The inbox first, so that steering can be sent as soon as start() returns, even while the
-      // exec waits in the queue; any worker takes it, and DBOS recovers it like the exec. An inbox
-      // whose exec never starts (a failure in between) ends on its own (inbox.ts).
-      await dbos().startWorkflow(inbox, { workflowID: inboxIdOf(workflowId), queueName: inboxQueueName })()
       const workflowOptions: WorkflowOptions = {}
       if (startOptions.approvalTimeoutMs !== undefined)
         workflowOptions.approvalTimeoutMs = startOptions.approvalTimeoutMs
-      await dbos().startWorkflow(workflow, { workflowID: workflowId, queueName })(input, workflowOptions)
-      return handle(workflowId)
+      const where = startOptions.queued === false ? {} : { queueName }
+      const started = await dbos().startWorkflow(workflow, { workflowID: workflowId, ...where })(input, workflowOptions)
+      return handle(workflowId, started)
     },
     handle,
     events: (workflowId, eventOptions = {}) => readEvents(checkWorkflowId(workflowId), eventOptions.after ?? 0),
@@ -360,26 +391,3 @@ const refuseQuestions = (reason: string) => () => {
 function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {
   return { reject: approvals.map(({ toolCallId }) => ({ toolCallId, reason })) }
 }
-
-/**
- * Writes a queue's configuration while DBOS launches: DBOS initializes configured instances before
- * it recovers workflows or starts dispatching, so even the first dequeue sees the limit. (A
- * lifecycle callback runs after the dispatcher's first read, and a dispatcher rereads only every
- * second: a worker would take a whole backlog in that second.)
- */
-function configureQueues(name: string, register: () => Promise<unknown>): void {
-  QueueConfiguration ??= class QueueConfiguration extends dbosSdk().ConfiguredInstance {
-    constructor(
-      name: string,
-      private readonly register: () => Promise<unknown>,
-    ) {
-      super(name)
-    }
-
-    override async initialize(): Promise<void> {
-      await this.register()
-    }
-  }
-  new QueueConfiguration(name, register)
-}
-let QueueConfiguration: (new (name: string, register: () => Promise<unknown>) => object) | undefined

@@ -1,4 +1,4 @@
-import { dbos } from './peer.js'
+import { dbos, dbosSdk, isMissingWorkflow } from './peer.js'
 import type { AgentEvent, AssistantMessage, ExecResult, ExecRun } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import { EVENTS_STREAM } from './topics.js'
@@ -7,20 +7,57 @@ import { EVENTS_STREAM } from './topics.js'
 export type DurableEvent = AgentEvent & { position: number }
 
 /**
- * Copies a run's events, nested ones included, into the workflow's DBOS stream in order. One
- * insert per event was the cost of a stream (a transaction each, per delta): events that queue
- * while a write is in flight go out together, consecutive deltas of one message merged into one
- * (a delta is a chunk of any size), so inserts follow the database's pace, not the model's.
- *
- * `recovered`: this leg already ran in a process that died. Its events so far are in the stream,
- * so the re-run writes only what is new: not a second `agent_start` or `turn_start`, not the steps
- * it replays from the journal; and the message that was streaming at the crash gets a
- * `message_end` with `abandoned: true` before the turn streams again, so readers drop its deltas.
+ * One row of a run's event stream: the events at positions `at + 1` … `at + events.length`. A
+ * row per event was a commit per event: a leg writes one row per batch instead (what queued while
+ * the previous row was written), so rows follow the database's pace, not the model's. A row that
+ * is a bare event (written before batching) holds that one event.
  */
-export async function writeEvents(workflowId: string, run: ExecRun, recovered: Promise<boolean>): Promise<void> {
+type EventRow = { at: number; events: AgentEvent[] }
+
+/** How long a batch of events gathers before its row is written: what live readers wait at most, beyond the write. */
+const BATCH_MS = 50
+
+// Rows are JSON already (errors made plain objects): written as plain JSON, not DBOS's default
+// superjson, whose walk over every event was the worker's largest serialization cost.
+const PLAIN_JSON = { serializationType: 'portable' } as const
+
+/** What a leg finds in the stream as it starts: how many events it holds, and those of an earlier attempt of this leg. */
+export type StreamSoFar = { count: number; recovered: boolean; earlier: AgentEvent[] }
+
+/**
+ * Reads the stream a leg is about to write to: events after the `leg`-th root `agent_end` are an
+ * earlier attempt's (a process running this leg died). A first leg's read of an empty stream is
+ * one query, the leg's only bookkeeping before its first model call.
+ */
+export async function streamSoFar(workflowId: string, leg: number): Promise<StreamSoFar> {
+  const events = await writtenSoFar(workflowId)
+  let ends = 0
+  let from = 0
+  for (let i = 0; i < events.length && ends < leg; i++) {
+    const event = events[i]!
+    if (event.type === 'agent_end' && event.depth === 0 && ++ends === leg) from = i + 1
+  }
+  const earlier = events.slice(from)
+  return { count: events.length, recovered: earlier.length > 0, earlier }
+}
+
+/**
+ * Copies a run's events, nested ones included, into the workflow's DBOS stream in order: one row
+ * per batch (what came within BATCH_MS, or while the previous row was written), consecutive
+ * deltas of one message merged into one (a delta is a chunk of any size). A write in flight never
+ * holds the run up; the step waits only for the last row at its end.
+ *
+ * A recovered leg (`soFar.recovered`) already wrote part of its events, so the re-run writes only
+ * what is new: not a second `agent_start` or `turn_start`, not the steps it replays from the
+ * journal; and the message that was streaming at the crash gets a `message_end` with
+ * `abandoned: true` before the turn streams again, so readers drop its deltas.
+ */
+export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promise<StreamSoFar>): Promise<void> {
   const pending: AgentEvent[] = []
   let wake: (() => void) | undefined
   let ended = false
+  let end: () => void = () => undefined
+  const over = new Promise<void>((resolve) => (end = resolve))
   const reading = (async () => {
     try {
       for await (const event of run) {
@@ -29,14 +66,22 @@ export async function writeEvents(workflowId: string, run: ExecRun, recovered: P
       }
     } finally {
       ended = true
+      end()
       wake?.()
     }
   })()
   // Awaited at the end; a write that fails first leaves it without a reader otherwise.
   reading.catch(() => undefined)
   // Read from the first event on (above) while finding out what an earlier attempt wrote.
-  const seen = (await recovered) ? await earlierAttempt(workflowId) : undefined
-  if (seen) for (const end of seen.abandoned) await dbos().writeStream(EVENTS_STREAM, end)
+  const stream = await soFar
+  const seen = stream.recovered ? earlierAttempt(stream.earlier) : undefined
+  let at = stream.count
+  const write = async (events: AgentEvent[]) => {
+    if (events.length === 0) return
+    await dbos().writeStream(EVENTS_STREAM, { at, events: events.map(withPlainErrors) } satisfies EventRow, PLAIN_JSON)
+    at += events.length
+  }
+  if (seen) await write(seen.abandoned)
   for (;;) {
     if (pending.length === 0) {
       if (ended) break
@@ -44,10 +89,10 @@ export async function writeEvents(workflowId: string, run: ExecRun, recovered: P
       wake = undefined
       continue
     }
-    for (const event of coalesce(pending.splice(0))) {
-      if (seen && seen.skip(event)) continue
-      await dbos().writeStream(EVENTS_STREAM, withPlainErrors(event))
-    }
+    // A batch gathers for a moment (each row is a commit, and a notification to readers), and goes
+    // at once when the run ends: the step then waits for this last row only.
+    if (!ended) await Promise.race([over, new Promise((resolve) => setTimeout(resolve, BATCH_MS))])
+    await write(coalesce(pending.splice(0)).filter((event) => !seen?.skip(event)))
   }
   await reading
 }
@@ -119,17 +164,10 @@ function identity(event: AgentEvent): string | undefined {
 }
 
 /**
- * The events an earlier attempt of this leg wrote (after the previous leg's root `agent_end`), as
- * counts per identity, and an `abandoned` end for each message it left streaming.
+ * The events an earlier attempt of this leg wrote, as counts per identity, and an `abandoned` end
+ * for each message it left streaming.
  */
-async function earlierAttempt(
-  workflowId: string,
-): Promise<{ skip(event: AgentEvent): boolean; abandoned: AgentEvent[] }> {
-  let events: AgentEvent[] = []
-  for (const event of await writtenSoFar(workflowId)) {
-    events.push(event)
-    if (event.type === 'agent_end' && event.depth === 0) events = []
-  }
+function earlierAttempt(events: AgentEvent[]): { skip(event: AgentEvent): boolean; abandoned: AgentEvent[] } {
   const open = new Map<string, { start: AgentEvent; text: string }>()
   for (const event of events) {
     if (event.type === 'message_start') open.set(event.execId, { start: event, text: '' })
@@ -169,20 +207,22 @@ async function earlierAttempt(
   }
 }
 
-/** The events a run's stream holds now (a read that stops at the first wait). */
+/** The events a run's stream holds now: a read that stops at the first offset not written yet. */
 async function writtenSoFar(workflowId: string): Promise<AgentEvent[]> {
   const events: AgentEvent[] = []
   try {
-    for await (const event of dbos().readStream<AgentEvent>(workflowId, EVENTS_STREAM, {
-      timeoutSeconds: 0.2,
-      pollingIntervalMs: 50,
-    }))
-      events.push(event)
-  } catch {
-    // The timeout after the last event written so far: that is the end of what exists.
+    for await (const row of dbos().readStream<EventRow | AgentEvent>(workflowId, EVENTS_STREAM, { timeoutSeconds: 0 }))
+      events.push(...eventsOf(row))
+  } catch (error) {
+    // The end of what exists (or no such workflow yet); anything else is the caller's to handle.
+    if (!dbosSdk().Error.isStreamTimeoutError(error) && !isMissingWorkflow(error)) throw error
   }
   return events
 }
+
+const eventsOf = (row: EventRow | AgentEvent): AgentEvent[] => ('events' in row ? row.events : [row])
+/** The position before a row's first event (a bare event's row `r` holds position `r + 1`). */
+const atOf = (row: EventRow | AgentEvent, offset: number): number => ('events' in row ? row.at : offset)
 
 /**
  * Ends the stream of a run cancelled while it waited for a decision: its paused leg's root
@@ -195,19 +235,43 @@ export async function writeCancelledEnd(workflowId: string, paused: ExecResult):
     status: 'aborted',
     error: new NestorError('aborted', `run ${workflowId} was cancelled`),
   }
-  const last = (await writtenSoFar(workflowId)).findLast((event) => event.type === 'agent_end' && event.depth === 0)
-  if (last?.type === 'agent_end')
-    await dbos().writeStream(
-      EVENTS_STREAM,
-      withPlainErrors({ ...last, seq: last.seq + 1, timestamp: Date.now(), result }),
-    )
+  const events = await writtenSoFar(workflowId)
+  const last = events.findLast((event) => event.type === 'agent_end' && event.depth === 0)
+  if (last?.type === 'agent_end') {
+    const end = withPlainErrors({ ...last, seq: last.seq + 1, timestamp: Date.now(), result })
+    await dbos().writeStream(EVENTS_STREAM, { at: events.length, events: [end] } satisfies EventRow, PLAIN_JSON)
+  }
   return withPlainError(result)
 }
 
+/** The run's events after position `after`, each with its position, live until the stream closes. */
 export async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {
-  let position = Math.max(0, after)
-  for await (const event of dbos().readStream<AgentEvent>(workflowId, EVENTS_STREAM, { offset: position })) {
-    position++
-    yield { ...event, position }
+  const skip = Math.max(0, after)
+  const { offset, at } = skip === 0 ? { offset: 0, at: 0 } : await rowHolding(workflowId, skip + 1)
+  let position = at
+  for await (const row of dbos().readStream<EventRow | AgentEvent>(workflowId, EVENTS_STREAM, { offset }))
+    for (const event of eventsOf(row)) if (++position > skip) yield { ...event, position }
+}
+
+/**
+ * The row to read from for position `position`: the last row starting at or before it, found by
+ * halving (a row holds at least one event, so it is at an offset below the position). Reads only
+ * what is written now; a position not written yet starts at the last row.
+ */
+async function rowHolding(workflowId: string, position: number): Promise<{ offset: number; at: number }> {
+  let found = { offset: 0, at: 0 }
+  let low = 1
+  let high = position - 1
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2)
+    const row = await dbos()
+      .readStreamOffset<EventRow | AgentEvent>(workflowId, EVENTS_STREAM, middle, { timeoutSeconds: 0 })
+      .catch(() => undefined)
+    const at = row === undefined ? undefined : atOf(row, middle)
+    if (at !== undefined && at < position) {
+      found = { offset: middle, at }
+      low = middle + 1
+    } else high = middle - 1
   }
+  return found
 }

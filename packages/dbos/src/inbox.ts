@@ -1,4 +1,5 @@
-import { dbos } from './peer.js'
+import { dbos, dbosSdk, isMissingWorkflow } from './peer.js'
+import { randomUUID } from 'node:crypto'
 import type { ExecRun, Journal, Message } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import {
@@ -48,33 +49,48 @@ export async function inboxWorkflow(idleCheckMs: number, onStep?: OnInboxStep): 
 export const INBOX_IDLE_CHECK_MS = 60_000
 const OVER = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'])
 
+/**
+ * Ends the inbox of a run whose last leg this is, from inside that leg's step: a read for a run
+ * nobody steered (it has no inbox), a send fenced on the workflow's owner for one that was. An
+ * inbox a steer starts after this look ends at its next idle check (it finds its exec over).
+ */
+export async function closeInbox(workflowId: string): Promise<void> {
+  const status = await dbos().getWorkflowStatus(inboxIdOf(workflowId))
+  if (status === null || OVER.has(status.status)) return
+  await dbos().send<InboxMessage>(inboxIdOf(workflowId), { kind: 'close' }, INBOX_TOPIC)
+}
+
 async function execIsOver(execId: string): Promise<boolean> {
   const status = await dbos().getWorkflowStatus(execId)
   return status === null || OVER.has(status.status)
 }
 
 /**
- * Feeds the inbox to a running exec until `stop()` (which does not wait for the pending read). Delivered offsets are recorded in the journal
- * (its own run id) before the message goes to the loop, so a recovered step does not hand the
- * loop a message twice: at most once, and the loop's own journal keeps the ones it took.
+ * Feeds the inbox to a running exec, from where `deliverWaiting` stopped, until
+ * `stop()` (which does not wait for the pending read). Delivered offsets are recorded in the
+ * journal (its own run id) before the message goes to the loop, so a recovered step does not hand
+ * the loop a message twice: at most once, and the loop's own journal keeps the ones it took.
  */
 export function deliverInbox(
   workflowId: string,
   run: ExecRun,
   journal: Journal,
+  { offset, quiet }: InboxStart,
   onStep?: OnInboxStep,
 ): { stop(): void; done: Promise<void> } {
   let stopped = false
   const done = (async () => {
     const cursorRun = inboxCursorRunOf(workflowId)
-    let offset = (await journal.load(cursorRun)).length
+    // Nothing sent so far (deliverWaiting just looked): the first look is a poll later, so a
+    // short leg nobody steers reads nothing while it runs.
+    if (quiet) await new Promise((resolve) => setTimeout(resolve, INBOX_POLL_MS))
     while (!stopped) {
       const message = await readInbox(workflowId, offset, 5)
       if (message === undefined) continue
       // Stopped while reading: the message stays in the inbox for the next leg of the exec.
       if (message.kind === 'close' || stopped) return
       if (message.kind === 'cancel') return run.abort(new NestorError('aborted', `run ${workflowId} was cancelled`))
-      await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
+      await journal.append(cursorRun, { key: `${HANDED}${offset}`, kind: 'message', offset })
       offset++
       onStep?.('handed', workflowId)
       deliver(run, message)
@@ -93,27 +109,47 @@ export function deliverInbox(
 /**
  * Hands a run that has just been created the messages it must get before its first model call:
  * those an earlier leg was handed but whose loop never took them (a crash between the cursor's
- * record and the loop's, or a leg that ended first), then those sent while the exec was queued or
- * paused. Taken means in the run's journal; so each message enters the loop exactly once.
+ * record and the loop's, or a leg that ended first), then those sent before this leg started,
+ * waiting only for ones `steer()` recorded as sent that the inbox has not relayed yet. Taken means
+ * in the run's journal; so each message enters the loop exactly once. A run nobody steered costs
+ * one journal read here; a message sent later reaches the loop through `deliverInbox`.
  */
 export async function deliverWaiting(
   workflowId: string,
   journal: Journal,
   onStep?: OnInboxStep,
-): Promise<(run: ExecRun) => void> {
+): Promise<{ handOver(run: ExecRun): void } & InboxStart> {
   const cursorRun = inboxCursorRunOf(workflowId)
-  let offset = (await journal.load(cursorRun)).length
+  const entries = await journal.load(cursorRun)
+  let offset = entries.filter((entry) => entry.key.startsWith(HANDED)).length
+  const sent = entries.filter((entry) => entry.key.startsWith(SENT)).length
   const waiting: InboxMessage[] = offset > 0 ? await handedNotTaken(workflowId, offset, journal) : []
-  for (;;) {
-    const message = await readInbox(workflowId, offset, 0.05, 50)
-    if (message === undefined || message.kind === 'close' || message.kind === 'cancel') break
-    await journal.append(cursorRun, { key: `inbox:${offset}`, kind: 'message', offset })
+  while (offset < sent) {
+    const message = await readInboxAt(workflowId, offset, RELAY_WAIT_SECONDS)
+    if (typeof message !== 'object' || message.kind === 'close' || message.kind === 'cancel') break
+    await journal.append(cursorRun, { key: `${HANDED}${offset}`, kind: 'message', offset })
     onStep?.('handed', workflowId)
     waiting.push(message)
     offset++
   }
-  return (run) => waiting.forEach((message) => deliver(run, message))
+  const quiet = entries.length === 0
+  return { handOver: (run) => waiting.forEach((message) => deliver(run, message)), offset, quiet }
 }
+
+/** Where a leg's inbox reader starts: its offset, and `quiet` when no message was ever sent or handed. */
+export type InboxStart = { offset: number; quiet: boolean }
+
+/** Records, beside the inbox cursor, that a steering message or follow-up was sent (after DBOS took it). */
+export async function recordSent(journal: Journal, workflowId: string): Promise<void> {
+  await journal.append(inboxCursorRunOf(workflowId), { key: `${SENT}${randomUUID()}`, kind: 'message' })
+}
+
+// Keys of the cursor's journal run: one per message handed to a loop, one per message sent.
+const HANDED = 'inbox:'
+const SENT = 'sent:'
+// How long a leg waits for the inbox to relay a message already sent (it takes the inbox's queue
+// poll and a write): past that, the message reaches the loop later, through deliverInbox.
+const RELAY_WAIT_SECONDS = 5
 
 /** The messages at inbox offsets below `handed` that no root `message` entry of the run's journal holds. */
 async function handedNotTaken(workflowId: string, handed: number, journal: Journal): Promise<InboxMessage[]> {
@@ -130,8 +166,8 @@ async function handedNotTaken(workflowId: string, handed: number, journal: Journ
   }
   const missed: InboxMessage[] = []
   for (let offset = 0; offset < handed; offset++) {
-    const message = await readInbox(workflowId, offset, 0.05, 50)
-    if (message?.kind !== 'steer' && message?.kind !== 'followUp') continue
+    const message = await peekInbox(workflowId, offset)
+    if (typeof message !== 'object' || (message.kind !== 'steer' && message.kind !== 'followUp')) continue
     const left = taken.get(message.text) ?? 0
     if (left > 0) taken.set(message.text, left - 1)
     else missed.push(message)
@@ -169,20 +205,34 @@ function deliver(run: ExecRun, message: InboxMessage): void {
   else if (message.kind === 'followUp') run.followUp(message.text)
 }
 
-async function readInbox(
+/** Waits up to `waitSeconds` for the message at `offset`; undefined when none came (or no inbox yet). */
+async function readInbox(workflowId: string, offset: number, waitSeconds: number): Promise<InboxMessage | undefined> {
+  const message = await readInboxAt(workflowId, offset, waitSeconds)
+  if (typeof message === 'object') return message
+  // No inbox workflow yet (a read fails at once then), or a failed read: look again a poll later.
+  if (message !== 'empty') await new Promise((resolve) => setTimeout(resolve, INBOX_POLL_MS))
+  return undefined
+}
+
+/**
+ * The message at `offset` as it stands now, in one query: 'empty' when none is there yet, 'none'
+ * when no inbox workflow exists, 'failed' when the read failed (the database, say).
+ */
+const peekInbox = (workflowId: string, offset: number) => readInboxAt(workflowId, offset, 0)
+
+async function readInboxAt(
   workflowId: string,
   offset: number,
   waitSeconds: number,
-  pollMs = INBOX_POLL_MS,
-): Promise<InboxMessage | undefined> {
+): Promise<InboxMessage | 'empty' | 'none' | 'failed'> {
   try {
     return await dbos().readStreamOffset<InboxMessage>(inboxIdOf(workflowId), INBOX_STREAM, offset, {
       timeoutSeconds: waitSeconds,
-      pollingIntervalMs: pollMs,
+      pollingIntervalMs: INBOX_POLL_MS,
     })
-  } catch {
-    // Nothing new within the wait (or the inbox does not exist yet).
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    return undefined
+  } catch (error) {
+    // A stream timeout: nothing at that offset within the wait (or the inbox ended before it).
+    if (dbosSdk().Error.isStreamTimeoutError(error)) return 'empty'
+    return isMissingWorkflow(error) ? 'none' : 'failed'
   }
 }

@@ -1,47 +1,55 @@
-import type { ExecResult, ExecRun, Journal } from '@nestor/core'
-import { withPlainError, writeEvents } from './events.js'
-import { deliverInbox, type OnInboxStep } from './inbox.js'
-import { legsRunOf } from './topics.js'
+import type { ExecResult, ExecRun, Journal, JournalEntry } from '@nestor/core'
+import { streamSoFar, withPlainError, writeEvents } from './events.js'
+import { deliverInbox, type InboxStart, type OnInboxStep } from './inbox.js'
 
 /**
- * Drives one leg of a durable exec (its start or a resume) to its result: feeds it the inbox and
- * copies its events to the stream. DBOS retries a stream write through a dropped connection by
- * itself; one it gives up on (or refuses because another process now owns the workflow) aborts
- * this leg and is what the step throws, so the failure is DBOS's to handle (the new owner goes
- * on; otherwise the workflow fails with it). Nothing is left without a handler: a worker process
- * never exits over one run.
+ * Drives one leg of a durable exec (its start or a resume) to its result: feeds it the inbox from
+ * where `inbox` says, copies its events to the stream, and calls `onLast` if the leg ends the run. DBOS retries a stream write through a
+ * dropped connection by itself; one it gives up on (or refuses because another process now owns
+ * the workflow) aborts this leg and is what the step throws, so the failure is DBOS's to handle
+ * (the new owner goes on; otherwise the workflow fails with it). Nothing is left without a
+ * handler: a worker process never exits over one run.
  */
 export async function driveLeg(
   workflowId: string,
   leg: number,
   run: ExecRun,
   journal: Journal,
-  onInboxStep?: OnInboxStep,
+  inbox: InboxStart,
+  { onStep, onLast }: { onStep?: OnInboxStep | undefined; onLast: () => Promise<void> },
 ): Promise<ExecResult> {
-  const inbox = deliverInbox(workflowId, run, journal, onInboxStep)
+  const reader = deliverInbox(workflowId, run, journal, inbox, onStep)
   let failure: { error: unknown } | undefined
-  const written = writeEvents(workflowId, run, legStarted(workflowId, leg, journal)).catch((error: unknown) => {
+  const written = writeEvents(workflowId, run, streamSoFar(workflowId, leg)).catch((error: unknown) => {
     failure = { error }
     run.abort(error)
   })
   try {
     const result = await run.result
+    // A leg that ends the run does its last bookkeeping while its last events are written.
+    const last = result.status === 'paused' && result.pending ? undefined : onLast()
     await written
+    await last
     if (failure) throw failure.error
     return withPlainError(result)
   } finally {
-    inbox.stop()
+    reader.stop()
   }
 }
 
-/**
- * Records that this leg started, and says whether it had started before: a process running it
- * died, and the stream already holds part of its events.
- */
-async function legStarted(workflowId: string, leg: number, journal: Journal): Promise<boolean> {
-  const run = legsRunOf(workflowId)
-  const key = `leg:${leg}`
-  if ((await journal.load(run)).some((entry) => entry.key === key)) return true
-  await journal.append(run, { key, kind: 'message', leg })
-  return false
+/** The journal, its entries of `runId` already loading: the first `load(runId)` takes them. */
+export function preloaded(journal: Journal, runId: string): Journal {
+  let early: Promise<JournalEntry[]> | undefined = journal.load(runId)
+  // Read or not, a failed early load must not be an unhandled rejection; its reader gets it.
+  early.catch(() => undefined)
+  return {
+    ...(journal.id === undefined ? {} : { id: journal.id }),
+    append: (id, entry) => journal.append(id, entry),
+    load(id) {
+      if (id !== runId || early === undefined) return journal.load(id)
+      const taken = early
+      early = undefined
+      return taken
+    },
+  }
 }

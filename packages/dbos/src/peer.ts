@@ -18,6 +18,12 @@ export function dbosSdk(): typeof DbosSdk {
 /** The SDK's `DBOS`, loaded at first use. */
 export const dbos = (): typeof DbosSdk.DBOS => dbosSdk().DBOS
 
+/** DBOS's answer for a workflow that does not exist (a read of its stream, a send to it), also as replayed. */
+export function isMissingWorkflow(error: unknown): boolean {
+  if (error instanceof dbosSdk().Error.DBOSNonExistentWorkflowError) return true
+  return error instanceof Error && /non-?existent|does not exist/i.test(error.message)
+}
+
 /** node-postgres's `Pool`, for the pool on `DBOS_SYSTEM_DATABASE_URL`. */
 export function pgPool(): typeof Pool {
   return peer<{ Pool: typeof Pool }>('pg').Pool

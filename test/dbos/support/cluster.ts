@@ -136,6 +136,7 @@ export async function startCluster(
     async stop() {
       for (const worker of [...children]) await worker.kill()
       await DBOS.shutdown()
+      await trips.close()
       await model.close()
       await postgres.stop()
       rmSync(dir, { recursive: true, force: true })

@@ -91,6 +91,8 @@ type EventBody =
       after: { messages: number; tokens: number }
       replayed?: true
     }
+  /** The exec goes on as another agent (docs/handoffs.md): `to` answers from the next model call on. */
+  | { type: 'handoff'; from?: string; to: string; toolCallId: string }
   | { type: 'agent_end'; result: ExecResult }
 
 export type AgentEvent = EventBase & EventBody

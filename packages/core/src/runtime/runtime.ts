@@ -41,6 +41,7 @@ import { closeSession, openSession } from '../sessions/exec-session.js'
 import { outputGate, sessionStore, toMessages } from './exec-input.js'
 import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
+import { attachHandoffs, isTransferTool, openHandoffs, resumeHandoffs, resumedTools } from '../handoffs/index.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
 type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType ? EventOf<T> : AgentEvent) => void
@@ -110,6 +111,7 @@ export class Runtime {
     if (store && frame)
       throw invalidOption('session', 'no session in a nested exec (its turns are its tool result)', options.session?.id)
     const tools = this.resolveTools(options, frame)
+    const handoffs = openHandoffs(options, tools)
     const choice = options.toolChoice
     if (typeof choice === 'object' && !tools.has(choice.name)) {
       throw invalidOption(
@@ -151,6 +153,8 @@ export class Runtime {
       ...(output && { output }),
       ...(settings && { settings }),
     })
+    attachHandoffs(ctx, handoffs)
+    if (options.agent !== undefined) ctx.state.agent = options.agent
     // A journaled root keeps its input (redacted) with its first model step: a fork needs it.
     const keep = (input: Message[]) => {
       if (journal && !frame && options.journal) journal.input = ctx.env.redact(input)
@@ -193,14 +197,16 @@ export class Runtime {
   resume(
     state: RunState,
     decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session'> = {},
+    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session' | 'handoffs' | 'maxHandoffs'> = {},
   ): ExecRun {
     const { session, ...rest } = options
     const store = session && sessionStore(this.options)
     const journal = this.sealed(rest.journal)
+    const handoffs = resumeHandoffs(state, options)
+    const given = () => (options.tools ? normalizeTools(options.tools) : this.registryTools())
     const resumed = prepareResume(state, decisions, journal ? { ...rest, journal } : rest, {
       stateSecret: this.options.stateSecret,
-      tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
+      tools: () => indexTools(resumedTools(handoffs, given)),
     })
     const ctx = this.open({
       frame: currentFrame(),
@@ -211,6 +217,7 @@ export class Runtime {
       journal: rootJournal(resumed.journal),
       ...ownerSettings(this.options.registry, resumed.options.owner),
     })
+    attachHandoffs(ctx, handoffs?.plan, handoffs?.active)
     if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
     const claim = claimState(this.options.claimState, resumed.stateId, resumed.expiresAt)
@@ -284,7 +291,7 @@ export class Runtime {
     else if (frame && options.toolset === undefined) {
       // A child inherits what its parent resolved, minus the tool whose body is running.
       const running = 'runningTool' in frame ? frame.runningTool : undefined
-      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== running)
+      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== running && !isTransferTool(t))
     } else tools = this.registryTools()
     const { toolsAllow, toolsDeny, stopAtTools } = options
     checkToolNames(tools, { toolsAllow, toolsDeny, stopAtTools })

@@ -1,3 +1,4 @@
+import { callSignature } from '../base/canonical.js'
 import { NestorError } from '../contract/errors.js'
 import type { Message, ToolCall } from '../contract/types.js'
 import { emit, type ExecContext, type ExecEnv } from '../exec/context.js'
@@ -39,6 +40,8 @@ export async function passHandoff(ctx: ExecContext, calls: readonly ToolCall[]):
   await route.onHandoff?.({ ...(from !== undefined && { from }), to: route.name, toolCallId: id, execId: ctx.execId })
   if (route.inputFilter) filterHistory(ctx, route)
   becomeAgent(ctx, plan, route)
+  // Handing over to the same agent again later is a new handoff, not a duplicate call.
+  ctx.state.succeeded.delete(callSignature(call.name, call.arguments))
   // A forced choice named the previous agent's tools: the target chooses for itself.
   ctx.state.toolChoice = undefined
   ctx.state.handoffsUsed++

@@ -40,6 +40,8 @@ type CallOwner = { ctx: Context; tools: Map<string, ToolSpan> }
 
 type OpenExec = CallOwner & {
   span: Span
+  /** Where the exec's span hangs: a handoff's span for the next agent hangs there too. */
+  parent: Context
   chat: Span | undefined
   /** The provider the last reply named: the next turn's chat span starts with it. */
   provider: string | undefined
@@ -70,6 +72,7 @@ export function instrument(runtime: Instrumentable, options: InstrumentOptions =
     on('tool_start', (e) => spans.toolStart(e)),
     on('tool_end', (e) => spans.toolEnd(e)),
     on('approval_required', (e) => spans.approvalRequired(e)),
+    on('handoff', (e) => spans.handoff(e)),
     on('agent_end', (e) => spans.agentEnd(e)),
   ]
   return () => {
@@ -118,6 +121,7 @@ class ExecSpans {
     )
     const exec: OpenExec = {
       span,
+      parent,
       ctx: trace.setSpan(parent, span),
       chat: undefined,
       tools: new Map(),
@@ -291,6 +295,28 @@ class ExecSpans {
         [conv.ATTR_GEN_AI_TOOL_NAME]: approval.toolName,
       })
     }
+  }
+
+  /**
+   * A handoff: the agent that answered so far ends its span, and the target's `invoke_agent` span
+   * starts beside it (same parent, same exec), taking the exec's next model calls and tools.
+   */
+  handoff(e: EventOf<'handoff'>): void {
+    const exec = this.open.get(e.execId)
+    if (!exec) return
+    exec.span.setAttribute(conv.ATTR_NESTOR_HANDOFF_TO, e.to)
+    exec.span.end()
+    const attributes: Attributes = {
+      [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      [conv.ATTR_GEN_AI_AGENT_NAME]: e.to,
+      [conv.ATTR_NESTOR_EXEC_ID]: e.execId,
+      [conv.ATTR_NESTOR_DEPTH]: e.depth,
+    }
+    if (e.from !== undefined) attributes[conv.ATTR_NESTOR_HANDOFF_FROM] = e.from
+    const name = `${conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${e.to}`
+    exec.span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, exec.parent)
+    exec.ctx = trace.setSpan(exec.parent, exec.span)
+    exec.named = false
   }
 
   /** agent_end is every exec's last event, on every path: whatever is still open ends here. */

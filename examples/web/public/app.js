@@ -22,6 +22,7 @@ const EVENT_TYPES = [
   'retry',
   'turn_end',
   'context_compacted',
+  'handoff',
   'agent_end',
 ]
 const $ = (id) => document.getElementById(id)
@@ -121,6 +122,12 @@ function apply(event) {
       exec.steps.append(li)
       return
     }
+    case 'handoff':
+      // Another agent answers from here on: a step of its exec, and the exec's name says who.
+      if (!exec) return
+      exec.steps.append(el('li', 'step handoff', `${event.from ?? 'the exec'} hands over to ${event.to}`))
+      exec.node.dataset.agent = event.to
+      return
     case 'approval_required':
       for (const request of event.approvals) showApproval(request)
       setStatus('waiting')

@@ -21,6 +21,8 @@ export type ExecPartData = {
   text: string
   tokens: number
 }
+/** Who answers now: a handoff (docs/handoffs.md) replaces the part (one `id`, updated in place). */
+export type AgentPartData = { name: string; from?: string }
 /** A call waiting for a decision, then decided: the whole request, its tool's `preview` included. */
 export type ApprovalPartData = ApprovalRequest & { status: 'pending' | 'approved' | 'rejected' }
 
@@ -51,6 +53,7 @@ export type UIChunk =
   | { type: 'data-exec'; id: string; data: ExecPartData }
   | { type: 'data-approval'; id: string; data: ApprovalPartData }
   | { type: 'data-receipt'; id: string; data: ToolReceipt }
+  | { type: 'data-agent'; id: string; data: AgentPartData }
 
 const resultText = (result: ToolResultMessage) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
 const textOf = (message: AssistantMessage) => message.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
@@ -97,6 +100,14 @@ export class UIChunkMapper {
         ]
       case 'approval_required':
         return this.approvalRequests(event.approvals)
+      case 'handoff':
+        return [
+          {
+            type: 'data-agent',
+            id: `${this.messageId}-agent`,
+            data: { name: event.to, ...(event.from !== undefined && { from: event.from }) },
+          },
+        ]
       case 'agent_end': {
         const { status, error } = event.result
         // The protocol's own ending for a stopped run: the client marks the message aborted.

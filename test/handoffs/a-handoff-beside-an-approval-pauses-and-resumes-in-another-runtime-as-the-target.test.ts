@@ -6,7 +6,6 @@ import { anthropicCall, anthropicOn, anthropicRequest, anthropicText } from '../
 import { toolCalls, useOpenAIWire } from '../support/openai-loop-wire.js'
 import { serverPerTest } from '../support/server-per-test.js'
 import { startWireServer } from '../support/wire-server.js'
-import { transferTool } from '../support/transfer-tool.js'
 
 const openaiWire = useOpenAIWire()
 const anthropicWire = serverPerTest(startWireServer)
@@ -15,7 +14,7 @@ const anthropicWire = serverPerTest(startWireServer)
 function billingAgent(refunded: string[]) {
   class Billing extends Agent {
     instructions = 'You are billing. You refund charges.'
-    description = 'Charges, refunds and invoices'
+    override description = 'Charges, refunds and invoices'
 
     @tool({ description: 'Refund a charge', parameters: z.object({ charge: z.string() }), needsApproval: true })
     refund({ charge }: { charge: string }) {
@@ -35,8 +34,11 @@ function triageAgent(refunded: string[], ran: string[]) {
   class Triage extends Agent {
     instructions = 'You are triage. Route the customer.'
     override handoffs = [billingAgent(refunded), handoff(new Support(), { description: 'Anything else' })]
-    override get tools() {
-      return [transferTool(ran)]
+
+    @tool({ description: 'Move money', parameters: z.object({ amount: z.number() }), needsApproval: true })
+    transfer({ amount }: { amount: number }) {
+      ran.push(`transfer ${amount}`)
+      return 'sent'
     }
   }
   return new Triage()

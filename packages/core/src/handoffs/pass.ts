@@ -59,25 +59,19 @@ export function becomeAgent(ctx: ExecContext, plan: HandoffPlan, route: Route): 
   const provider = profile.provider ?? env.provider
   const added = (provider.secrets?.() ?? []).filter((s) => s.length >= 4 && !env.secrets.includes(s))
   const secrets = added.length > 0 ? [...env.secrets, ...added] : env.secrets
+  // Fields set to undefined, not deleted: a deleted key would turn every env into a slow dictionary.
   const next: ExecEnv = {
     ...env,
     provider,
     model: profile.model ?? env.model,
     secrets,
     redact: added.length > 0 ? eventRedactor(secrets) : env.redact,
+    system: profile.instructions ?? env.system,
+    output: route.output,
   }
-  const system = profile.instructions ?? env.system
-  setOptional(next, 'system', system)
-  setOptional(next, 'output', route.output)
   ctx.env = next
   ctx.tools = new ToolSet(indexTools([...route.tools, ...offer(plan, route.next)]), undefined, ctx.tools.strict)
   ctx.state.agent = route.name
-}
-
-function setOptional<K extends 'system' | 'output'>(env: ExecEnv, key: K, value: ExecEnv[K]): void {
-  const writable = env as { -readonly [P in K]?: ExecEnv[P] }
-  if (value === undefined) delete writable[key]
-  else writable[key] = value
 }
 
 /** The target's history, shaped by its inputFilter; it must keep every tool call answered. */

@@ -37,16 +37,26 @@ export function attachPlan(ctx: ExecContext, plan: HandoffPlan): void {
 export function offer(plan: HandoffPlan, routes: readonly Route[]): Tool[] {
   plan.offered = new Map(routes.map((r) => [r.toolName, r]))
   return routes.map((route) => {
-    const tool = defineTool({
-      name: route.toolName,
-      description: route.description,
-      parameters: { type: 'object', properties: {}, additionalProperties: false },
+    const tool: Tool = {
+      ...noArguments(),
+      spec: { name: route.toolName, description: route.description, parameters: NO_ARGUMENTS },
       execute: (_args: unknown, call: ToolContext) => transfer(plan, route, call),
-    }) as Tool
+    }
     transferTools.add(tool)
     return tool
   })
 }
+
+const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false }
+let template: Tool | undefined
+/** One tool compiled once: every transfer tool shares its argument check (an exec builds its own tools). */
+const noArguments = (): Tool =>
+  (template ??= defineTool({
+    name: 'transfer',
+    description: 'no arguments',
+    parameters: NO_ARGUMENTS,
+    execute: () => '',
+  }) as Tool)
 
 /** The body of a transfer call: the loop passes the conversation once the turn's calls are answered. */
 function transfer(plan: HandoffPlan, route: Route, call: ToolContext): string {

@@ -202,11 +202,12 @@ export class Runtime {
     const { session, ...rest } = options
     const store = session && sessionStore(this.options)
     const journal = this.sealed(rest.journal)
-    const handoffs = resumeHandoffs(state, options)
     const given = () => (options.tools ? normalizeTools(options.tools) : this.registryTools())
+    // Asked for once the state is verified: the handoffs find its active agent among theirs.
+    let handoffs: ReturnType<typeof resumeHandoffs>
     const resumed = prepareResume(state, decisions, journal ? { ...rest, journal } : rest, {
       stateSecret: this.options.stateSecret,
-      tools: () => indexTools(resumedTools(handoffs, given)),
+      tools: () => indexTools(resumedTools((handoffs = resumeHandoffs(state, options)), given)),
     })
     const ctx = this.open({
       frame: currentFrame(),

@@ -136,6 +136,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         : runtime.resume(segment.state, segment.decisions, {
             journal: journalNow,
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
+            // A leg paused after a handoff goes on as the agent it handed over to (docs/handoffs.md).
+            ...(options.exec?.handoffs ? { handoffs: options.exec.handoffs } : {}),
+            ...(options.exec?.maxHandoffs !== undefined ? { maxHandoffs: options.exec.maxHandoffs } : {}),
           })
     handOver(run)
     return driveLeg(workflowId, segment.kind === 'start' ? 0 : segment.leg, run, journalNow, onStep)

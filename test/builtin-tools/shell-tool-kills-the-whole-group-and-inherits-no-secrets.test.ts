@@ -143,6 +143,9 @@ describe('shellTool', () => {
   })
 })
 
+// What the sandbox mounts empty (packages/tools/src/shell/sandbox.ts).
+const SANDBOX_HIDDEN = ['/home', '/root', '/run', '/var/run', '/tmp', '/var/tmp', '/mnt', '/media']
+
 // bubblewrap installed and able to make its namespaces here (some containers forbid user namespaces).
 const bwrap =
   spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '/bin/true'], { stdio: 'ignore' })
@@ -174,9 +177,13 @@ describe.skipIf(!bwrap)(
       const server = createServer((socket) => socket.end()).listen(0, '127.0.0.1')
       await once(server, 'listening')
       const { port } = server.address() as AddressInfo
-      // The sandbox's /tmp is empty: a node installed under it (CI's Node 22/24) is not there, the machine's is.
-      const node =
-        process.execPath.startsWith('/tmp/') && existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath
+      // The sandbox empties /tmp, /home, /root…: a node installed under one (CI's Node 22/24 in a clone) is not
+      // there, the machine's is.
+      const visible = (path: string) => !SANDBOX_HIDDEN.some((dir) => path.startsWith(`${dir}/`))
+      const node = [process.execPath, '/usr/bin/node', '/usr/local/bin/node'].find(
+        (path) => visible(path) && existsSync(path),
+      )
+      if (node === undefined) throw new Error('no node binary outside the directories the sandbox hides')
       const connect = `${node} -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('connected')).on('error', (e) => console.log(e.code))"`
       try {
         expect((await call(shell, 'shell', { command: connect })).text).toBe('exit code 0\nECONNREFUSED\n')

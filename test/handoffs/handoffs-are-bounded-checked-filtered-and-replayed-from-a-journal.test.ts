@@ -116,4 +116,32 @@ describe('handoffs', () => {
       expect.objectContaining({ from: 'desk', to: 'billing', toolCallId: 'call_h' }),
     ])
   })
+
+  it("the target's output schema judges the final answer; an onHandoff that throws fails the exec, every call answered", async () => {
+    class Quote extends Agent {
+      instructions = 'You quote prices.'
+      override output = z.object({ eur: z.number() })
+    }
+    wire.server.enqueue({ body: toolCalls({ id: 'call_q', name: 'transfer_to_quote' }) }, { body: text('{"eur":42}') })
+    const runtime = new Runtime({ provider: wire.provider(), model: 'gpt-4o-mini' })
+    const typed = await runtime.exec('How much?', { handoffs: [new Quote()] })
+    expect(typed.status).toBe('completed')
+    expect(typed.output).toEqual({ eur: 42 })
+    expect((wire.server.requests[1]?.json as { response_format?: { type: string } }).response_format?.type).toBe(
+      'json_schema',
+    )
+
+    wire.server.enqueue({ body: toolCalls({ id: 'call_t', name: 'transfer_to_quote' }) })
+    const failing = handoff(new Quote(), {
+      onHandoff: () => {
+        throw new Error('the CRM is down')
+      },
+    })
+    const failed = await runtime.exec('How much?', { handoffs: [failing] })
+    expect(failed.status).toBe('failed')
+    expect(failed.error?.message).toMatch(/the CRM is down/)
+    expect(everyCallAnswered(failed.history)).toBe(true)
+    expect(failed.agent).toBeUndefined()
+    expect(wire.server.requests).toHaveLength(3)
+  })
 })

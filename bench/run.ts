@@ -5,6 +5,7 @@ import type { ChildReport } from './child.js'
 import { renderCold, runCold, type ColdResult } from './cold.js'
 import { renderImportTimes, runImportTimes } from './import-time.js'
 import { renderCostBench, runCostBench } from './cost.js'
+import { renderGuardrailsBench, runGuardrailsBench, type GuardrailsBench } from './guardrails.js'
 import { runMicro } from './micro.js'
 import type { MicroResult } from './time-per-op.js'
 import { startServerProcess } from './mock-server-process.js'
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
   }
   let tracing: TracingOverhead | string | undefined
   let cold: ColdResult[] | undefined
+  let guardrails: GuardrailsBench | undefined
   let failures = 0
   const fail = (system: SystemName, where: string, error: string): void => {
     failures++
@@ -133,6 +135,7 @@ async function main(): Promise<void> {
     }
     cold = await runCold(baseURL)
     process.stderr.write(`cold regime measured (${((Date.now() - started) / 1000).toFixed(0)} s)\n`)
+    guardrails = await runGuardrailsBench(undefined, baseURL)
   } finally {
     proc.kill('SIGTERM')
   }
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
       '\n' +
       renderCostBench(cost) +
       '\n' +
+      (guardrails ? renderGuardrailsBench(guardrails) + '\n' : '') +
       (cold ? renderCold(cold) : ''),
   )
   if (failures > 0) {

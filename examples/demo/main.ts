@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { Runtime, type AgentEvent, type Provider } from '@nestor/core'
 import { replay } from '@nestor/providers'
 import { approver } from './approve.js'
+import { briefStatesCost } from './brief-guardrail.js'
 import { liveProvider, parseArgs, repoRoot } from './live-provider.js'
 import { LoopRenderer, type Sink } from './render.js'
 import { demoModel } from './scripted-model.js'
@@ -58,6 +59,7 @@ export async function main(argv: string[], io: DemoIO = defaultIO()): Promise<nu
     system: PLANNER_SYSTEM,
     maxIterations: 20,
     approve: approver(interactive && !json, renderer, args.has('yes') ? true : args.has('no') ? false : undefined),
+    guardrails: { tools: [briefStatesCost] },
   })
   // The runtime's listener is synchronous, so each line is drawn before the next step runs (and
   // before an approval prompt appears).

@@ -14,6 +14,8 @@ export class LoopRenderer {
   private readonly labels = new Map<string, string>()
   /** The tool each exec is running right now: its child exec is named after it. */
   private readonly running = new Map<string, string>()
+  /** Tool names by call id: a tool guardrail's line names the call it checked. */
+  private readonly toolNames = new Map<string, string>()
   private inText = false
   private steps = 0
   private toolCalls = 0
@@ -73,6 +75,7 @@ export class LoopRenderer {
       case 'tool_start':
         this.toolCalls++
         this.running.set(event.execId, event.toolName)
+        this.toolNames.set(event.toolCallId, event.toolName)
         this.line(
           d,
           `  ${this.paint('cyan', '→')} ${event.toolName} ${this.paint('dim', short(JSON.stringify(event.args), 110))}`,
@@ -93,6 +96,14 @@ export class LoopRenderer {
             `  ${this.paint('yellow', `⚠ approval required: ${a.toolName}`)} ${this.paint('dim', short(JSON.stringify(a.args), 100))}`,
           )
         break
+      case 'guardrail': {
+        const call = event.toolCallId === undefined ? undefined : this.toolNames.get(event.toolCallId)
+        const where = event.phase ? `${event.phase} ${call ?? 'a call'}` : event.kind
+        const verdict = event.verdict === 'pass' ? this.paint('green', 'pass') : this.paint('yellow', event.verdict)
+        const why = event.reason ? `: ${event.reason}` : ''
+        this.line(d, `  ${this.paint('dim', `guardrail ${event.name} ${where}:`)} ${verdict}${why}`)
+        break
+      }
       case 'retry':
         this.line(
           d,

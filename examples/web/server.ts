@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import {
   Runtime,
   type ContextOptions,
+  type GuardrailOptions,
   type ModelPrices,
   type Provider,
   type SessionStore,
@@ -23,6 +24,7 @@ import { liveProvider, parseArgs, repoRoot } from '../demo/live-provider.js'
 import { OFFLINE_PRICED_AS, offlinePrices } from '../demo/offline-prices.js'
 import { PLANNER_SYSTEM } from '../demo/trip-agents.js'
 import { tripModel, webTools } from './trip-model.js'
+import { noCardNumbers } from './card-guardrail.js'
 
 export type WebAppOptions = {
   provider?: Provider
@@ -39,6 +41,8 @@ export type WebAppOptions = {
   prices?: Record<string, ModelPrices>
   /** Keeps each browser's chat on the server (docs/sessions.md): a run continues it. Default: none. */
   sessions?: SessionStore
+  /** Checks on every run (docs/guardrails.md); the page draws each as a step. Default: none. */
+  guardrails?: GuardrailOptions
 }
 
 export type WebApp = { server: Server; runtime: Runtime; gate: ApprovalGate }
@@ -84,6 +88,7 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
     ...(options.context && { context: options.context }),
     ...(options.prices && { prices: options.prices }),
     ...(options.sessions && { sessions: options.sessions }),
+    ...(options.guardrails && { guardrails: options.guardrails }),
   })
   const { sessions } = options
   /** With sessions, a run the page starts continues its chat (owned by the browser's cookie). */
@@ -147,7 +152,7 @@ export function listen(app: WebApp, port = 3000): Promise<string> {
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv)
   const choice = args.get('provider')
-  const options: WebAppOptions = {}
+  const options: WebAppOptions = { guardrails: { input: [noCardNumbers] } }
   if (typeof choice === 'string') {
     const live = liveProvider(choice, typeof args.get('model') === 'string' ? (args.get('model') as string) : undefined)
     if (typeof live === 'string') {

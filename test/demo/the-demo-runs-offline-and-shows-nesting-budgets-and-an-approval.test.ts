@@ -29,6 +29,8 @@ describe("the demo (the README's first command) runs offline on its committed ca
     expect(output).toContain('  ⚠ approval required: save_brief')
     expect(output).toContain('  ✓ approved save_brief (auto-approved: not an interactive terminal)')
     expect(output).toMatch(/\n {2}✓ save_brief \d+ms saved brief "Lisbon in May"/)
+    // The demo's tool guardrail checks the approved brief before it is saved.
+    expect(lines).toContain('  guardrail brief_states_cost before save_brief: pass')
     // Streaming text and the summary.
     expect(output).toContain("  │ I'll get the facts first.")
     expect(output).toMatch(/usage: \d+ input \+ \d+ output = \d+ tokens \(whole tree\) · \$\d+\.\d{6}\n/)

@@ -23,6 +23,7 @@ const EVENT_TYPES = [
   'turn_end',
   'context_compacted',
   'handoff',
+  'guardrail',
   'agent_end',
 ]
 const $ = (id) => document.getElementById(id)
@@ -91,6 +92,7 @@ function apply(event) {
     case 'tool_start': {
       const li = el('div', 'tool', `⏳ ${event.toolName} ${JSON.stringify(event.args).slice(0, 80)}`)
       li.dataset.toolCallId = event.toolCallId
+      li.dataset.toolName = event.toolName
       li.dataset.state = 'running'
       toolEls.set(event.toolCallId, li)
       if (exec) {
@@ -128,6 +130,17 @@ function apply(event) {
       exec.steps.append(el('li', 'step handoff', `${event.from ?? 'the exec'} hands over to ${event.to}`))
       exec.node.dataset.agent = event.to
       return
+    case 'guardrail': {
+      // A guardrail's check is a step of its exec; a trip is what ended the run.
+      if (!exec) return
+      const where = event.phase ? ` ${event.phase} ${toolEls.get(event.toolCallId)?.dataset.toolName ?? 'a call'}` : ''
+      const why = event.reason ? ` — ${event.reason}` : ''
+      const li = el('li', 'step guardrail', `guardrail ${event.name} (${event.kind}${where}): ${event.verdict}${why}`)
+      li.dataset.verdict = event.verdict
+      li.dataset.name = event.name
+      exec.steps.append(li)
+      return
+    }
     case 'approval_required':
       for (const request of event.approvals) showApproval(request)
       setStatus('waiting')
@@ -138,7 +151,8 @@ function apply(event) {
       exec.node.dataset.status = event.result.status
       if (event.depth === 0) {
         $('final').hidden = false
-        $('final').textContent = event.result.text || '(no answer)'
+        const error = event.result.error
+        $('final').textContent = event.result.text || (error ? `${error.code}: ${error.message}` : '(no answer)')
         $('final').dataset.status = event.result.status
         setStatus(event.result.status)
       }
@@ -156,7 +170,16 @@ function startExec(event) {
   const parent = event.parentExecId ? execs.get(event.parentExecId) : undefined
   // The summarizer of a compaction is a nested exec opened by no tool call of its parent.
   const summarizer = event.parentToolCallId?.startsWith('context-')
-  const name = event.depth === 0 ? 'planner' : summarizer ? 'context summary' : (parent?.runningTool ?? 'exec')
+  // A classifier guardrail asks its model in a nested exec of its own, too.
+  const classifier = event.parentToolCallId?.startsWith('guardrail-')
+  const name =
+    event.depth === 0
+      ? 'planner'
+      : summarizer
+        ? 'context summary'
+        : classifier
+          ? 'guardrail classifier'
+          : (parent?.runningTool ?? 'exec')
   const node = el('details', 'exec')
   node.open = true
   node.dataset.execId = event.execId

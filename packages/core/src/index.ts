@@ -55,6 +55,7 @@ export type {
   LoopHooks,
   RuntimeOptions,
   ExecOptions,
+  ResumeOptions,
   RetentionOptions,
   OwnerDefaults,
   ToolList,
@@ -84,6 +85,25 @@ export { NestorError } from './contract/errors.js'
 export type { CostBudgetFigures } from './contract/errors.js'
 export type { InferArgs, SchemaInput } from './schema/schema.js'
 export { defineTool } from './tools/tool.js'
+export { defineGuardrail } from './guardrails/define.js'
+export { guardrails } from './guardrails/index.js'
+export type { ClassifierOptions } from './guardrails/classifier.js'
+export type {
+  AfterToolVerdict,
+  BeforeToolVerdict,
+  Guardrail,
+  GuardrailContext,
+  GuardrailKind,
+  GuardrailOptions,
+  GuardrailVerdictName,
+  InputVerdict,
+  OutputVerdict,
+  PassOrTrip,
+  ReceiptGuardrail,
+  TextGuardrail,
+  ToolGuardrail,
+  TrippedGuardrail,
+} from './contract/guardrail-types.js'
 export { project } from './schema/project.js'
 export { estimateTokens } from './context/estimate.js'
 export type { DefineToolOptions } from './tools/tool.js'

@@ -62,3 +62,10 @@ export const ATTR_NESTOR_TOTAL_COST_USD = 'nestor.usage.total_cost_usd'
 export const ATTR_NESTOR_REPLAYED = 'nestor.replayed'
 /** The step is a fork's edit (docs/evals.md): made up, not recorded; no model call or tool body behind it. */
 export const ATTR_NESTOR_EDITED = 'nestor.edited'
+/** A guardrail's check (docs/guardrails.md): a `nestor.guardrail` span event with these. */
+export const ATTR_NESTOR_GUARDRAIL_NAME = 'nestor.guardrail.name'
+export const ATTR_NESTOR_GUARDRAIL_KIND = 'nestor.guardrail.kind'
+export const ATTR_NESTOR_GUARDRAIL_VERDICT = 'nestor.guardrail.verdict'
+export const ATTR_NESTOR_GUARDRAIL_REASON = 'nestor.guardrail.reason'
+export const ATTR_NESTOR_GUARDRAIL_PHASE = 'nestor.guardrail.phase'
+export const ATTR_NESTOR_GUARDRAIL_DURATION_MS = 'nestor.guardrail.duration_ms'

@@ -12,6 +12,7 @@ import {
 } from '@opentelemetry/api'
 import * as conv from './conventions.js'
 import { finishReason, messagesJson, outputJson, toolResultText } from './content.js'
+import { passSpan } from './handoff-span.js'
 
 export type InstrumentOptions = {
   /** Default: `trace.getTracer('@nestor/otel')` from the global tracer provider. */
@@ -73,6 +74,7 @@ export function instrument(runtime: Instrumentable, options: InstrumentOptions =
     on('tool_end', (e) => spans.toolEnd(e)),
     on('approval_required', (e) => spans.approvalRequired(e)),
     on('handoff', (e) => spans.handoff(e)),
+    on('guardrail', (e) => spans.guardrail(e)),
     on('agent_end', (e) => spans.agentEnd(e)),
   ]
   return () => {
@@ -297,26 +299,25 @@ class ExecSpans {
     }
   }
 
-  /**
-   * A handoff: the agent that answered so far ends its span, and the target's `invoke_agent` span
-   * starts beside it (same parent, same exec), taking the exec's next model calls and tools.
-   */
+  /** A handoff: the target's invoke_agent span takes over from the one that handed over (handoff-span.ts). */
   handoff(e: EventOf<'handoff'>): void {
     const exec = this.open.get(e.execId)
+    if (exec) passSpan(this.tracer, exec, e)
+  }
+
+  /** A guardrail's verdict: an event on its tool call's span (tool guardrails), else on the exec's. */
+  guardrail(e: EventOf<'guardrail'>): void {
+    const exec = this.open.get(e.execId)
     if (!exec) return
-    exec.span.setAttribute(conv.ATTR_NESTOR_HANDOFF_TO, e.to)
-    exec.span.end()
-    const attributes: Attributes = {
-      [conv.ATTR_GEN_AI_OPERATION_NAME]: conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
-      [conv.ATTR_GEN_AI_AGENT_NAME]: e.to,
-      [conv.ATTR_NESTOR_EXEC_ID]: e.execId,
-      [conv.ATTR_NESTOR_DEPTH]: e.depth,
-    }
-    if (e.from !== undefined) attributes[conv.ATTR_NESTOR_HANDOFF_FROM] = e.from
-    const name = `${conv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${e.to}`
-    exec.span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, exec.parent)
-    exec.ctx = trace.setSpan(exec.parent, exec.span)
-    exec.named = false
+    const span = (e.toolCallId !== undefined && exec.tools.get(e.toolCallId)?.span) || exec.span
+    span.addEvent('nestor.guardrail', {
+      [conv.ATTR_NESTOR_GUARDRAIL_NAME]: e.name,
+      [conv.ATTR_NESTOR_GUARDRAIL_KIND]: e.kind,
+      [conv.ATTR_NESTOR_GUARDRAIL_VERDICT]: e.verdict,
+      [conv.ATTR_NESTOR_GUARDRAIL_DURATION_MS]: e.durationMs,
+      ...(e.phase !== undefined && { [conv.ATTR_NESTOR_GUARDRAIL_PHASE]: e.phase }),
+      ...(e.reason !== undefined && { [conv.ATTR_NESTOR_GUARDRAIL_REASON]: e.reason }),
+    })
   }
 
   /** agent_end is every exec's last event, on every path: whatever is still open ends here. */

@@ -23,6 +23,9 @@ export type ExecPartData = {
 }
 /** Who answers now: a handoff (docs/handoffs.md) replaces the part (one `id`, updated in place). */
 export type AgentPartData = { name: string; from?: string }
+/** A guardrail's check at any depth (docs/guardrails.md): one part per check. */
+export type GuardrailPartData = Omit<Extract<AgentEvent, { type: 'guardrail' }>, 'type' | 'seq' | 'timestamp'>
+
 /** A call waiting for a decision, then decided: the whole request, its tool's `preview` included. */
 export type ApprovalPartData = ApprovalRequest & { status: 'pending' | 'approved' | 'rejected' }
 
@@ -54,6 +57,7 @@ export type UIChunk =
   | { type: 'data-approval'; id: string; data: ApprovalPartData }
   | { type: 'data-receipt'; id: string; data: ToolReceipt }
   | { type: 'data-agent'; id: string; data: AgentPartData }
+  | { type: 'data-guardrail'; id: string; data: GuardrailPartData }
 
 const resultText = (result: ToolResultMessage) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
 const textOf = (message: AssistantMessage) => message.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
@@ -81,6 +85,7 @@ export class UIChunkMapper {
   }
 
   map(event: AgentEvent): UIChunk[] {
+    if (event.type === 'guardrail') return [this.guardrail(event)]
     if (event.depth > 0) return this.nested(event)
     switch (event.type) {
       case 'turn_start':
@@ -184,6 +189,10 @@ export class UIChunkMapper {
     return isError
       ? { type: 'tool-output-error', toolCallId, errorText: resultText(result) }
       : { type: 'tool-output-available', toolCallId, output: resultText(result) }
+  }
+
+  private guardrail({ type: _, seq, timestamp: __, ...data }: Extract<AgentEvent, { type: 'guardrail' }>): UIChunk {
+    return { type: 'data-guardrail', id: `guardrail-${data.execId}-${seq}`, data }
   }
 
   private approvalRequests(requests: ApprovalRequest[]): UIChunk[] {

@@ -21,6 +21,8 @@ export const NOT_RUN = {
   stoppedAt: (tool: string) => `Skipped: the exec stopped at tool ${tool}`,
   controlStop: (tool: string) => `Skipped: the control envelope of tool ${tool} stopped the exec`,
   needsApproval: 'rejected: needs approval and the runtime has no approve handler',
+  guardrailTripped: 'Tool call not executed: a guardrail tripped',
+  guardrailWithheld: 'The result of this call was withheld: a guardrail tripped',
 } as const
 
 /** Statuses that count toward the circuit breaker's streak: blocked, rejected and repeated calls burn budget too. */

@@ -10,6 +10,7 @@ import type {
   ToolResultMessage,
 } from '../contract/types.js'
 import type { ExecContext } from '../exec/context.js'
+import type { ReceiptGuardrail } from '../contract/guardrail-types.js'
 import type { PriorDecision } from '../state/exec-state.js'
 import { errorResult } from './answers.js'
 
@@ -56,6 +57,8 @@ export type Passage = {
   childPaused?: boolean
   /** What the approval gate found: the receipt's `approval`. */
   approval: ReceiptApproval
+  /** The tool guardrails' verdicts on the call: the receipt's `guardrails` (docs/guardrails.md). */
+  guardrails?: ReceiptGuardrail[]
 }
 
 /** How a stage ends a call: a status and the result the model reads; `stop` fails the exec after it. */

@@ -19,13 +19,14 @@ import {
   replayedTool,
   throwIfContradicted,
 } from '../state/tree-journal.js'
-import { countsAsFailure, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
+import { countsAsFailure, errorResult, makeReceipt, NOT_RUN, notRunAnswer } from './answers.js'
 import { approvalContext, approvalRequest, decideApproval, needsDecision, previewOf } from './approvals.js'
 import { runTool } from './body.js'
 import { fail, type CallOutcome, type Finish, type Passage, type Pause, type Stage } from './passage.js'
 import { checkArguments } from '../tools/tool-parameters.js'
 import { controlOf } from '../tools/tool-control.js'
 import { hasMissingResult, missingResultError } from '../tools/supplied-results.js'
+import { afterTool, beforeTool, type BeforeJudgement } from '../guardrails/tools.js'
 
 /**
  * The stages of a tool call, in order (docs/design.md). The first that answers ends the call; every
@@ -39,6 +40,7 @@ const STAGES: readonly (readonly [name: string, stage: Stage])[] = [
   ['known tool and valid arguments', validCall],
   ['duplicate call', notDuplicate],
   ['approval', approval],
+  ['tool guardrails', guardedBefore],
   ['result cache', cached],
   ['body', body],
 ]
@@ -219,6 +221,20 @@ async function revalidate(
   return preview.ok ? undefined : fail(p, 'tool_error', preview.message)
 }
 
+/** Guardrails hook: the tool guardrails' `before` checks, on the arguments that will run (after an approver's edit). */
+function guardedBefore(p: Passage): Finish | undefined | Promise<Finish | undefined> {
+  if (!p.ctx.env.guardrails?.tools.length) return undefined
+  const judged = beforeTool(p.ctx, p.call, p.args, (p.guardrails = []))
+  return judged instanceof Promise ? judged.then((j) => guardedFinish(p, j)) : guardedFinish(p, judged)
+}
+
+const guardedFinish = (p: Passage, judged: BeforeJudgement | undefined): Finish | undefined =>
+  !judged
+    ? undefined
+    : 'reject' in judged
+      ? fail(p, 'rejected', judged.reject)
+      : { ...fail(p, 'skipped', NOT_RUN.guardrailTripped), stop: judged.trip }
+
 function cached(p: Passage): Promise<Finish> | undefined {
   if (!p.tool.cacheable) return undefined
   const key = cacheKeyOf(p)
@@ -309,6 +325,16 @@ async function finishCall(
   { status, result, attempts = 0, cached = false, control, stop }: Finish,
 ): Promise<CallOutcome> {
   const { ctx, call } = p
+  if (status === 'ok' && ctx.env.guardrails) {
+    // Guardrails hook: the tool guardrails' `after` checks. A replacement is what the model reads; a trip withholds the result.
+    const judging = afterTool(ctx, call, p.args, result, (p.guardrails ??= []))
+    const judged = judging instanceof Promise ? await judging : judging
+    if (judged && 'replace' in judged) result = judged.replace
+    else if (judged) {
+      result = errorResult(call.id, call.name, NOT_RUN.guardrailWithheld)
+      stop = judged.trip
+    }
+  }
   // An abort does not wait for a hook: the result as it stands is the call's result.
   const after = ctx.env.settings.hooks.afterToolCall
   let replaced: ToolResultMessage | void | undefined
@@ -331,6 +357,7 @@ async function finishCall(
     startedAt: p.startedAt,
     approval: p.approval,
     ...(control && { control }),
+    ...(p.guardrails?.length && { guardrails: p.guardrails }),
   })
   const outcome: CallOutcome = {
     kind: 'result',

@@ -1,3 +1,4 @@
+import type { TrippedGuardrail } from './guardrail-types.js'
 import type { ErrorCode } from './types.js'
 
 const brand = Symbol.for('nestor.error')
@@ -17,6 +18,8 @@ export class NestorError extends Error {
   readonly text?: string
   /** `budget_exceeded` by a dollar budget: the figures the call was refused on. */
   readonly budget?: CostBudgetFigures
+  /** `guardrail_tripped`: the guardrail that tripped and why. */
+  readonly guardrail?: TrippedGuardrail
   readonly [brand] = true
 
   constructor(
@@ -30,6 +33,7 @@ export class NestorError extends Error {
       issues?: readonly string[]
       text?: string
       budget?: CostBudgetFigures
+      guardrail?: TrippedGuardrail
     } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause })
@@ -41,6 +45,7 @@ export class NestorError extends Error {
     if (extra.issues !== undefined) this.issues = extra.issues
     if (extra.text !== undefined) this.text = extra.text
     if (extra.budget !== undefined) this.budget = extra.budget
+    if (extra.guardrail !== undefined) this.guardrail = extra.guardrail
   }
 
   static isInstance(value: unknown): value is NestorError {
@@ -58,6 +63,7 @@ export class NestorError extends Error {
       issues: this.issues,
       text: this.text,
       budget: this.budget,
+      guardrail: this.guardrail,
     }
   }
 }

@@ -11,6 +11,7 @@ import type {
   ToolResultMessage,
 } from './types.js'
 import type { ExecResult } from './exec-types.js'
+import type { GuardrailKind, GuardrailVerdictName } from './guardrail-types.js'
 
 export type MessageDelta =
   { kind: 'text' | 'thinking'; text: string } | { kind: 'toolCall'; id: string; name: string; argumentsDelta: string }
@@ -93,6 +94,20 @@ type EventBody =
     }
   /** The exec goes on as another agent (docs/handoffs.md): `to` answers from the next model call on. */
   | { type: 'handoff'; from?: string; to: string; toolCallId: string }
+  /**
+   * A guardrail checked the input, the output or a tool call (`toolCallId`, `phase`): see
+   * docs/guardrails.md.
+   */
+  | {
+      type: 'guardrail'
+      name: string
+      kind: GuardrailKind
+      verdict: GuardrailVerdictName
+      reason?: string
+      durationMs: number
+      toolCallId?: string
+      phase?: 'before' | 'after'
+    }
   | { type: 'agent_end'; result: ExecResult }
 
 export type AgentEvent = EventBase & EventBody

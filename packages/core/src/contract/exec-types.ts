@@ -23,6 +23,7 @@ import type { Journal } from './journal.js'
 import type { SessionOptions, SessionStore } from './session-types.js'
 import type { ExecStats } from './exec-stats-types.js'
 import type { HandoffTarget } from './handoff-types.js'
+import type { GuardrailOptions } from './guardrail-types.js'
 
 export type ExecInput = string | Message | Message[]
 
@@ -196,6 +197,8 @@ export type RuntimeOptions = {
   retention?: RetentionOptions
   /** Where `exec(input, { session })` keeps conversations: see docs/sessions.md. */
   sessions?: SessionStore
+  /** Checks on every exec's input, output and tool calls (nested execs too): docs/guardrails.md. */
+  guardrails?: GuardrailOptions
 }
 
 export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | undefined, C extends string = string> = {
@@ -263,7 +266,15 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
   maxHandoffs?: number
   /** The name of the agent this exec answers as (`Agent.exec` sets it): `result.agent`, `handoff.from`. */
   agent?: string
+  /** Guardrails added to the runtime's for this exec and its nested execs: docs/guardrails.md. */
+  guardrails?: GuardrailOptions
 }
+
+/** What `runtime.resume` takes beside the state and decisions: what the paused exec was given again. */
+export type ResumeOptions = Pick<
+  ExecOptions,
+  'tools' | 'signal' | 'journal' | 'session' | 'guardrails' | 'handoffs' | 'maxHandoffs'
+>
 
 /**
  * Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists

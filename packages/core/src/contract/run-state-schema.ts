@@ -139,6 +139,16 @@ function buildSchemas(z: Zod) {
       })
       .optional(),
     approval: z.object({ required: z.boolean(), decision: z.enum(APPROVAL_DECISIONS).optional() }).optional(),
+    guardrails: z
+      .array(
+        z.object({
+          name: z.string(),
+          phase: z.enum(['before', 'after']),
+          verdict: z.enum(['pass', 'tripwire', 'retry', 'reject', 'replace']),
+          reason: z.string().optional(),
+        }),
+      )
+      .optional(),
   })
 
   const approvalRequest: z.ZodType<ApprovalRequest> = z.object({

@@ -3,6 +3,7 @@
 
 export type * from './message-types.js'
 import type { ToolResultContent, ToolCall, AssistantMessage, Message } from './message-types.js'
+import type { ReceiptGuardrail, TrippedGuardrail } from './guardrail-types.js'
 
 // ─── JSON Schema and tools ───────────────────────────────────────────────────
 
@@ -213,6 +214,7 @@ export type NestorErrorLike = Error & {
   retryable?: boolean
   issues?: readonly string[]
   text?: string
+  guardrail?: TrippedGuardrail
 }
 
 export type Capabilities = { tools: boolean; thinking: boolean; contextWindow?: number }
@@ -298,6 +300,8 @@ export type ErrorCode =
   | 'missing_result'
   /** The request does not fit the model's context window even after compacting (docs/context.md). */
   | 'context_overflow'
+  /** A guardrail tripped (docs/guardrails.md): `error.guardrail` names it and says why. */
+  | 'guardrail_tripped'
   /** Another exec is writing this session (`session: { wait: true }` waits for it): docs/sessions.md. */
   | 'session_busy'
   /** A session write would pass the store's `maxMessages` or `maxBytes`. */
@@ -343,6 +347,8 @@ export type ToolReceipt = {
   control?: ControlDecision
   /** Whether the call needed a decision at its approval gate, and the decision it got (if any). */
   approval?: ReceiptApproval
+  /** The verdicts of the tool guardrails that checked the call (docs/guardrails.md). */
+  guardrails?: ReceiptGuardrail[]
 }
 
 /** The decisions a receipt names, as `runtime.resume` names them: approve, edit (approve new arguments), reject. */

@@ -8,6 +8,7 @@ import type {
   RuntimeOptions,
 } from '../contract/exec-types.js'
 import type { ApprovalDecision, ApprovalRequest, Message, Provider } from '../contract/types.js'
+import type { TextGuardrail, ToolGuardrail } from '../contract/guardrail-types.js'
 import type { EventLog } from '../events/event-log.js'
 import type { OutputGate } from '../schema/output.js'
 import { journalFlag } from '../state/edited-steps.js'
@@ -106,6 +107,15 @@ export type ExecEnv = {
   readonly context?: ContextOptions
   /** The exec's dollar budget: its own option, else the runtime's. */
   readonly maxCostUsd?: number
+  /** The guardrails it runs with (docs/guardrails.md); absent when there are none. */
+  readonly guardrails?: GuardrailSet
+}
+
+/** An exec's guardrails: its own, its runtime's and those its ancestors pass down (guardrails/define.ts). */
+export type GuardrailSet = {
+  readonly input: readonly TextGuardrail[]
+  readonly output: readonly TextGuardrail[]
+  readonly tools: readonly ToolGuardrail[]
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ExecState } from '../state/exec-state.js'
 import type { ExecJournal } from '../state/tree-journal.js'
 import type { ToolCache } from '../tools/tool-cache.js'
 import type { ToolSlots } from '../tools/tool-slots.js'
-import type { ExecContext, ExecEnv, ExecHost, LoopSettings, Nesting, TreeState } from './context.js'
+import type { ExecContext, ExecEnv, ExecHost, GuardrailSet, LoopSettings, Nesting, TreeState } from './context.js'
 import type { Listeners } from './listeners.js'
 import { currentScope } from './provider-scope.js'
 import { MessageQueue } from './message-queue.js'
@@ -37,6 +37,8 @@ export type NewExec = {
   output?: OutputGate
   /** Settings that differ from the runtime's for this exec (a batch's). */
   settings?: Partial<LoopSettings>
+  /** Its guardrails, resolved by the runtime (guardrails/define.ts). */
+  guardrails?: GuardrailSet
 }
 
 /**
@@ -85,6 +87,7 @@ export function openContext(owner: ContextOwner, exec: NewExec): ExecContext {
     ...(approve && { approve }),
     ...(context && { context }),
     ...(maxCostUsd !== undefined && { maxCostUsd }),
+    ...(exec.guardrails && { guardrails: exec.guardrails }),
     settings,
     cache: owner.cache,
     slots: owner.slots,

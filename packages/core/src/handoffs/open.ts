@@ -58,8 +58,12 @@ export function resumedTools(resumed: ResumedHandoffs | undefined, given: () => 
   return [...(active ? active.tools : given()), ...offer(plan, active ? active.next : plan.first)]
 }
 
-/** Binds the plan to the opened exec; a resumed one answers as its active agent again. */
-export function attachHandoffs(ctx: ExecContext, plan: HandoffPlan | undefined, active?: Route): void {
+/**
+ * Binds the plan to the opened exec, which answers as `agent` (its `agent` option); a resumed
+ * one answers as its active agent again.
+ */
+export function attachHandoffs(ctx: ExecContext, plan: HandoffPlan | undefined, agent?: string, active?: Route): void {
+  if (agent !== undefined) ctx.state.agent = agent
   if (!plan) return
   attachPlan(ctx, plan)
   if (active) becomeAgent(ctx, plan, active)

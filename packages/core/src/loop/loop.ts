@@ -14,6 +14,8 @@ import { refusalError, type Verdict } from '../schema/output.js'
 import { saveTurn } from '../sessions/exec-session.js'
 import { toRunState } from '../state/run-state.js'
 import { takeQueued, takeTurn, turnsReady } from './turns.js'
+import { inputChecked, startInputGuardrails, tripOf } from '../guardrails/input.js'
+import { checkOutput } from '../guardrails/output.js'
 
 /**
  * The tool loop. Each round takes a model turn (from the journal when it was recorded, else from
@@ -43,6 +45,12 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
     // exec() returns before the first model call is built, so steering sent right after it
     // still joins that call.
     await turnsReady(ctx)
+    if ('input' in start) {
+      // Guardrails hook: blocking input checks end the exec here; parallel ones start beside the first call.
+      const starting = startInputGuardrails(ctx, start.input)
+      const trip = starting instanceof Promise ? await starting : starting
+      if (trip) return end(ctx, { status: 'failed', error: trip })
+    }
     if ('resume' in start) {
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
       const { message, remaining } = start.resume
@@ -71,6 +79,14 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         if (!turn) return end(ctx, aborted(ctx))
         if ('refused' in turn) return end(ctx, { status: 'failed', error: turn.refused })
         const { message, error, calls } = turn
+        // Guardrails hook: no tool runs and nothing completes before the input guardrails passed.
+        const checking = inputChecked(ctx)
+        const inputTrip = checking instanceof Promise ? await checking : checking
+        if (inputTrip) {
+          const results = answerNotRun(ctx, calls, 'skipped', NOT_RUN.guardrailTripped)
+          await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: results })
+          return end(ctx, { status: 'failed', error: inputTrip })
+        }
         const failed = message.stopReason === 'error' || message.stopReason === 'aborted'
 
         if (failed) {
@@ -106,6 +122,14 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
             continue
           }
           if (verdict?.kind === 'ok') output = verdict.value
+          // Guardrails hook: the output guardrails trip, or send feedback within the iteration budget.
+          const judging = checkOutput(ctx, text, output)
+          const judged = judging instanceof Promise ? await judging : judging
+          if (judged && 'trip' in judged) return end(ctx, { status: 'failed', text, error: judged.trip })
+          if (judged) {
+            append(ctx, judged.feedback)
+            continue
+          }
           wantsTools = false
           continue
         }
@@ -246,6 +270,9 @@ export function announce(ctx: ExecContext, start: LoopStart): Message[] {
 
 /** Ends an exec: builds its result and emits agent_end, always the last event. */
 export function end(ctx: ExecContext, ending: Ending): ExecResult {
+  // Guardrails hook: an abort an input guardrail's trip caused ends the exec failed, saying why.
+  const trip = ending.status === 'aborted' ? tripOf(ctx) : undefined
+  if (trip) ending = { ...ending, status: 'failed', error: trip }
   const result = resultOf(ctx, ending)
   emit(ctx, { type: 'agent_end', result })
   return result

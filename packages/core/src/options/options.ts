@@ -121,6 +121,8 @@ const runtimeShape = () => ({
         ),
     )
     .optional(),
+  // Checked whole by the runtime (guardrails/define.ts): kinds, definitions, unique names.
+  guardrails: option.plainObject().optional(),
 })
 const runtimeSchema = strictOptions(runtimeShape)
 
@@ -182,6 +184,7 @@ const execShape = () => ({
     .optional(),
   maxHandoffs: option.nonNegativeInt().optional(),
   agent: option.nonEmptyString('a non-empty agent name').optional(),
+  guardrails: option.plainObject().optional(),
 })
 const execSchema = strictOptions(execShape)
 

@@ -8,7 +8,7 @@ import type {
   ExecInput,
   ExecOptions,
   ExecOutputOf,
-  ExecResult,
+  ResumeOptions,
   RuntimeOptions,
 } from '../contract/exec-types.js'
 import type { RunState } from '../contract/run-state-schema.js'
@@ -18,12 +18,12 @@ import { addUsage } from '../contract/usage.js'
 import { openNested, type ExecContext, type LoopSettings, type Nesting } from '../exec/context.js'
 import { currentFrame } from '../exec/frame.js'
 import { runtimeSettings } from '../exec/settings.js'
-import { asInternal } from '../exec/hooks.js'
 import { Listeners } from '../exec/listeners.js'
 import { openContext, type NewExec } from '../exec/open.js'
+import { checkGuardrailOptions, execGuardrails } from '../guardrails/define.js'
 import { ExecRun } from '../exec/run.js'
 import { ToolSet } from '../exec/tool-set.js'
-import { announce, end, resultOf, runLoop, type LoopStart } from '../loop/loop.js'
+import { runLoop, type LoopStart } from '../loop/loop.js'
 import { validateExecOptions, validateRuntimeOptions } from '../options/options.js'
 import { checkSuppliedHistory, completeMessage } from '../options/supplied-history.js'
 import { freshState } from '../state/exec-state.js'
@@ -41,6 +41,7 @@ import { closeSession, openSession } from '../sessions/exec-session.js'
 import { outputGate, sessionStore, toMessages } from './exec-input.js'
 import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
+import { fallbackResult, refused } from './run-endings.js'
 import { attachHandoffs, isTransferTool, openHandoffs, resumeHandoffs, resumedTools } from '../handoffs/index.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
@@ -62,6 +63,7 @@ export class Runtime {
 
   constructor(options: RuntimeOptions) {
     validateRuntimeOptions(options)
+    if (options.guardrails) checkGuardrailOptions(options.guardrails, 'guardrails')
     this.options = options
     this.runs = new RunRegistry(options.retention)
     this.settings = runtimeSettings(options)
@@ -94,7 +96,7 @@ export class Runtime {
 
   /** A child of `under` that Nestor opens itself (ExecHost): nested like a tool body's exec, with no tool running. */
   [openNested](under: Nesting, input: ExecInput, options: ExecOptions): ExecRun {
-    return this.openExec({ input }, options, under)
+    return this.openExec({ input }, options, under, true)
   }
 
   /** An exec from its input, or from one read later (a fork's, from the recorded run). */
@@ -102,12 +104,14 @@ export class Runtime {
     from: { input: ExecInput } | { recorded: Promise<Message[]> },
     given: ExecOptions<S, C>,
     frame: Nesting | undefined,
+    ownStep = false,
   ): ExecRun<ExecOutputOf<S, C>, ChoiceOf<C>> {
     validateExecOptions(given)
     const { options, settings } = applyOwner(this.options.registry, given)
     const store = options.session && sessionStore(this.options)
     // Compiled before anything runs: a schema that cannot be an output fails here, synchronously.
     const output = outputGate(options)
+    const guardrails = execGuardrails(this.options.guardrails, options.guardrails, frame?.ctx, this, ownStep)
     if (store && frame)
       throw invalidOption('session', 'no session in a nested exec (its turns are its tool result)', options.session?.id)
     const tools = this.resolveTools(options, frame)
@@ -152,9 +156,9 @@ export class Runtime {
       ...(journal && { journal }),
       ...(output && { output }),
       ...(settings && { settings }),
+      ...(guardrails && { guardrails }),
     })
-    attachHandoffs(ctx, handoffs)
-    if (options.agent !== undefined) ctx.state.agent = options.agent
+    attachHandoffs(ctx, handoffs, options.agent)
     // A journaled root keeps its input (redacted) with its first model step: a fork needs it.
     const keep = (input: Message[]) => {
       if (journal && !frame && options.journal) journal.input = ctx.env.redact(input)
@@ -192,14 +196,10 @@ export class Runtime {
   /**
    * Continues a paused exec from its RunState (also in another process, on a new Runtime): runs
    * the approved calls (edited ones validated again), answers rejected ones, and goes on with the
-   * same counters. Tools are matched by name from `options.tools` or this runtime's registry.
+   * same counters. Tools come by name from `options.tools` (else the registry); `options.guardrails` as on exec.
    */
-  resume(
-    state: RunState,
-    decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session' | 'handoffs' | 'maxHandoffs'> = {},
-  ): ExecRun {
-    const { session, ...rest } = options
+  resume(state: RunState, decisions: ResumeDecisions = {}, options: ResumeOptions = {}): ExecRun {
+    const { session, guardrails: own, ...rest } = options
     const store = session && sessionStore(this.options)
     const journal = this.sealed(rest.journal)
     const given = () => (options.tools ? normalizeTools(options.tools) : this.registryTools())
@@ -209,16 +209,19 @@ export class Runtime {
       stateSecret: this.options.stateSecret,
       tools: () => indexTools(resumedTools((handoffs = resumeHandoffs(state, options)), given)),
     })
+    const frame = currentFrame()
+    const guardrails = execGuardrails(this.options.guardrails, own, frame?.ctx, this)
     const ctx = this.open({
-      frame: currentFrame(),
+      frame,
       tools: new ToolSet(resumed.tools, undefined, this.settings.strictArguments),
       options: resumed.options,
       state: resumed.state,
       execId: resumed.execId,
       journal: rootJournal(resumed.journal),
       ...ownerSettings(this.options.registry, resumed.options.owner),
+      ...(guardrails && { guardrails }),
     })
-    attachHandoffs(ctx, handoffs?.plan, handoffs?.active)
+    attachHandoffs(ctx, handoffs?.plan, undefined, handoffs?.active)
     if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
     const claim = claimState(this.options.claimState, resumed.stateId, resumed.expiresAt)
@@ -360,27 +363,6 @@ function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
     throw error
   }
   return running.finally(() => ctx.control.unlink())
-}
-
-/** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
-async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
-  announce(ctx, start)
-  // Aborted while it waited to start (for a busy session): an abort, like one during the run.
-  return end(ctx, { status: error.code === 'aborted' ? 'aborted' : 'failed', error })
-}
-
-/**
- * Only reached if the loop itself broke: the result as it stands, without further events. It is
- * what the run resolves with, so it must not throw: when the history is what broke (a bad message
- * the loop took in), the result leaves it out rather than walk it again.
- */
-function fallbackResult(ctx: ExecContext, error: unknown): ExecResult {
-  const ending = { status: 'failed' as const, error: asInternal(error) }
-  try {
-    return resultOf(ctx, ending)
-  } catch {
-    return resultOf(ctx, ending, false)
-  }
 }
 
 /** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */

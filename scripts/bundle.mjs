@@ -3,6 +3,9 @@
 // compile, link), so core's ~50 modules load in a fraction of the time as a few files. Shared
 // chunks keep one copy of each module per package: core's entry points share one NestorError.
 // Types stay tsc's (dist/*.d.ts); source maps chain through dist/*.js.map to src/*.ts.
+// Exports with a `browser` condition get a second build into bundle/browser/, where each module
+// `…/node.js` that has a sibling `…/web.js` is replaced by it (core's platform/ and files/, providers' replay/files/): a
+// page's bundle holds no node: import, and Node keeps its few files (one per entry and chunk).
 //
 //   node scripts/bundle.mjs              bundles every package
 //   node scripts/bundle.mjs --if-stale   only the packages whose dist/ is newer than their bundle/
@@ -31,6 +34,27 @@ function entryPoints(manifest) {
     entries.add(target.slice('./bundle/'.length))
   }
   return [...entries]
+}
+
+/** The dist/ files the exports' `browser` conditions point at (through bundle/browser/). */
+function browserEntryPoints(manifest) {
+  const targets = Object.values(manifest.exports ?? {}).map((e) => e?.browser)
+  return [
+    ...new Set(
+      targets.filter((t) => typeof t === 'string' && t.startsWith('./bundle/browser/')).map((t) => t.slice(17)),
+    ),
+  ]
+}
+
+// In the browser build a module `x/node.js` whose folder also holds `x/web.js` resolves to the latter.
+const webVariants = {
+  name: 'web-variants',
+  setup(build) {
+    build.onResolve({ filter: /\/node\.js$/ }, ({ path, resolveDir }) => {
+      const web = join(resolveDir, path.replace(/node\.js$/, 'web.js'))
+      return existsSync(web) ? { path: web } : undefined
+    })
+  },
 }
 
 function newestMtime(dir) {
@@ -76,6 +100,25 @@ async function bundlePackage(dir) {
     sourcesContent: false,
     logLevel: 'warning',
   })
+  const browserEntries = browserEntryPoints(manifest)
+  if (browserEntries.length)
+    await build({
+      entryPoints: browserEntries.map((entry) => join(dist, entry)),
+      outbase: dist,
+      outdir: join(next, 'browser'),
+      chunkNames: 'chunks/[name]-[hash]',
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      packages: 'external',
+      external: Object.keys(manifest.imports ?? {}),
+      plugins: [webVariants],
+      sourcemap: true,
+      sourcesContent: false,
+      logLevel: 'warning',
+    })
   const ours = declaredNames(dist, 'class')
   const renamed = [...declaredNames(next, 'class')].filter((name) => !ours.has(name) && !isInnerClassName(name, ours))
   if (renamed.length) {

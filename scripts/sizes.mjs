@@ -1,8 +1,9 @@
 // The minified and gzipped size of every entry point of every package, as an app's bundle ships it:
 // the entry with everything it imports (zod and the other dependencies, the other @nestor
 // packages), bundled by esbuild for Node and minified; the peers but zod (provider SDKs, DBOS, pg,
-// OpenTelemetry, the MCP SDK) stay out, as the app chooses them. test/runtimes checks each size
-// against scripts/size-budgets.json.
+// OpenTelemetry, the MCP SDK) stay out, as the app chooses them. The entries a web page can import
+// are measured bundled for the browser too (`@nestor/core (browser)`). test/runtimes checks each
+// size against scripts/size-budgets.json.
 //
 //   node scripts/sizes.mjs     prints the table (KiB), with the AI SDK's `ai` measured the same way
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
@@ -26,6 +27,16 @@ export function entryPoints() {
   return entries
 }
 
+/** What a page can bundle (docs/packaging.md, "Bundling and runtimes"), measured with the browser's conditions. */
+export const browserEntryPoints = () =>
+  [
+    '@nestor/core',
+    '@nestor/agents',
+    '@nestor/providers/openai',
+    '@nestor/providers/openai-compatible',
+    '@nestor/providers/testing',
+  ].map((entry) => `${entry} (browser)`)
+
 /** The peers of every package but zod: what an app adds for the adapters and tools it uses. */
 function appPeers() {
   const peers = new Set()
@@ -39,15 +50,17 @@ function appPeers() {
   return [...peers].flatMap((name) => [name, `${name}/*`])
 }
 
-/** Bytes of `specifier`'s bundle, minified and gzipped (level 9). */
-export async function gzippedSize(specifier, external = appPeers()) {
+/** Bytes of `entry`'s bundle, minified and gzipped (level 9); `… (browser)` bundled for a page. */
+export async function gzippedSize(entry, external = appPeers()) {
+  const browser = entry.endsWith(' (browser)')
+  const specifier = browser ? entry.slice(0, -' (browser)'.length) : entry
   const result = await build({
     stdin: { contents: `export * from '${specifier}'`, resolveDir: root, loader: 'js' },
     bundle: true,
     minify: true,
-    platform: 'node',
+    platform: browser ? 'browser' : 'node',
     format: 'esm',
-    target: 'node20',
+    target: browser ? 'es2022' : 'node20',
     external,
     write: false,
     logLevel: 'silent',
@@ -61,7 +74,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const kib = (bytes) => (bytes / 1024).toFixed(1)
   const limits = budgets()
   console.log('| entry point | min+gzip KiB | budget KiB |\n|---|---:|---:|')
-  for (const entry of entryPoints())
+  for (const entry of [...entryPoints(), ...browserEntryPoints()])
     console.log(`| ${entry} | ${kib(await gzippedSize(entry))} | ${limits[entry] ?? '—'} |`)
   console.log(`| ai (the AI SDK, for comparison) | ${kib(await gzippedSize('ai', []))} | |`)
 }

@@ -5,7 +5,7 @@ import { packageDirs, repoRoot, rootManifest } from './packed-app.js'
 
 // The conventions of docs/packaging.md ("Conventions every package follows"), read from each
 // directory of packages/ without packing: a package added there is held to them at once.
-type Entry = { types: string; default: string }
+type Entry = { types: string; default: string; browser?: string; workerd?: string }
 type Manifest = {
   name: string
   version: string
@@ -56,10 +56,18 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
     expect(own).toBe('./package.json')
     expect(Object.keys(entries)).toContain('.')
     for (const [subpath, entry] of Object.entries(entries)) {
-      expect(typeof entry === 'object' ? Object.keys(entry) : entry, subpath).toEqual(['types', 'default'])
-      const { types, default: js } = entry as Entry
+      // A browser build (core's, providers' testing) adds `browser`, its twin under bundle/browser/, after `workerd`
+      // (Workers keep the Node build).
+      const keys = typeof entry === 'object' ? Object.keys(entry) : entry
+      const { types, default: js, browser, workerd } = entry as Entry
+      expect(keys, subpath).toEqual(browser ? ['types', 'workerd', 'browser', 'default'] : ['types', 'default'])
       expect(types, subpath).toMatch(/^\.\/dist\/.*\.d\.ts$/)
       expect(js, subpath).toBe(types.replace(/^\.\/dist\//, './bundle/').replace(/\.d\.ts$/, '.js'))
+      if (browser)
+        expect({ browser, workerd }, subpath).toEqual({
+          browser: js.replace('./bundle/', './bundle/browser/'),
+          workerd: js,
+        })
     }
     const root = entries['.'] as Entry
     expect({ main: manifest.main, types: manifest.types }).toEqual({ main: root.default, types: root.types })

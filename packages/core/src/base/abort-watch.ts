@@ -1,4 +1,4 @@
-import { setMaxListeners } from 'node:events'
+import { unlimitedListeners } from '../platform/node.js'
 
 /**
  * Every place in Nestor that reacts to an abort goes through `onAbort`, which registers ONE real
@@ -46,7 +46,7 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
  */
 export function internalController(): AbortController {
   const controller = new AbortController()
-  setMaxListeners(0, controller.signal)
+  unlimitedListeners(controller.signal)
   return controller
 }
 

@@ -1,18 +1,8 @@
-import { randomFillSync } from 'node:crypto'
+import { randomHex } from '../platform/node.js'
 
 // Ids leave the process (events, receipts, web routes), so each carries 128 random bits: knowing
-// one tells nothing about another. Random bytes are drawn a pool at a time, one call per 256 ids.
+// one tells nothing about another (node:crypto, or Web Crypto in a browser).
 const ID_BYTES = 16
-const pool = Buffer.alloc(ID_BYTES * 256)
-let offset = pool.length
 
 /** `{kind}_{32 hex digits}`: 128 random bits, 37 characters for a call id (OpenAI allows 40). */
-export function generateId(kind: string): string {
-  if (offset === pool.length) {
-    randomFillSync(pool)
-    offset = 0
-  }
-  const id = pool.toString('hex', offset, offset + ID_BYTES)
-  offset += ID_BYTES
-  return `${kind}_${id}`
-}
+export const generateId = (kind: string): string => `${kind}_${randomHex(ID_BYTES)}`

@@ -1,3 +1,4 @@
+import { base64Bytes } from '../platform/node.js'
 import type { AssistantMessage, ImageContent, Message, ToolResultContent, ToolSpec } from '../contract/types.js'
 
 // The token estimate: about 4 characters a token for text and JSON (within ~10 % of what providers
@@ -78,24 +79,25 @@ function mediaTokens(part: Exclude<ToolResultContent, { type: 'text' }> | ImageC
  * JPEG header; anything else counts as a large image.
  */
 function imageTokens(base64: string): number {
-  const size = pixelSize(Buffer.from(base64.slice(0, 65_536), 'base64'))
+  const size = pixelSize(base64Bytes(base64.slice(0, 65_536)))
   if (!size) return IMAGE_FALLBACK
   const scale = Math.min(1, 1568 / Math.max(size.width, size.height))
   return Math.ceil((size.width * scale * (size.height * scale)) / 750)
 }
 
-function pixelSize(bytes: Buffer): { width: number; height: number } | undefined {
+function pixelSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   // PNG: the IHDR chunk follows the 8-byte signature.
-  if (bytes.length >= 24 && bytes.readUInt32BE(0) === 0x89504e47)
-    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
+  if (bytes.length >= 24 && view.getUint32(0) === 0x89504e47)
+    return { width: view.getUint32(16), height: view.getUint32(20) }
   // JPEG: walk the segments to the first start-of-frame marker.
   if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) {
     for (let i = 2; i + 9 < bytes.length;) {
       if (bytes[i] !== 0xff) return undefined
       const marker = bytes[i + 1] as number
-      const length = bytes.readUInt16BE(i + 2)
+      const length = view.getUint16(i + 2)
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
-        return { height: bytes.readUInt16BE(i + 5), width: bytes.readUInt16BE(i + 7) }
+        return { height: view.getUint16(i + 5), width: view.getUint16(i + 7) }
       i += 2 + length
     }
   }

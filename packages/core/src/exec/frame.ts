@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { ContextStoreClass, asyncContext } from '../platform/node.js'
 import type { ExecFrameInfo } from '../contract/exec-types.js'
 import type { Nesting } from './context.js'
 
@@ -9,7 +9,7 @@ import type { Nesting } from './context.js'
  */
 export type Frame = Nesting & { runningTool: string }
 
-const frames = new AsyncLocalStorage<Frame>()
+const frames = new ContextStoreClass<Frame>()
 
 // The frame ToolContext.exec names while it opens its child: exec() reads its parent at once, so
 // a synchronous override nests the same way with or without AsyncLocalStorage.
@@ -39,11 +39,14 @@ export function currentExec(): ExecFrameInfo | undefined {
 // Before Node 24 an enabled AsyncLocalStorage slows every promise of the process (promise hooks),
 // so frames are on only while a tool body is in flight. Node 24's AsyncContextFrame needs no hooks:
 // the frame stays on. docs/architecture.md, "Performance notes", has the measure.
-const hooked = !usesContextFrames()
+const hooked = asyncContext === 'hooked'
 let bodiesInFlight = 0
 
 /** Runs a tool body inside `frame`; resolves or rejects with the body. */
 export function runInFrame<T>(frame: Frame, body: () => T | Promise<T>): Promise<T> {
+  // Without AsyncLocalStorage (browsers) no frame would outlast the body's first await: the body
+  // runs in none, so the ambient exec() fails `no_runtime` there at once, naming ctx.exec.
+  if (asyncContext === 'none') return (async () => body())()
   // An async wrapper: a body that throws synchronously still becomes a rejected promise.
   if (!hooked) return frames.run(frame, async () => body())
   bodiesInFlight++
@@ -53,14 +56,6 @@ export function runInFrame<T>(frame: Frame, body: () => T | Promise<T>): Promise
   const result = frames.run(frame, async () => body())
   result.then(settled, settled)
   return result
-}
-
-/** AsyncLocalStorage on AsyncContextFrame: Node 24's default, opt-in on 22, off with a flag. */
-function usesContextFrames(): boolean {
-  const flags = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)]
-  if (flags.includes('--no-async-context-frame')) return false
-  if (flags.includes('--experimental-async-context-frame')) return true
-  return Number(process.versions.node.split('.')[0]) >= 24
 }
 
 /**

@@ -1,6 +1,7 @@
 import { messageOf } from '../contract/errors.js'
 import { currentFrame, outsideFrames } from './frame.js'
 import type { AgentEvent } from '../contract/event-types.js'
+import { warn } from '../platform/node.js'
 
 type Handler = (event: AgentEvent) => void
 
@@ -77,8 +78,6 @@ export class Listeners {
     if (this.reported.has(handler)) return
     this.reported.add(handler)
     // Where Node reports warnings; the listener keeps getting events, its later throws are quiet.
-    process.emitWarning(
-      `a Nestor event listener threw on ${event.type} (reported once per listener): ${redact(messageOf(error))}`,
-    )
+    warn(`a Nestor event listener threw on ${event.type} (reported once per listener): ${redact(messageOf(error))}`)
   }
 }

@@ -1,4 +1,5 @@
 import type { RuntimeOptions } from '../contract/exec-types.js'
+import { warn } from '../platform/node.js'
 import {
   isOfflineProvider,
   type AssistantMessage,
@@ -56,9 +57,9 @@ class PriceBook {
   warnUnpriced(key: string): void {
     if (this.warned.has(key)) return
     this.warned.add(key)
-    process.emitWarning(
+    warn(
       `no price known for ${key}: its turns carry no usage.cost (add it with the Runtime option prices: { '${key}': { input, output } })`,
-      { code: 'NESTOR_UNKNOWN_PRICE' },
+      'NESTOR_UNKNOWN_PRICE',
     )
   }
 }

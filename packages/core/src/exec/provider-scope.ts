@@ -1,11 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { ContextStoreClass } from '../platform/node.js'
 import { invalidOption } from '../contract/errors.js'
 import type { Provider } from '../contract/types.js'
 
 /** What a scope gives the execs opened inside it: a provider, a listener for their secrets, or both. */
 type Scope = { provider?: Provider; onSecrets?: (secrets: readonly string[]) => void }
 
-const scopes = new AsyncLocalStorage<Scope>()
+// In a browser (no AsyncLocalStorage) a scope reaches the execs `fn` opens before its first await.
+const scopes = new ContextStoreClass<Scope>()
 
 // Before Node 24 an enabled AsyncLocalStorage slows every promise of the process (frame.ts says
 // why), so this one is on only while a scope is in flight.

@@ -6,6 +6,7 @@ import { toUserMessage } from './message-queue.js'
 import type { AgentEvent } from '../contract/event-types.js'
 import type { ChoiceOf, ExecInput, ExecOptions, ExecOutputOf, ExecResult } from '../contract/exec-types.js'
 import type { OutputSchema, UserMessage } from '../contract/types.js'
+import { warn } from '../platform/node.js'
 
 declare module '../contract/types.js' {
   interface ToolContext {
@@ -74,7 +75,7 @@ export class ExecRun<O = unknown, C extends string = string>
       } catch (error) {
         if (reported) return
         reported = true
-        process.emitWarning(
+        warn(
           `a Nestor run subscriber threw on ${event.type} (reported once): ${this.#ctx.env.redact(messageOf(error))}`,
         )
       }

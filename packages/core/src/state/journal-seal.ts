@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { hmacSha256Hex, sameDigest } from '../platform/node.js'
 import { canonicalJson } from '../base/canonical.js'
 import { NestorError } from '../contract/errors.js'
 import type { Journal, JournalEntry } from '../contract/journal.js'
@@ -32,9 +32,7 @@ export function markSealed(journal: Journal): Journal {
 
 function macOf(runId: string, entry: JournalEntry, secret: string): string {
   const { mac: _mac, ...body } = entry
-  return createHmac('sha256', secret)
-    .update(canonicalJson([runId, body]))
-    .digest('hex')
+  return hmacSha256Hex(secret, canonicalJson([runId, body]))
 }
 
 /** The entry without its `mac`, once the mac is checked; `invalid_state` naming the key if not. */
@@ -44,9 +42,7 @@ function opened(entry: unknown, runId: string, secret: string): unknown {
   const refuse = (why: string) =>
     new NestorError('invalid_state', `journal entry ${String(body.key)} of run ${runId} ${why}`)
   if (typeof mac !== 'string') throw refuse('is not signed, and this runtime has a stateSecret')
-  const expected = Buffer.from(macOf(runId, body, secret), 'hex')
-  const got = Buffer.from(mac, 'hex')
-  if (got.length !== expected.length || !timingSafeEqual(got, expected))
+  if (!sameDigest(mac, macOf(runId, body, secret)))
     throw refuse('does not match its signature: it was changed, moved from another run, or signed with another secret')
   return body
 }

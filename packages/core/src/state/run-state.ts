@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
+import { hmacSha256Hex, randomUUID, sameDigest, sha256Hex } from '../platform/node.js'
 import { canonicalJson } from '../base/canonical.js'
 import { NestorError } from '../contract/errors.js'
 import { RUN_STATE_VERSION, stateSchemas, type RunState } from '../contract/run-state-schema.js'
@@ -77,7 +77,7 @@ function journalField({ journal: tree, pending, execId }: Pause): RunState['jour
 
 function hmac(state: RunState, secret: string): string {
   const { signature: _omit, ...body } = state
-  return createHmac('sha256', secret).update(canonicalJson(body)).digest('hex')
+  return hmacSha256Hex(secret, canonicalJson(body))
 }
 
 const invalid = (why: string) => new NestorError('invalid_state', `invalid RunState: ${why}`)
@@ -106,9 +106,7 @@ export function verifyState(
   if (secret !== undefined) {
     if (typeof signature !== 'string') throw invalid('it is not signed, and this runtime has a stateSecret')
     // Over the value as given, not the parsed copy: an added field is tampering too.
-    const expected = Buffer.from(hmac(value as RunState, secret), 'hex')
-    const got = Buffer.from(signature, 'hex')
-    if (got.length !== expected.length || !timingSafeEqual(got, expected))
+    if (!sameDigest(signature, hmac(value as RunState, secret)))
       throw invalid('signature does not match: the state was tampered with or signed with another secret')
   }
   const state = copyOf(parsed.data)
@@ -168,7 +166,7 @@ function instant(ms: number): string {
 export function stateIdOf(state: RunState): string {
   if (state.stateId !== undefined) return state.stateId
   const { signature: _omit, ...body } = state
-  return `sha256:${createHash('sha256').update(canonicalJson(body)).digest('hex')}`
+  return `sha256:${sha256Hex(canonicalJson(body))}`
 }
 
 function lastAssistantIndex(history: Message[]): number {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256Hex } from '../platform/node.js'
 import { untilAbort } from '../base/abort-watch.js'
 import { callSignature } from '../base/canonical.js'
 import { NestorError, messageOf } from '../contract/errors.js'
@@ -131,7 +131,7 @@ export function idempotencyKeyOf(
   return () => {
     if (key !== undefined) return key
     const [runId, step] = exec ? [exec.tree.runId, toolKey(exec.key, iteration, toolCallId)] : [execId, toolCallId]
-    key = createHash('sha256').update(runId).update('\0').update(step).digest('hex')
+    key = sha256Hex(`${runId}\0${step}`)
     return key
   }
 }
@@ -195,8 +195,7 @@ export function throwIfContradicted(exec: ExecJournal | undefined): void {
 }
 
 /** What a first model step keeps of its exec's input (with the steering taken before it). */
-export const inputDigest = (messages: Message[]): string =>
-  createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 32)
+export const inputDigest = (messages: Message[]): string => sha256Hex(JSON.stringify(messages)).slice(0, 32)
 
 /**
  * The recorded model turn for this iteration, or undefined (the turn runs live). The first turn

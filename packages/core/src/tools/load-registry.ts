@@ -4,38 +4,14 @@ import * as nodeModule from 'node:module'
 import { dirname, extname, isAbsolute, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { NestorError, messageOf } from '../contract/errors.js'
-import type { OwnerDefaults } from '../contract/exec-types.js'
 import type { Tool } from '../contract/types.js'
 import { schemaProblem } from '../schema/json-schema-shape.js'
 import { checkManifest } from './manifest.js'
-import type { CheckedOwner, OwnerKind, ToolDeclaration } from './manifest-types.js'
+import type { CheckedOwner, ToolDeclaration } from './manifest-types.js'
+import { DeclaredRegistry, type DeclaredOwner } from './declared-registry.js'
 import { globMatch } from './registry.js'
 import { checkToolName, defineTool } from './tool.js'
 import { compileControl } from './tool-control.js'
-
-/** An owner of a loaded manifest: its defaults and the tools it declared. */
-export type DeclaredOwner = OwnerDefaults & { id: string; kind: OwnerKind; tools: readonly string[] }
-
-/**
- * The tools and owners of a manifest, fixed at load: pass it as a Runtime's `registry`, and
- * `exec(input, { owner })` applies that owner's defaults. It cannot be changed after load, so
- * what was checked stays true.
- */
-export class DeclaredRegistry {
-  readonly owners: ReadonlyMap<string, DeclaredOwner>
-  readonly #tools: ReadonlyMap<string, Tool>
-
-  constructor(tools: ReadonlyMap<string, Tool>, owners: ReadonlyMap<string, DeclaredOwner>) {
-    this.#tools = tools
-    this.owners = owners
-  }
-  get(name: string): Tool | undefined {
-    return this.#tools.get(name)
-  }
-  list(): Tool[] {
-    return [...this.#tools.values()]
-  }
-}
 
 /**
  * Reads a JSON or YAML manifest of owners and their tools (Nestor's list form or the seed's maps

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256Hex } from './files/node.js'
 import type { Message } from '@nestor/core'
 import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
 import { canonicalJson } from '@nestor/core/provider-kit'
@@ -76,8 +76,7 @@ function canonicalMessage(message: Message): unknown {
 }
 
 /** sha256 (hex) of the canonical JSON (sorted keys) of the canonical request. */
-export const requestKey = (request: CanonicalRequest): string =>
-  createHash('sha256').update(canonicalJson(request)).digest('hex')
+export const requestKey = (request: CanonicalRequest): string => sha256Hex(canonicalJson(request))
 
 /** A ModelEvent as plain JSON, snapshotted now (providers mutate the message they stream). */
 export function eventToJson(event: ModelEvent): unknown {

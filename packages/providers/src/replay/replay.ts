@@ -1,5 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, mkdir, readFile, rename, writeFile } from './files/node.js'
 import type { AssistantMessage, Provider } from '@nestor/core'
 import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
 import { NestorError } from '@nestor/core'

@@ -1,4 +1,3 @@
-import { inspect } from 'node:util'
 import { option, redactString } from '@nestor/core/provider-kit'
 
 export type ProviderLogLevel = 'error' | 'warn' | 'info' | 'debug'
@@ -26,6 +25,20 @@ export const loggerOption = () =>
     )
     .optional()
 
+type NodeUtil = typeof import('node:util')
+// node:util where the runtime has one (Node, Bun, Deno, Workers), fetched at the first log so a
+// browser bundle of an adapter imports no node: module; elsewhere JSON.
+function formatted(part: unknown): string {
+  const process = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process
+  const util = process?.getBuiltinModule?.('node:util') as NodeUtil | undefined
+  if (util) return util.inspect(part, { depth: 4, breakLength: Infinity })
+  try {
+    return part instanceof Error ? String(part.stack ?? part) : (JSON.stringify(part) ?? String(part))
+  } catch {
+    return String(part)
+  }
+}
+
 type SdkLogFn = (message: string, ...rest: unknown[]) => void
 export type SdkLoggingOptions = { logLevel: 'off' | ProviderLogLevel; logger: Record<ProviderLogLevel, SdkLogFn> }
 
@@ -45,9 +58,7 @@ export function sdkLogging(
     (level: ProviderLogLevel): SdkLogFn =>
     (message, ...rest) => {
       if (!logger) return
-      const text = [message, ...rest]
-        .map((part) => (typeof part === 'string' ? part : inspect(part, { depth: 4, breakLength: Infinity })))
-        .join(' ')
+      const text = [message, ...rest].map((part) => (typeof part === 'string' ? part : formatted(part))).join(' ')
       try {
         logger.log({ provider, level, message: redactString(text, [...secrets(), ...(logger.secrets ?? [])]) })
       } catch {

@@ -5,16 +5,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build as esbuild } from 'esbuild'
+import { chromium } from 'playwright-core'
 import { build as viteBuild } from 'vite'
 import webpack from 'webpack'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { installApp, packAll, rootManifest, sh } from '../packaging/packed-app.js'
+import { CHROMIUM, hasChromium } from '../support/browser-app.js'
+import { text, toolCalls } from '../support/openai-loop-wire.js'
+import { startWireServer } from '../support/wire-server.js'
 
 // A Node app bundled by esbuild, webpack 5 and Vite (SSR) runs from a folder holding only its
 // bundle: what Nestor loads on some paths only (zod, the JSON Schema validator) is imported by the
 // bundler variant of `#peers`. Each bundle, Bun and Deno running the app as installed, and a
 // Cloudflare Worker under workerd (all three from npm, pinned in .ci/versions.json) must give what
-// Node gives unbundled.
+// Node gives unbundled, streamed SSE and a journal replay included. A page's app, bundled for the browser, runs in Debian's Chromium.
 
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url))
 let app: string
@@ -89,12 +93,40 @@ async function answer(url: string, workerd: ChildProcess): Promise<unknown> {
   }
 }
 
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** What a client reads of an SSE response (as the fixture's sseSummary): type, tools ended, the end. */
+async function sseSummary(response: Response): Promise<unknown> {
+  const frames = (await response.text())
+    .split('\n\n')
+    .filter((frame) => /^data: /m.test(frame))
+    .map((frame) => ({
+      event: /^event: (.*)$/m.exec(frame)?.[1],
+      data: JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as { depth?: number; toolName?: string; status?: string },
+    }))
+  return {
+    contentType: response.headers.get('content-type'),
+    toolEnds: frames.filter((f) => f.event === 'tool_end').map((f) => `${f.data.depth}:${f.data.toolName}`),
+    end: { event: frames.at(-1)?.event, status: frames.at(-1)?.data.status },
+  }
+}
+
 const outDir = (name: string) => mkdtempSync(join(tmpdir(), `nestor-bundle-${name}-`))
 
 describe('the packed app', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     app = await installApp(await packAll(), rootManifest.devDependencies.zod!)
-    for (const file of ['scenario.mjs', 'main.mjs', 'worker.mjs']) cpSync(join(fixtures, file), join(app, file))
+    for (const file of ['scenario.mjs', 'main.mjs', 'worker.mjs', 'page.mjs', 'serve.mjs'])
+      cpSync(join(fixtures, file), join(app, file))
     const { stdout } = await sh(process.execPath, ['main.mjs'], app)
     unbundled = JSON.parse(stdout.trim().split('\n').at(-1)!)
   }, 600_000)
@@ -109,6 +141,17 @@ describe('the packed app', { timeout: 300_000 }, () => {
       choice: 'train',
       resume: { paused: 'paused', resumed: 'completed', text: 'booked' },
       badState: 'invalid_state',
+      sse: {
+        contentType: expect.stringMatching(/^text\/event-stream/),
+        toolEnds: ['1:lookup', '1:lookup', '0:delegate'],
+        end: { event: 'end', status: 'completed' },
+      },
+      replay: {
+        texts: ['Porto: sunny', 'Porto: sunny'],
+        modelCalls: 2,
+        toolResults: ['sunny in Porto (1)'],
+        replayed: expect.arrayContaining(['message_end', 'tool_end']),
+      },
     })
   })
 
@@ -172,6 +215,17 @@ describe('the packed app', { timeout: 300_000 }, () => {
     expect(lastLine(stdout)).toEqual(unbundled)
   })
 
+  it('on Bun and Deno, the nested loop streamed as SSE by Bun.serve / Deno.serve reads as it does in process', async () => {
+    const bun = await sh(await runtimeBin('bun'), ['serve.mjs'], app)
+    const deno = await sh(
+      await runtimeBin('deno'),
+      ['run', '--allow-read', '--allow-env', '--allow-sys', '--allow-net=127.0.0.1', 'serve.mjs'],
+      app,
+    )
+    const { sse } = unbundled as { sse: unknown }
+    expect([lastLine(bun.stdout), lastLine(deno.stdout)]).toEqual([sse, sse])
+  })
+
   it('on Deno, as installed', async () => {
     const { stdout } = await sh(
       await runtimeBin('deno'),
@@ -203,10 +257,89 @@ describe('the packed app', { timeout: 300_000 }, () => {
     )
     try {
       expect(await answer(`http://127.0.0.1:${port}/`, workerd)).toEqual(unbundled)
+      // The Worker's own answer, streamed through workerd: what a client reads of it.
+      const stream = await fetch(`http://127.0.0.1:${port}/sse`)
+      expect(await sseSummary(stream)).toEqual((unbundled as { sse: unknown }).sse)
     } finally {
       workerd.kill()
     }
   })
+
+  it.skipIf(!hasChromium)(
+    'in Chromium, bundled for the browser: a nested loop through ctx.exec, the OpenAI adapter over fetch, a signed resume',
+    async () => {
+      const bundle = await esbuild({
+        absWorkingDir: app,
+        entryPoints: ['page.mjs'],
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        minify: true,
+        write: false,
+        logLevel: 'silent',
+      })
+      expect(bundle.warnings.map((w) => w.text)).toEqual([])
+      const script = bundle.outputFiles[0]!.contents
+      const answers = [toolCalls({ id: 'call_1', name: 'lookup', args: { city: 'Porto' } }), text('Porto is ', 'sunny')]
+      const server = await startWireServer()
+      const html = '<!doctype html><script type="module" src="/app.js"></script>'
+      server.fallback = ({ url }) =>
+        url === '/'
+          ? { headers: { 'content-type': 'text/html' }, body: html }
+          : url === '/app.js'
+            ? { headers: { 'content-type': 'text/javascript' }, body: Buffer.from(script), chunkSize: script.length }
+            : url === '/v1/chat/completions' && answers.length
+              ? { body: answers.shift()! }
+              : { status: 404, body: '' }
+      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS })
+      try {
+        const page = await browser.newPage()
+        const errors: string[] = []
+        page.on('pageerror', (error) => errors.push(error.message))
+        await page.goto(server.url)
+        await page.waitForFunction(() => 'runPage' in globalThis)
+        const facts = await page.evaluate(
+          (baseURL) => (globalThis as unknown as { runPage(url: string): Promise<unknown> }).runPage(baseURL),
+          `${server.url}/v1`,
+        )
+        expect(errors).toEqual([])
+        expect(facts).toEqual({
+          nested: {
+            status: 'completed',
+            text: 'done',
+            toolResults: [{ error: false, text: 'Porto: sunny' }],
+            depths: [0, 1],
+            idsRandom: true,
+          },
+          ambient: {
+            status: 'completed',
+            toolResults: [
+              { error: true, text: expect.stringContaining('use the tool context: ctx.exec(input, options)') },
+            ],
+          },
+          wire: {
+            status: 'completed',
+            text: 'Porto is sunny',
+            toolResults: [{ error: false, text: 'sunny in Porto' }],
+          },
+          resume: {
+            paused: 'paused',
+            resumed: 'completed',
+            text: 'booked',
+            tampered: 'invalid_state',
+            toolResults: [{ error: false, text: 'booked Porto' }],
+          },
+          fileJournal: expect.stringMatching(/^invalid_options: fileJournal\(\) needs a file system/),
+        })
+        const model = server.requests.filter((r) => r.url === '/v1/chat/completions')
+        expect(model.map((r) => r.headers.authorization)).toEqual(['Bearer sk-page-test', 'Bearer sk-page-test'])
+        expect(JSON.stringify(model[1]!.json)).toContain('sunny in Porto')
+      } finally {
+        await browser.close()
+        await server.close()
+      }
+    },
+  )
 
   it('an adapter subpath bundles without the other SDKs; the root @nestor/providers entry fails the build naming the SDK it lacks', async () => {
     const entry = (source: string) => ({ contents: source, resolveDir: app, loader: 'js' as const })

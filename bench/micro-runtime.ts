@@ -10,10 +10,10 @@ import { formatTime, timePerOp } from './time-per-op.js'
 // Runtime micro-benchmarks over an in-memory provider (no HTTP, no SDK), so what is left is the
 // loop itself: event stamping, logging, dispatch, frames.
 
-type Turn = { text: string[] } | { call: { name: string; args: Record<string, unknown> } }
+export type Turn = { text: string[] } | { call: { name: string; args: Record<string, unknown> } }
 
 /** A provider answering from a function of the request, through the same builder as real adapters. */
-function memoryProvider(decide: (request: ModelRequest) => Turn): Provider {
+export function memoryProvider(decide: (request: ModelRequest) => Turn): Provider {
   let id = 0
   return {
     name: 'memory',

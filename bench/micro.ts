@@ -1,6 +1,7 @@
 import { generateId, redactDeep } from '@nestor/core/provider-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { contextBench } from './context.js'
+import { handoffMicro } from './handoff.js'
 import { memoryMicro } from './memory.js'
 import { runtimeMicro } from './micro-runtime.js'
 import { otelMicro } from './micro-otel.js'
@@ -108,6 +109,7 @@ export async function runMicro(): Promise<MicroResult[]> {
   return [
     ...(await idMicro()),
     ...(await runtimeMicro()),
+    ...(await handoffMicro()),
     ...(await otelMicro()),
     await builderMicro(),
     ...(await redactMicro()),

@@ -17,7 +17,7 @@ const ids = (content: string | Block[], type: string, key: 'id' | 'tool_use_id')
     .filter((b) => b.type === type)
     .map((b) => b[key] ?? '')
 
-const start = (prompt: number) => ({
+export const start = (prompt: number) => ({
   event: 'message_start',
   data: {
     type: 'message_start',
@@ -33,14 +33,14 @@ const start = (prompt: number) => ({
     },
   },
 })
-const end = (reason: string) => [
+export const end = (reason: string) => [
   {
     event: 'message_delta',
     data: { type: 'message_delta', delta: { stop_reason: reason }, usage: { output_tokens: 12 } },
   },
   { event: 'message_stop', data: { type: 'message_stop' } },
 ]
-const block = (index: number, content_block: unknown, delta: unknown) => [
+export const block = (index: number, content_block: unknown, delta: unknown) => [
   { event: 'content_block_start', data: { type: 'content_block_start', index, content_block } },
   { event: 'content_block_delta', data: { type: 'content_block_delta', index, delta } },
   { event: 'content_block_stop', data: { type: 'content_block_stop', index } },

@@ -23,6 +23,7 @@ const EVENT_TYPES = [
   'retry',
   'turn_end',
   'context_compacted',
+  'handoff',
   'guardrail',
   'agent_end',
 ]
@@ -125,6 +126,12 @@ function apply(event) {
       exec.steps.append(li)
       return
     }
+    case 'handoff':
+      // Another agent answers from here on: a step of its exec, and the exec's name says who.
+      if (!exec) return
+      exec.steps.append(el('li', 'step handoff', `${event.from ?? 'the exec'} hands over to ${event.to}`))
+      exec.node.dataset.agent = event.to
+      return
     case 'guardrail': {
       // A guardrail's check is a step of its exec; a trip is what ended the run.
       if (!exec) return

@@ -10,8 +10,14 @@ import {
   type SchemaInput,
   type Tool,
 } from '@nestor/core'
-import type { ChoiceOf, ExecOutputOf, OutputSchema } from '@nestor/core'
-import { toolSource, type ToolSource } from '@nestor/core/provider-kit'
+import type { ChoiceOf, ExecOutputOf, HandoffTarget, OutputSchema } from '@nestor/core'
+import {
+  agentProfile,
+  toolSource,
+  type AgentProfile,
+  type HandoffAgent,
+  type ToolSource,
+} from '@nestor/core/provider-kit'
 import { agentAsTool, type AsToolDefaultSchema, type AsToolOptions } from './as-tool.js'
 import { bindDeclaredTools } from './define-agent-tools.js'
 import { toolsOf } from './method-tool.js'
@@ -30,9 +36,15 @@ export type AgentOptions = {
  * protocol); `agent.asTool()` makes the whole agent one tool; `this.exec()` runs a loop with the
  * agent's instructions as the system prompt.
  */
-export abstract class Agent implements ToolSource {
+export abstract class Agent implements ToolSource, HandoffAgent {
   /** The system prompt of this agent's execs. */
   abstract instructions: string
+  /** Its name in handoffs (`transfer_to_<name>`) and `result.agent`; default: the class name in snake_case, less a trailing `Agent`. */
+  name?: string
+  /** What a model deciding on a handoff reads of it. */
+  description?: string
+  /** Agents it may hand the conversation to (docs/handoffs.md). */
+  handoffs?: HandoffTarget[]
   runtime?: Runtime
   provider?: Provider
   model?: string
@@ -57,6 +69,27 @@ export abstract class Agent implements ToolSource {
     return this.tools
   }
 
+  /** What a handoff to this agent answers with: its instructions, tools, model, provider, output, handoffs. */
+  [agentProfile](): AgentProfile {
+    return {
+      name: this.agentName,
+      tools: this.tools,
+      ...(this.description !== undefined && { description: this.description }),
+      ...(this.instructions && { instructions: this.instructions }),
+      ...(this.provider && { provider: this.provider }),
+      ...(this.model !== undefined && { model: this.model }),
+      ...(this.output !== undefined && { output: this.output }),
+      ...(this.handoffs && { handoffs: this.handoffs }),
+    }
+  }
+
+  /** `name`, else the class name: `BillingAgent` → `billing`, `OrderDesk` → `order_desk`. */
+  get agentName(): string {
+    if (this.name !== undefined) return this.name
+    const base = this.constructor.name.replace(/Agent$/, '') || 'agent'
+    return base.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+  }
+
   /**
    * Opens an exec with this agent's instructions as `system` (unless `options.system` is given).
    * Inside a tool body it is a nested exec of the running one (depth + 1, events stream up).
@@ -78,6 +111,8 @@ export abstract class Agent implements ToolSource {
       const own = this.ownTools()
       if (own.length > 0) merged.tools = own
     }
+    if (merged.handoffs === undefined && this.handoffs?.length) merged.handoffs = this.handoffs
+    merged.agent ??= this.agentName
     if (merged.provider === undefined && this.provider && !this.runtime) merged.provider = this.provider
     if (merged.model === undefined && this.model !== undefined && !this.runtime) merged.model = this.model
     const runtime = this.runtime ?? this.standaloneRuntime()

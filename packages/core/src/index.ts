@@ -59,6 +59,7 @@ export type {
   LoopHooks,
   RuntimeOptions,
   ExecOptions,
+  ResumeOptions,
   RetentionOptions,
   OwnerDefaults,
   ToolList,
@@ -73,6 +74,17 @@ export type {
 export type { ExecStats, ToolStats } from './contract/exec-stats-types.js'
 export type { BatchCall, BatchOptions, BatchResult, ParallelBatchResult } from './contract/batch-types.js'
 export type { AgentEvent, EventOf } from './contract/event-types.js'
+export type {
+  AgentProfile,
+  Handoff,
+  HandoffAgent,
+  HandoffInfo,
+  HandoffOptions,
+  HandoffTarget,
+  InputFilter,
+} from './contract/handoff-types.js'
+export { agentProfile } from './contract/handoff-types.js'
+export { handoff, lastTurns } from './handoffs/handoff.js'
 export { NestorError } from './contract/errors.js'
 export type { CostBudgetFigures } from './contract/errors.js'
 export type { InferArgs, SchemaInput } from './schema/schema.js'

@@ -33,6 +33,8 @@ export type {
 export type { BatchLane, BatchCallResult, BatchStop } from './contract/batch-types.js'
 export type { MessageDelta, AgentEventType, EventBase, EventPayload } from './contract/event-types.js'
 export { toolSource, offlineProvider, isOfflineProvider } from './contract/types.js'
+export { agentProfile } from './contract/handoff-types.js'
+export type { AgentProfile, HandoffAgent } from './contract/handoff-types.js'
 export { generateId } from './base/ids.js'
 export { invalidOption, messageOf } from './contract/errors.js'
 export { emptyUsage, addUsage, costOf } from './contract/usage.js'

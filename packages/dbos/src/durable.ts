@@ -160,6 +160,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             journal: journalNow,
             ...(options.exec?.tools ? { tools: options.exec.tools } : {}),
             ...(segment.unanswered !== undefined && { ask: refuseQuestions(segment.unanswered) }),
+            // A leg paused after a handoff goes on as the agent it handed over to (docs/handoffs.md).
+            ...(options.exec?.handoffs ? { handoffs: options.exec.handoffs } : {}),
+            ...(options.exec?.maxHandoffs !== undefined ? { maxHandoffs: options.exec.maxHandoffs } : {}),
           })
     waiting.handOver(run)
     const leg = segment.kind === 'start' ? 0 : segment.leg

@@ -42,6 +42,10 @@ export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
 export const ATTR_NESTOR_EXEC_ID = 'nestor.exec.id'
 export const ATTR_NESTOR_PARENT_EXEC_ID = 'nestor.parent_exec.id'
 export const ATTR_NESTOR_DEPTH = 'nestor.depth'
+/** On an agent's span that handed the conversation over: the target (docs/handoffs.md). */
+export const ATTR_NESTOR_HANDOFF_TO = 'nestor.handoff.to'
+/** On a handoff target's span: the agent that handed over. */
+export const ATTR_NESTOR_HANDOFF_FROM = 'nestor.handoff.from'
 export const ATTR_NESTOR_EXEC_STATUS = 'nestor.exec.status'
 export const ATTR_NESTOR_ITERATIONS = 'nestor.exec.iterations'
 export const ATTR_NESTOR_ITERATION = 'nestor.turn.iteration'

@@ -12,6 +12,7 @@ import {
 } from '@opentelemetry/api'
 import * as conv from './conventions.js'
 import { finishReason, messagesJson, outputJson, toolResultText } from './content.js'
+import { passSpan } from './handoff-span.js'
 
 export type InstrumentOptions = {
   /** Default: `trace.getTracer('@nestor/otel')` from the global tracer provider. */
@@ -40,6 +41,8 @@ type CallOwner = { ctx: Context; tools: Map<string, ToolSpan> }
 
 type OpenExec = CallOwner & {
   span: Span
+  /** Where the exec's span hangs: a handoff's span for the next agent hangs there too. */
+  parent: Context
   chat: Span | undefined
   /** The provider the last reply named: the next turn's chat span starts with it. */
   provider: string | undefined
@@ -71,6 +74,7 @@ export function instrument(runtime: Instrumentable, options: InstrumentOptions =
     on('tool_end', (e) => spans.toolEnd(e)),
     on('approval_required', (e) => spans.approvalRequired(e)),
     on('input_required', (e) => spans.inputRequired(e)),
+    on('handoff', (e) => spans.handoff(e)),
     on('guardrail', (e) => spans.guardrail(e)),
     on('agent_end', (e) => spans.agentEnd(e)),
   ]
@@ -120,6 +124,7 @@ class ExecSpans {
     )
     const exec: OpenExec = {
       span,
+      parent,
       ctx: trace.setSpan(parent, span),
       chat: undefined,
       tools: new Map(),
@@ -308,6 +313,12 @@ class ExecSpans {
       if (this.captureContent) attributes[conv.ATTR_NESTOR_INPUT_QUESTION] = input.question
       ;(exec.tools.get(input.toolCallId)?.span ?? exec.span).addEvent('nestor.input_required', attributes)
     }
+  }
+
+  /** A handoff: the target's invoke_agent span takes over from the one that handed over (handoff-span.ts). */
+  handoff(e: EventOf<'handoff'>): void {
+    const exec = this.open.get(e.execId)
+    if (exec) passSpan(this.tracer, exec, e)
   }
 
   /** A guardrail's verdict: an event on its tool call's span (tool guardrails), else on the exec's. */

@@ -21,4 +21,11 @@ export { safeJson } from './safe-json.js'
 export { toUIMessageStream, toUIMessageStreamResponse, UI_MESSAGE_STREAM_HEADERS } from './ui-stream.js'
 export type { UIStreamOptions } from './ui-stream.js'
 export { UIChunkMapper } from './ui-chunks.js'
-export type { UIChunk, ExecPartData, ApprovalPartData, GuardrailPartData, InputPartData } from './ui-chunks.js'
+export type {
+  UIChunk,
+  ExecPartData,
+  ApprovalPartData,
+  AgentPartData,
+  GuardrailPartData,
+  InputPartData,
+} from './ui-chunks.js'

@@ -29,6 +29,8 @@ export type ExecPartData = {
   text: string
   tokens: number
 }
+/** Who answers now: a handoff (docs/handoffs.md) replaces the part (one `id`, updated in place). */
+export type AgentPartData = { name: string; from?: string }
 /** A guardrail's check at any depth (docs/guardrails.md): one part per check. */
 export type GuardrailPartData = Omit<Extract<AgentEvent, { type: 'guardrail' }>, 'type' | 'seq' | 'timestamp'>
 
@@ -65,6 +67,7 @@ export type UIChunk =
   | { type: 'data-approval'; id: string; data: ApprovalPartData }
   | { type: 'data-input'; id: string; data: InputPartData }
   | { type: 'data-receipt'; id: string; data: ToolReceipt }
+  | { type: 'data-agent'; id: string; data: AgentPartData }
   | { type: 'data-guardrail'; id: string; data: GuardrailPartData }
 
 const resultText = (result: ToolResultMessage) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
@@ -117,6 +120,14 @@ export class UIChunkMapper {
         return this.approvalRequests(event.approvals)
       case 'input_required':
         return this.inputRequests(event.inputs)
+      case 'handoff':
+        return [
+          {
+            type: 'data-agent',
+            id: `${this.messageId}-agent`,
+            data: { name: event.to, ...(event.from !== undefined && { from: event.from }) },
+          },
+        ]
       case 'agent_end': {
         const { status, error } = event.result
         // The protocol's own ending for a stopped run: the client marks the message aborted.

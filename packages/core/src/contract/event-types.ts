@@ -95,6 +95,8 @@ type EventBody =
       after: { messages: number; tokens: number }
       replayed?: true
     }
+  /** The exec goes on as another agent (docs/handoffs.md): `to` answers from the next model call on. */
+  | { type: 'handoff'; from?: string; to: string; toolCallId: string }
   /**
    * A guardrail checked the input, the output or a tool call (`toolCallId`, `phase`): see
    * docs/guardrails.md.

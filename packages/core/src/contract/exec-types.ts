@@ -24,6 +24,7 @@ import type { RunState } from './run-state-schema.js'
 import type { Journal } from './journal.js'
 import type { SessionOptions, SessionStore } from './session-types.js'
 import type { ExecStats } from './exec-stats-types.js'
+import type { HandoffTarget } from './handoff-types.js'
 import type { GuardrailOptions } from './guardrail-types.js'
 
 export type ExecInput = string | Message | Message[]
@@ -53,6 +54,8 @@ export type ExecResult<O = unknown, C extends string = string> = StateFields & {
   stopped?: ExecStop
   /** What `receipts` add up to: per-tool calls and results, errors by kind, the longest same-tool streak. */
   stats: ExecStats
+  /** The agent that gave the answer: the last handoff's target, else the exec's `agent` option. */
+  agent?: string
   /** The name an exec with `choices` decided on (its `output.choice`); set only when `status` is 'completed'. */
   choice?: C
 }
@@ -264,9 +267,24 @@ export type ExecOptions<S extends OutputSchema | undefined = OutputSchema | unde
    * none (so `chatRoutes`' optional `session` passes straight through).
    */
   session?: SessionOptions | undefined
+  /**
+   * Agents this exec may hand the conversation to: the model sees `transfer_to_<name>` for each,
+   * and the target answers in place of the exec's own instructions (docs/handoffs.md).
+   */
+  handoffs?: HandoffTarget[]
+  /** How many handoffs the exec may take (default 10); one more fails it `budget_exceeded`. */
+  maxHandoffs?: number
+  /** The name of the agent this exec answers as (`Agent.exec` sets it): `result.agent`, `handoff.from`. */
+  agent?: string
   /** Guardrails added to the runtime's for this exec and its nested execs: docs/guardrails.md. */
   guardrails?: GuardrailOptions
 }
+
+/** What `runtime.resume` takes beside the state and decisions: what the paused exec was given again. */
+export type ResumeOptions = Pick<
+  ExecOptions,
+  'tools' | 'signal' | 'journal' | 'session' | 'guardrails' | 'ask' | 'handoffs' | 'maxHandoffs'
+>
 
 /**
  * Where a runtime finds its tools when an exec names none: a `ToolRegistry`, or anything that lists

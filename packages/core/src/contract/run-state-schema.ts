@@ -197,6 +197,10 @@ function buildSchemas(z: Zod) {
     stopAtTools: z.array(z.string()).optional(),
     /** The declared owner the exec ran for (`exec({ owner })`): a resume applies its defaults again. */
     owner: z.string().min(1).optional(),
+    /** The agent answering when the exec paused (docs/handoffs.md): a resume continues as it. */
+    agent: z.string().min(1).optional(),
+    /** Handoffs taken so far (maxHandoffs counts across the pause). */
+    handoffsUsed: count.optional(),
     iterationsUsed: count,
     /** `null` stands for Infinity (JSON has no Infinity). */
     iterationBudget: count.nullable(),

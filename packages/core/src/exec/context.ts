@@ -176,9 +176,10 @@ export type ExecContext = {
   readonly parent?: ExecContext
   /** Budgets shared by the whole exec tree. */
   readonly tree: TreeState
-  readonly env: ExecEnv
-  /** The tools the model is offered: fixed, unless some come from a live list (docs/mcp.md). */
-  readonly tools: ToolSet
+  /** Fixed while one agent answers; a handoff replaces it with its target's (handoffs/pass.ts). */
+  env: ExecEnv
+  /** The tools the model is offered: fixed, unless some come from a live list (docs/mcp.md) or a handoff passes the exec on. */
+  tools: ToolSet
   readonly state: ExecState
   readonly control: ExecControl
   /** Its context window, as far as context management learned it. */

@@ -2,13 +2,14 @@ import { ABORTED, raceAbort } from '../base/abort-watch.js'
 import { NestorError } from '../contract/errors.js'
 import type { EventPayload } from '../contract/event-types.js'
 import type { ExecResult } from '../contract/exec-types.js'
-import type { AssistantMessage, Message, NestorErrorLike, ToolResultMessage } from '../contract/types.js'
+import type { AssistantMessage, Message, NestorErrorLike, ToolCall, ToolResultMessage } from '../contract/types.js'
 import { statsFromReceipts } from '../calls/exec-stats.js'
 import { NOT_RUN } from '../calls/answers.js'
 import { answerNotRun, repairHistory, runToolRound, toolCallsOf, type ToolRound } from '../calls/round.js'
 import { turnBudgetError } from '../exec/budget.js'
 import { append, emit, waitingOf, type ExecContext } from '../exec/context.js'
 import { asInternal } from '../exec/hooks.js'
+import { chooseHandoff, passHandoff } from '../handoffs/pass.js'
 import { refusalError, type Verdict } from '../schema/output.js'
 import { saveTurn } from '../sessions/exec-session.js'
 import { pendingInput } from '../state/answer-journal.js'
@@ -55,12 +56,14 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
       // The paused turn finishes here: its remaining calls run, then its turn_end closes it.
       const { message, remaining } = start.resume
       const wanted = new Set(remaining)
+      const all = toolCallsOf(message)
+      chooseHandoff(ctx, all)
       const round = await runToolRound(
         ctx,
-        toolCallsOf(message).filter((c) => wanted.has(c.id)),
+        all.filter((c) => wanted.has(c.id)),
       )
       await endTurn(ctx, { type: 'turn_end', iteration: ctx.state.iterationsUsed, message, toolResults: round.results })
-      const stop = afterTools(ctx, round)
+      const stop = afterTools(ctx, round) ?? (await handedOver(ctx, all))
       if (stop) return end(ctx, stop)
     }
     let wantsTools = true
@@ -137,9 +140,10 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
           continue
         }
         // The model called tools.
+        chooseHandoff(ctx, calls)
         const round = await runToolRound(ctx, calls)
         await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: round.results })
-        const stop = afterTools(ctx, round)
+        const stop = afterTools(ctx, round) ?? (await handedOver(ctx, calls))
         if (stop) return end(ctx, stop)
         const choice = ctx.state.toolChoice
         if (ctx.env.settings.resetToolChoice && choice !== undefined && choice !== 'auto' && choice !== 'none')
@@ -195,6 +199,12 @@ function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
   const stop = round.controlStop
   if (stop) return { status: 'completed', text: textOf(stop.result), stopped: stop.stopped }
   return undefined
+}
+
+/** After a round that goes on: a handoff the turn took makes the exec its target (handoffs/). */
+async function handedOver(ctx: ExecContext, calls: ToolCall[]): Promise<Ending | undefined> {
+  const error = await passHandoff(ctx, calls)
+  return error && { status: 'failed', error }
 }
 
 /** The RunState of a pause: what a resume (runtime/resume.ts) continues from. */
@@ -307,6 +317,7 @@ export function resultOf(ctx: ExecContext, ending: Ending, withHistory = true): 
     }
   if ('output' in ending) result.output = ending.output
   if (ending.stopped) result.stopped = ctx.env.redact(ending.stopped)
+  if (ctx.state.agent !== undefined) result.agent = ctx.state.agent
   // A decision's name, beside the `{ reason, choice }` it came in.
   if (ctx.env.output?.spec.name === 'choice' && ending.output !== undefined)
     result.choice = (ending.output as { choice: string }).choice

@@ -180,6 +180,12 @@ const execShape = () => ({
       wait: option.boolean().optional(),
     })
     .optional(),
+  // Each target checked when the exec opens (handoffs/routes.ts names the bad one).
+  handoffs: option
+    .custom<NonNullable<ExecOptions['handoffs']>>('an array of Agents or handoff(agent, options)', Array.isArray)
+    .optional(),
+  maxHandoffs: option.nonNegativeInt().optional(),
+  agent: option.nonEmptyString('a non-empty agent name').optional(),
   guardrails: option.plainObject().optional(),
 })
 const execSchema = strictOptions(execShape)

@@ -8,7 +8,7 @@ import type {
   ExecInput,
   ExecOptions,
   ExecOutputOf,
-  ExecResult,
+  ResumeOptions,
   RuntimeOptions,
 } from '../contract/exec-types.js'
 import type { RunState } from '../contract/run-state-schema.js'
@@ -18,13 +18,12 @@ import { addUsage } from '../contract/usage.js'
 import { openNested, type ExecContext, type LoopSettings, type Nesting } from '../exec/context.js'
 import { currentFrame } from '../exec/frame.js'
 import { runtimeSettings } from '../exec/settings.js'
-import { asInternal } from '../exec/hooks.js'
 import { Listeners } from '../exec/listeners.js'
 import { openContext, type NewExec } from '../exec/open.js'
 import { checkGuardrailOptions, execGuardrails } from '../guardrails/define.js'
 import { ExecRun } from '../exec/run.js'
 import { ToolSet } from '../exec/tool-set.js'
-import { announce, end, resultOf, runLoop, type LoopStart } from '../loop/loop.js'
+import { runLoop, type LoopStart } from '../loop/loop.js'
 import { validateExecOptions, validateRuntimeOptions } from '../options/options.js'
 import { checkSuppliedHistory, completeMessage } from '../options/supplied-history.js'
 import { freshState } from '../state/exec-state.js'
@@ -42,6 +41,8 @@ import { closeSession, openSession } from '../sessions/exec-session.js'
 import { outputGate, sessionStore, toMessages } from './exec-input.js'
 import { applyOwner, ownerSettings } from './owner-defaults.js'
 import { prepareResume, restoreTree } from './resume.js'
+import { fallbackResult, refused } from './run-endings.js'
+import { attachHandoffs, isTransferTool, openHandoffs, resumeHandoffs, resumedTools } from '../handoffs/index.js'
 import { attachTo, RunRegistry, type AttachedRun } from './run-registry.js'
 
 type Listener<T extends AgentEventType | '*'> = (event: T extends AgentEventType ? EventOf<T> : AgentEvent) => void
@@ -114,6 +115,7 @@ export class Runtime {
     if (store && frame)
       throw invalidOption('session', 'no session in a nested exec (its turns are its tool result)', options.session?.id)
     const tools = this.resolveTools(options, frame)
+    const handoffs = openHandoffs(options, tools)
     const choice = options.toolChoice
     if (typeof choice === 'object' && !tools.has(choice.name)) {
       throw invalidOption(
@@ -156,6 +158,7 @@ export class Runtime {
       ...(settings && { settings }),
       ...(guardrails && { guardrails }),
     })
+    attachHandoffs(ctx, handoffs, options.agent)
     // A journaled root keeps its input (redacted) with its first model step: a fork needs it.
     const keep = (input: Message[]) => {
       if (journal && !frame && options.journal) journal.input = ctx.env.redact(input)
@@ -195,17 +198,16 @@ export class Runtime {
    * the approved calls (edited ones validated again), answers rejected ones, and goes on with the
    * same counters. Tools come by name from `options.tools` (else the registry); `options.guardrails` as on exec.
    */
-  resume(
-    state: RunState,
-    decisions: ResumeDecisions = {},
-    options: Pick<ExecOptions, 'tools' | 'signal' | 'journal' | 'session' | 'guardrails' | 'ask'> = {},
-  ): ExecRun {
+  resume(state: RunState, decisions: ResumeDecisions = {}, options: ResumeOptions = {}): ExecRun {
     const { session, guardrails: own, ...rest } = options
     const store = session && sessionStore(this.options)
     const journal = this.sealed(rest.journal)
+    const given = () => (options.tools ? normalizeTools(options.tools) : this.registryTools())
+    // Asked for once the state is verified: the handoffs find its active agent among theirs.
+    let handoffs: ReturnType<typeof resumeHandoffs>
     const resumed = prepareResume(state, decisions, journal ? { ...rest, journal } : rest, {
       stateSecret: this.options.stateSecret,
-      tools: () => indexTools(options.tools ? normalizeTools(options.tools) : this.registryTools()),
+      tools: () => indexTools(resumedTools((handoffs = resumeHandoffs(state, options)), given)),
     })
     const frame = currentFrame()
     const guardrails = execGuardrails(this.options.guardrails, own, frame?.ctx, this)
@@ -219,6 +221,7 @@ export class Runtime {
       ...ownerSettings(this.options.registry, resumed.options.owner),
       ...(guardrails && { guardrails }),
     })
+    attachHandoffs(ctx, handoffs?.plan, undefined, handoffs?.active)
     if (ctx.depth === 0) restoreTree(ctx.tree, resumed.tree)
     // Claimed last, once everything else checked out: a refused resume leaves the state unspent.
     const claim = claimState(this.options.claimState, resumed.stateId, resumed.expiresAt)
@@ -292,7 +295,7 @@ export class Runtime {
     else if (frame && options.toolset === undefined) {
       // A child inherits what its parent resolved, minus the tool whose body is running.
       const running = 'runningTool' in frame ? frame.runningTool : undefined
-      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== running)
+      tools = [...frame.ctx.tools.values()].filter((t) => t.spec.name !== running && !isTransferTool(t))
     } else tools = this.registryTools()
     const { toolsAllow, toolsDeny, stopAtTools } = options
     checkToolNames(tools, { toolsAllow, toolsDeny, stopAtTools })
@@ -360,27 +363,6 @@ function settleBatch<T>(ctx: ExecContext, run: () => Promise<T>): Promise<T> {
     throw error
   }
   return running.finally(() => ctx.control.unlink())
-}
-
-/** A child past maxDepth: agent_start and agent_end, a failed result, no model call. */
-async function refused(ctx: ExecContext, start: LoopStart, error: NestorError): Promise<ExecResult> {
-  announce(ctx, start)
-  // Aborted while it waited to start (for a busy session): an abort, like one during the run.
-  return end(ctx, { status: error.code === 'aborted' ? 'aborted' : 'failed', error })
-}
-
-/**
- * Only reached if the loop itself broke: the result as it stands, without further events. It is
- * what the run resolves with, so it must not throw: when the history is what broke (a bad message
- * the loop took in), the result leaves it out rather than walk it again.
- */
-function fallbackResult(ctx: ExecContext, error: unknown): ExecResult {
-  const ending = { status: 'failed' as const, error: asInternal(error) }
-  try {
-    return resultOf(ctx, ending)
-  } catch {
-    return resultOf(ctx, ending, false)
-  }
 }
 
 /** The module-level exec(): runs on the runtime of the current frame; `no_runtime` outside one. */

@@ -59,6 +59,10 @@ const FIELDS = {
   } satisfies Field<Map<string, PriorDecision>, NonNullable<RunState['decisions']>>,
   /** Reset to auto after the first model call when `resetToolChoice` is on. */
   toolChoice: same<ToolChoice | undefined>(),
+  /** The agent answering (handoffs/): the exec's `agent` option, then each handoff's target. */
+  agent: same<string | undefined>(),
+  /** Handoffs taken: the maxHandoffs budget. */
+  handoffsUsed: same<number>(),
 }
 
 type StateKey = keyof typeof FIELDS
@@ -101,6 +105,8 @@ export function freshState(
     streaks: new Map(),
     decisions: new Map(),
     toolChoice: undefined,
+    agent: undefined,
+    handoffsUsed: 0,
     toolCallIds: new Set(),
   }
 }
@@ -127,6 +133,7 @@ export function restoredState(stored: RunState): ExecState {
   // States paused before the tool-call budgets existed hold neither field.
   state['toolCallsUsed'] ??= 0
   state['toolCallBudget'] ??= Infinity
+  state['handoffsUsed'] ??= 0
   const toolCallIds = new Set<string>()
   for (const m of stored.history)
     if (m.role === 'assistant') for (const c of m.content) if (c.type === 'toolCall') toolCallIds.add(c.id)

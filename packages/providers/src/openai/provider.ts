@@ -1,6 +1,6 @@
 import type { Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
-import { parseOptions } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest } from '@nestor/core/integration-kit'
+import { parseOptions } from '@nestor/core/integration-kit'
 import type OpenAI from 'openai'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'

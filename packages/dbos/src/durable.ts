@@ -1,4 +1,4 @@
-import { dbos, dbosSdk } from './peer.js'
+import { dbos } from './peer.js'
 import { configureQueues } from './queues.js'
 import type { ExecOptions, ExecResult, ExecRun, PendingInput, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'

@@ -5,7 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { NestorError } from '@nestor/core'
-import { hostGuard, option, parseOptions, strictOptions, type HostGuard } from '@nestor/core/provider-kit'
+import { hostGuard, option, parseOptions, strictOptions, type HostGuard } from '@nestor/core/integration-kit'
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './http-body.js'
 import { SessionTable, type Session } from './http-sessions.js'
 

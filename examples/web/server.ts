@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   Runtime,
@@ -55,7 +55,10 @@ const STATIC: Record<string, string> = {
 }
 // The question form is @nestor/web's, the same file the studio page loads.
 const SHARED: Record<string, string> = {
-  '/answer-form.js': createRequire(import.meta.url).resolve('@nestor/web/answer-form.js'),
+  '/answer-form.js': join(
+    dirname(createRequire(import.meta.url).resolve('@nestor/web/package.json')),
+    'src/browser/answer-form.js',
+  ),
 }
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',

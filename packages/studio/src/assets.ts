@@ -15,7 +15,10 @@ const FILES: Record<string, string> = {
 }
 // The form for a tool's question is @nestor/web's, one file for this page and the example app's.
 const SHARED: Record<string, URL> = {
-  'answer-form.js': pathToFileURL(createRequire(import.meta.url).resolve('@nestor/web/answer-form.js')),
+  'answer-form.js': new URL(
+    'src/browser/answer-form.js',
+    pathToFileURL(createRequire(import.meta.url).resolve('@nestor/web/package.json')),
+  ),
 }
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',

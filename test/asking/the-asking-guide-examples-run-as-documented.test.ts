@@ -20,7 +20,7 @@ describe('docs/asking.md', () => {
       'paused The refund of 250 EUR is over the limit. Go ahead?',
       'invalid_options',
       'completed [{"type":"text","text":"refunded 250 EUR (goodwill)"}]',
-      '2',
+      'body runs: 2',
     ])
   })
 

@@ -2,7 +2,7 @@ import { loadavg } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { Runtime, defineTool, exec, type Provider, type RunState, type Tool } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { z } from 'zod'
 

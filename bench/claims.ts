@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { Runtime, defineTool, type Provider, type RunState } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { z } from 'zod'
 

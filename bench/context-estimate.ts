@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { estimateTokens, type AssistantMessage, type Message } from '@nestor/core'
-import type { ToolSpec } from '@nestor/core/provider-kit'
+import type { ToolSpec } from '@nestor/core/integration-kit'
 
 // How far Nestor's token estimate (docs/context.md) is from what providers report: each recorded
 // wire fixture with a request body and a verified usage is converted to Nestor messages, system

@@ -11,7 +11,7 @@ import {
   type Message,
   type Provider,
 } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { z } from 'zod'
 // The loop's window check itself, from core's compiled modules (not a public entry): timed alone,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { AssistantMessage, Provider, RuntimeOptions } from '@nestor/core'
-import { addUsage, emptyUsage } from '@nestor/core/provider-kit'
+import { addUsage, emptyUsage } from '@nestor/core/integration-kit'
 import { runImportTimes, type ImportResult } from './import-time.js'
 import { formatTime, timePerOp } from './time-per-op.js'
 import { fmt, median, quantile } from './stats.js'

@@ -2,6 +2,7 @@ import { ConfiguredInstance, DBOS } from '@dbos-inc/dbos-sdk'
 import { Runtime, defineTool } from '@nestor/core'
 import { durable } from '@nestor/dbos'
 import { openai } from '@nestor/providers'
+import { readFileSync, readdirSync } from 'node:fs'
 import OpenAI from 'openai'
 import pg from 'pg'
 import { z } from 'zod/v4'
@@ -152,22 +153,53 @@ async function latencies(start: Start, count: number, first: System) {
   return out
 }
 
-/** Execs per second with `inFlight` execs always in flight, `total` in all, through the queue. */
+/** Execs per second with `inFlight` execs always in flight, `total` in all, through the queue; and Postgres CPU ms per exec. */
 async function throughput(system: System, turns: number, inFlight: number, total: number) {
   let next = 0
+  const cpu = await postgresCpuMs()
   const begun = performance.now()
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next++ < total) await once(system, { queued: true, turns })
     }),
   )
-  return (total / (performance.now() - begun)) * 1000
+  const rate = (total / (performance.now() - begun)) * 1000
+  return { rate, cpu: ((await postgresCpuMs()) - cpu) / total }
 }
 
 // Write transactions (each a commit with an xid) per exec: the database's own counter, read
 // before and after a block of execs; `txid_current()` takes one xid itself.
 const pool = new pg.Pool({ connectionString: env['DBOS_SYSTEM_DATABASE_URL'], max: 1 })
 const xid = async () => Number((await pool.query('SELECT txid_current() AS x')).rows[0].x)
+
+// Postgres CPU: user + system time of the postmaster's live children (backends, WAL writer…)
+// plus what its children that exited used (cutime + cstime), from Linux's /proc, in clock ticks
+// (10 ms): so only blocks of many execs say anything. NaN where there is no /proc.
+const TICK_MS = 10
+const statFields = (pid: number | string) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+const postmaster = await pool
+  .query('SELECT pg_backend_pid() AS pid')
+  .then(({ rows }) => Number(statFields(rows[0].pid as number)[1]))
+  .catch(() => NaN)
+async function postgresCpuMs(): Promise<number> {
+  if (Number.isNaN(postmaster)) return NaN
+  // Fields after the name: 1 ppid, 11 utime, 12 stime, 13 cutime, 14 cstime.
+  const own = statFields(postmaster)
+  let ticks = Number(own[13]) + Number(own[14])
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const fields = statFields(entry)
+      if (Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // Exited while listed: its time moves to the postmaster's cutime.
+    }
+  }
+  return ticks * TICK_MS
+}
 async function commits(system: System, turns: number, count: number) {
   const before = await xid()
   for (let i = 0; i < count; i++) await once(system, { queued: true, turns })
@@ -183,6 +215,8 @@ const direct10 = await latencies({ queued: false, turns: 10 }, n(5), first)
 const queued1 = await latencies({ queued: true, turns: 1 }, n(8), first)
 const queued10 = await latencies({ queued: true, turns: 10 }, n(4), first)
 const rates: Record<string, Record<System, number>> = {}
+// Postgres CPU per exec over both throughput blocks of an exec length (8 and 32 in flight).
+const cpu: Record<string, Record<System, number>> = { '1': { floor: 0, nestor: 0 }, '10': { floor: 0, nestor: 0 } }
 for (const [turns, inFlight, total] of [
   [1, 8, n(48)],
   [1, IN_FLIGHT, n(64)],
@@ -191,7 +225,11 @@ for (const [turns, inFlight, total] of [
 ] as const) {
   const key = `${turns}@${inFlight}`
   rates[key] = { floor: 0, nestor: 0 }
-  for (const system of [first, second]) rates[key][system] = await throughput(system, turns, inFlight, total)
+  for (const system of [first, second]) {
+    const block = await throughput(system, turns, inFlight, total)
+    rates[key][system] = block.rate
+    cpu[String(turns)]![system] += block.cpu / 2
+  }
 }
 const writes: Record<string, Record<System, number>> = { '1': { floor: 0, nestor: 0 }, '10': { floor: 0, nestor: 0 } }
 for (const turns of [1, 10])
@@ -211,6 +249,7 @@ process.stdout.write(
     queued10: both(mean, queued10),
     rates,
     writes,
+    cpu,
   })}\n`,
 )
 await pool.end()

@@ -204,6 +204,7 @@ type FloorRound = {
   queued10: System
   rates: Record<string, System>
   writes: Record<string, System>
+  cpu: Record<string, System>
 }
 
 /**
@@ -248,6 +249,8 @@ async function againstFloor(url: string, modelUrl: string) {
   }
   for (const key of Object.keys(rounds[0]!.writes))
     row(`${key} tool turn(s): commits per exec`, (r) => r.writes[key]!, '', 1)
+  for (const key of Object.keys(rounds[0]!.cpu))
+    row(`${key} tool turn(s): Postgres CPU per exec (8 and 32 in flight)`, (r) => r.cpu[key]!, 'ms', 1)
   console.log(`\nload average (1 min) before and after each round: ${load.map((l) => l.toFixed(1)).join(', ')}\n`)
 }
 

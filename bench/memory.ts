@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { Runtime, type Message, type Provider } from '@nestor/core'
-import { emptyUsage, type ModelEvent } from '@nestor/core/provider-kit'
+import { emptyUsage, type ModelEvent } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import type { MicroResult } from './time-per-op.js'
 

@@ -1,5 +1,5 @@
 import { Runtime, defineTool } from '@nestor/core'
-import { type ModelRequest } from '@nestor/core/provider-kit'
+import { type ModelRequest } from '@nestor/core/integration-kit'
 import { instrument } from '@nestor/otel'
 import { scripted } from '@nestor/providers'
 import { INVALID_SPAN_CONTEXT, SpanKind, context, trace, type Tracer } from '@opentelemetry/api'

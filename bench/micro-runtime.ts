@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { performance } from 'node:perf_hooks'
 import { Runtime, defineTool, exec, type Provider } from '@nestor/core'
-import { type ModelEvent, type ModelRequest } from '@nestor/core/provider-kit'
+import { type ModelEvent, type ModelRequest } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { z } from 'zod'
 import type { MicroResult } from './time-per-op.js'

@@ -1,4 +1,4 @@
-import { generateId, redactDeep } from '@nestor/core/provider-kit'
+import { generateId, redactDeep } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { contextBench } from './context.js'
 import { handoffMicro } from './handoff.js'

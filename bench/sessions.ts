@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createClient, type InValue } from '@libsql/client'
 import { Runtime, type Message, type Provider } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { sqliteSessions } from '@nestor/sessions/sqlite'
 

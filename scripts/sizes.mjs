@@ -6,6 +6,8 @@
 // size against scripts/size-budgets.json.
 //
 //   node scripts/sizes.mjs     prints the table (KiB), with the AI SDK's `ai` measured the same way
+//   node scripts/sizes.mjs --from <dir> <specifier>…   other packages as installed in <dir>
+//                              (`@mastra/core`…), measured the same way, for docs/packaging.md
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -51,11 +53,11 @@ function appPeers() {
 }
 
 /** Bytes of `entry`'s bundle, minified and gzipped (level 9); `… (browser)` bundled for a page. */
-export async function gzippedSize(entry, external = appPeers()) {
+export async function gzippedSize(entry, external = appPeers(), from = root) {
   const browser = entry.endsWith(' (browser)')
   const specifier = browser ? entry.slice(0, -' (browser)'.length) : entry
   const result = await build({
-    stdin: { contents: `export * from '${specifier}'`, resolveDir: root, loader: 'js' },
+    stdin: { contents: `export * from '${specifier}'`, resolveDir: from, loader: 'js' },
     bundle: true,
     minify: true,
     platform: browser ? 'browser' : 'node',
@@ -70,8 +72,14 @@ export async function gzippedSize(entry, external = appPeers()) {
 
 export const budgets = () => JSON.parse(readFileSync(join(root, 'scripts/size-budgets.json'), 'utf8'))
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const kib = (bytes) => (bytes / 1024).toFixed(1)
+const kib = (bytes) => (bytes / 1024).toFixed(1)
+const [flag, from, ...others] = process.argv.slice(2)
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && flag === '--from') {
+  // Everything bundled, peers included (as `ai` below): what an app of theirs ships.
+  console.log('| entry point | min+gzip KiB |\n|---|---:|')
+  for (const entry of others) console.log(`| ${entry} | ${kib(await gzippedSize(entry, [], from))} |`)
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const limits = budgets()
   console.log('| entry point | min+gzip KiB | budget KiB |\n|---|---:|---:|')
   for (const entry of [...entryPoints(), ...browserEntryPoints()])

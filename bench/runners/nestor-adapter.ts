@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message, Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest } from '@nestor/core/integration-kit'
 import { openai } from '@nestor/providers'
 import { SYSTEM, promptFor, type Scenario } from '../scenario.js'
 import { TOOL_SPECS } from './floor.js'

@@ -1,5 +1,5 @@
 import { Runtime, exec, type Message, type Tool } from '@nestor/core'
-import { emptyUsage } from '@nestor/core/provider-kit'
+import { emptyUsage } from '@nestor/core/integration-kit'
 import { openai } from '@nestor/providers/openai'
 import { SYSTEM, promptFor, verify, type HistoryItem, type Outcome, type Scenario } from '../scenario.js'
 import type { Runner, Target, Workload } from './types.js'

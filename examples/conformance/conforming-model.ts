@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scripted, type ScriptedProvider, type ScriptedTurn } from '@nestor/providers'
 
 const fixture_id = 'calc-add'

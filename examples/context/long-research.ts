@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { Runtime, defineTool, type ExecResult } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scripted, type ScriptedTurn } from '@nestor/providers'
 
 const WINDOW = 8_000

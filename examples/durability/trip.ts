@@ -2,7 +2,7 @@
 // calls `charge` (a side effect: it counts). One scripted model answers both levels.
 import { z } from 'zod'
 import { defineTool, exec } from '@nestor/core'
-import { type ModelRequest } from '@nestor/core/provider-kit'
+import { type ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 
 export function trip(options: { chargeNeedsApproval?: boolean } = {}) {

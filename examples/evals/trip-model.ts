@@ -1,5 +1,5 @@
 import type { Message } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scripted, type ScriptedProvider, type ScriptedTurn } from '@nestor/providers'
 import { ACCOUNTANT_INSTRUCTIONS, RESEARCHER_INSTRUCTIONS } from '../demo/trip-agents.js'
 

@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { Runtime, defineTool, exec, type AgentEvent } from '@nestor/core'
-import { type ModelRequest } from '@nestor/core/provider-kit'
+import { type ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 
 export async function main(log: (line: string) => void = console.log): Promise<AgentEvent[]> {

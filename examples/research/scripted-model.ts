@@ -1,7 +1,7 @@
 // The offline "model": a scripted provider that answers by role (system prompt) and by what the
 // conversation already holds, as a real model would, so the example runs without a key.
 import type { Message } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scripted, type ScriptedProvider, type ScriptedTurn } from '@nestor/providers'
 import { FactChecker, Researcher } from './agents.js'
 

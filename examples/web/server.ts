@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   Runtime,
@@ -50,8 +51,14 @@ export type WebApp = { server: Server; runtime: Runtime; gate: ApprovalGate }
 const STATIC: Record<string, string> = {
   '/': 'index.html',
   '/app.js': 'app.js',
-  '/answer-form.js': 'answer-form.js',
   '/style.css': 'style.css',
+}
+// The question form is @nestor/web's, the same file the studio page loads.
+const SHARED: Record<string, string> = {
+  '/answer-form.js': join(
+    dirname(createRequire(import.meta.url).resolve('@nestor/web/package.json')),
+    'src/browser/answer-form.js',
+  ),
 }
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -127,9 +134,9 @@ export function createWebApp(options: WebAppOptions = {}): WebApp {
   const publicDir = join(repoRoot(), 'examples', 'web', 'public')
   const listener = toNodeListener(async (request) => {
     const path = new URL(request.url).pathname
-    const file = request.method === 'GET' ? STATIC[path] : undefined
+    const file = request.method === 'GET' ? (STATIC[path] ?? SHARED[path]) : undefined
     if (file) {
-      const body = await readFile(join(publicDir, file))
+      const body = await readFile(SHARED[path] ?? join(publicDir, file))
       const headers = new Headers({
         'content-type': TYPES[file.split('.').pop() as string] as string,
         'cache-control': 'no-store',

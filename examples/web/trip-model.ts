@@ -1,5 +1,5 @@
 import { defineTool, exec, type Message, type Provider, type Tool } from '@nestor/core'
-import { sleep, type ModelEvent, type ModelRequest } from '@nestor/core/provider-kit'
+import { sleep, type ModelEvent, type ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { z } from 'zod'
 import { demoModel } from '../demo/scripted-model.js'

@@ -1,5 +1,5 @@
 import { Runtime, type AgentEvent, type Provider } from '@nestor/core'
-import { boundedEvents, type ModelEvent } from '@nestor/core/provider-kit'
+import { boundedEvents, type ModelEvent } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '@nestor/providers/provider-kit'
 import { describe, expect, it } from 'vitest'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { NestorError, Runtime, currentExec, defineTool, exec, type AgentEvent, type ExecResult } from '@nestor/core'
-import { type ModelRequest } from '@nestor/core/provider-kit'
+import { type ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect, textOf } from '../support/run.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Runtime, ToolRegistry, defineTool } from '@nestor/core'
-import { globMatch } from '@nestor/core/provider-kit'
+import { globMatch } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 
 const t = (name: string) => defineTool({ name, description: name, parameters: z.object({}), execute: () => name })

@@ -10,7 +10,7 @@ import {
   type Tool,
   type ToolContext,
 } from '@nestor/core'
-import { type ModelRequest } from '@nestor/core/provider-kit'
+import { type ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect, textOf } from '../support/run.js'
 

@@ -1,5 +1,5 @@
 import { Runtime, defineTool, type Tool } from '@nestor/core'
-import { liveToolList, type LiveToolList } from '@nestor/core/provider-kit'
+import { liveToolList, type LiveToolList } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { calls } from '../support/run.js'

@@ -36,6 +36,20 @@ test('entries load back in append order per run, and a key appended again is sto
   expect(await journal.load('run-c')).toEqual([])
 })
 
+test('loadRuns gives several runs their entries in append order in one read, and a run with none an empty list', async () => {
+  const journal = postgresJournal(pool, { table: 'several_runs_journal' })
+  await journal.append('leg-a', { key: 'root/1', kind: 'model', message: { text: 'a1' } })
+  await journal.append('leg-a#inbox', { key: 'sent:1', kind: 'message' })
+  await journal.append('leg-a', { key: 'root/1/call_1', kind: 'tool', result: 'a2' })
+  await journal.append('leg-b', { key: 'root/1', kind: 'model', message: { text: 'not asked for' } })
+  const runs = await journal.loadRuns(['leg-a', 'leg-a#inbox', 'leg-none'])
+  expect([...runs.keys()]).toEqual(['leg-a', 'leg-a#inbox', 'leg-none'])
+  expect(runs.get('leg-a')).toEqual(await journal.load('leg-a'))
+  expect(runs.get('leg-a')?.map((entry) => entry.key)).toEqual(['root/1', 'root/1/call_1'])
+  expect(runs.get('leg-a#inbox')).toEqual([{ key: 'sent:1', kind: 'message' }])
+  expect(runs.get('leg-none')).toEqual([])
+})
+
 test('processes that create the journal table at the same moment all get it', async () => {
   // CREATE TABLE IF NOT EXISTS is not safe against a concurrent one: the loser can fail on
   // Postgres's catalog. Workers launched together on a new database do exactly this.

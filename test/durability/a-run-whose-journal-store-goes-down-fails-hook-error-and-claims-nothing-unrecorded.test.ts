@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { z } from 'zod'
 import { Runtime, defineTool, memoryJournal, type Journal } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 
 // docs/durability.md, "the journal's store down": a journal whose append or load rejects.

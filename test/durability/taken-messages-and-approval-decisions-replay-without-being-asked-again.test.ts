@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Runtime, defineTool, exec, memoryJournal, type AgentEvent } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { collect } from '../support/run.js'
 import { asker, resultsIn } from './support/nested.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type ToolReceipt } from '@nestor/core'
-import { type BatchLane } from '@nestor/core/provider-kit'
+import { type BatchLane } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { resultText, sleep } from '../support/tool-results.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Runtime, defineTool } from '@nestor/core'
-import { callSignature, canonicalJson } from '@nestor/core/provider-kit'
+import { callSignature, canonicalJson } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
 import { resultText, toolEnds, toolResults } from '../support/tool-results.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Runtime, defineTool, type AgentEvent } from '@nestor/core'
-import { type ReceiptStatus } from '@nestor/core/provider-kit'
+import { type ReceiptStatus } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect, historyProblems } from '../support/run.js'
 import { toolEnds } from '../support/tool-results.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Runtime, defineTool, type AgentEvent, type Provider } from '@nestor/core'
-import { redactDeep, redactString } from '@nestor/core/provider-kit'
+import { redactDeep, redactString } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { calls, collect } from '../support/run.js'
 

@@ -164,6 +164,46 @@ describe('output guardrails', () => {
     expect((result.error as NestorError).guardrail).toEqual({ name: 'cap', kind: 'output', reason: 'over 1000' })
     expect(result.text).toBe('{"amount":5000}')
   })
+
+  // A stop-at-tool or control stop completes with the tool's result as the answer: it is checked too.
+  const lookup = defineTool({
+    name: 'lookup',
+    description: 'Looks up the record',
+    parameters: z.object({ q: z.string() }),
+    control: { statusField: 'status', continueStatuses: ['more'], stopStatuses: ['done'] },
+    execute: ({ q }) => ({ status: q === 'raw' ? 'done' : 'more', record: 'SSN 123-45-6789' }),
+  })
+
+  it('a stopAtTools answer that trips fails the exec, keeps the text and leaves the history valid', async () => {
+    wire.server.enqueue({ body: toolCalls({ id: 'c1', name: 'lookup', args: { q: 'x' } }) })
+    const tripSsn = defineGuardrail({
+      name: 'trip_ssn',
+      check: (answer) => (/\d{3}-\d{2}-\d{4}/.test(answer) ? { tripwire: true, reason: 'an SSN' } : undefined),
+    })
+    const result = await runtimeWith({ stopAtTools: ['lookup'] }).exec('who?', {
+      tools: [lookup],
+      guardrails: { output: [tripSsn] },
+    })
+    expect(result.status).toBe('failed')
+    expect((result.error as NestorError).guardrail).toEqual({ name: 'trip_ssn', kind: 'output', reason: 'an SSN' })
+    expect(result.text).toContain('123-45-6789')
+    expect(historyProblems(result.history)).toEqual([])
+  })
+
+  it('a control stop answer that asks for a retry sends the feedback and the loop goes on', async () => {
+    wire.server.enqueue(
+      { body: toolCalls({ id: 'c1', name: 'lookup', args: { q: 'raw' } }) },
+      { body: text('The record is on file.') },
+    )
+    const { events, result } = await collect(
+      runtimeWith().exec('who?', { tools: [lookup], guardrails: { output: [noSsn] } }),
+    )
+    expect(result.status).toBe('completed')
+    expect(result.text).toBe('The record is on file.')
+    expect(sentMessages(wire.server, 1).at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('SSN') })
+    expect(guardrailEvents(events).map((g) => g[2])).toEqual(['retry', 'pass'])
+    expect(historyProblems(result.history)).toEqual([])
+  })
 })
 
 describe('guardrail definitions', () => {

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { openaiCompatible } from '@nestor/providers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { textAnswer } from '../replay/chat-sse.js'

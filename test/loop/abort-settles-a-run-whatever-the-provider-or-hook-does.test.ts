@@ -1,5 +1,5 @@
 import { Runtime, defineTool, type AssistantMessage, type Provider } from '@nestor/core'
-import { emptyUsage, type ModelEvent } from '@nestor/core/provider-kit'
+import { emptyUsage, type ModelEvent } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'

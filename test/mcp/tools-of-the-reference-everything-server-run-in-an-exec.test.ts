@@ -1,5 +1,5 @@
 import { Runtime } from '@nestor/core'
-import { plainToolContent } from '@nestor/core/provider-kit'
+import { plainToolContent } from '@nestor/core/integration-kit'
 import { mcpTools, type McpTools } from '@nestor/mcp'
 import { scripted } from '@nestor/providers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 import { Runtime, defineTool, exec, type RuntimeOptions } from '@nestor/core'
-import { type ModelRequest } from '@nestor/core/provider-kit'
+import { type ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { z } from 'zod'
 import { calls, textOf } from '../support/run.js'

@@ -1,4 +1,4 @@
-import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest } from '@nestor/core/integration-kit'
 import { NestorError } from '@nestor/core'
 import { replay, scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'

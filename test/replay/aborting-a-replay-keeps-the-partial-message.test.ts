@@ -1,5 +1,5 @@
 import type { Provider } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { Runtime } from '@nestor/core'
 import { replay, scripted } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'

@@ -139,6 +139,7 @@ describe('the packed app', { timeout: 300_000 }, () => {
       history: { status: 'completed' },
       badHistory: 'invalid_options',
       choice: 'train',
+      output: { status: 'completed', output: { city: 'Porto', days: 2 }, modelCalls: 2 },
       resume: { paused: 'paused', resumed: 'completed', text: 'booked' },
       badState: 'invalid_state',
       sse: {
@@ -266,7 +267,7 @@ describe('the packed app', { timeout: 300_000 }, () => {
   })
 
   it.skipIf(!hasChromium)(
-    'in Chromium, bundled for the browser: a nested loop through ctx.exec, the OpenAI adapter over fetch, a signed resume',
+    'in Chromium, bundled for the browser: a nested loop through ctx.exec, the OpenAI and OpenAI-compatible adapters over fetch, a signed resume',
     async () => {
       const bundle = await esbuild({
         absWorkingDir: app,
@@ -280,7 +281,12 @@ describe('the packed app', { timeout: 300_000 }, () => {
       })
       expect(bundle.warnings.map((w) => w.text)).toEqual([])
       const script = bundle.outputFiles[0]!.contents
-      const answers = [toolCalls({ id: 'call_1', name: 'lookup', args: { city: 'Porto' } }), text('Porto is ', 'sunny')]
+      const answers = [
+        ...[1, 2].flatMap((n) => [
+          toolCalls({ id: `call_${n}`, name: 'lookup', args: { city: 'Porto' } }),
+          text('Porto is ', 'sunny'),
+        ]),
+      ]
       const server = await startWireServer()
       const html = '<!doctype html><script type="module" src="/app.js"></script>'
       server.fallback = ({ url }) =>
@@ -290,7 +296,9 @@ describe('the packed app', { timeout: 300_000 }, () => {
             ? { headers: { 'content-type': 'text/javascript' }, body: Buffer.from(script), chunkSize: script.length }
             : url === '/v1/chat/completions' && answers.length
               ? { body: answers.shift()! }
-              : { status: 404, body: '' }
+              : url === '/api/show'
+                ? { headers: { 'content-type': 'application/json' }, body: '{"capabilities":["completion","tools"]}' }
+                : { status: 404, body: '' }
       const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS })
       try {
         const page = await browser.newPage()
@@ -322,6 +330,12 @@ describe('the packed app', { timeout: 300_000 }, () => {
             text: 'Porto is sunny',
             toolResults: [{ error: false, text: 'sunny in Porto' }],
           },
+          compatible: {
+            protocol: 'native',
+            status: 'completed',
+            text: 'Porto is sunny',
+            toolResults: [{ error: false, text: 'sunny in Porto' }],
+          },
           resume: {
             paused: 'paused',
             resumed: 'completed',
@@ -332,8 +346,16 @@ describe('the packed app', { timeout: 300_000 }, () => {
           fileJournal: expect.stringMatching(/^invalid_options: fileJournal\(\) needs a file system/),
         })
         const model = server.requests.filter((r) => r.url === '/v1/chat/completions')
-        expect(model.map((r) => r.headers.authorization)).toEqual(['Bearer sk-page-test', 'Bearer sk-page-test'])
-        expect(JSON.stringify(model[1]!.json)).toContain('sunny in Porto')
+        const sentModel = (r: (typeof model)[number]) => (r.json as { model: string }).model
+        expect(model.map(sentModel)).toEqual(['gpt-4o-mini', 'gpt-4o-mini', 'llama3.2', 'llama3.2'])
+        expect(model.map((r) => r.headers.authorization?.includes('sk-page-test'))).toEqual([true, true, false, false])
+        expect([model[1], model[3]].map((r) => JSON.stringify(r!.json))).toEqual([
+          expect.stringContaining('sunny in Porto'),
+          expect.stringContaining('sunny in Porto'),
+        ])
+        // The compatible adapter found native tools by asking the server, then sent them natively.
+        expect(server.requests.filter((r) => r.url === '/api/show').map((r) => r.json)).toEqual([{ model: 'llama3.2' }])
+        expect((model[2]!.json as { tools?: unknown[] }).tools).toHaveLength(1)
       } finally {
         await browser.close()
         await server.close()

@@ -1,5 +1,5 @@
 import type { AgentEvent, ExecRun, ExecResult, Message } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import type { ScriptedTurn } from '@nestor/providers'
 
 /** Drains a run: every event in its stream (children included) and the result. */

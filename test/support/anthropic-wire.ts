@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { AssistantMessage } from '@nestor/core'
-import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/integration-kit'
 
 /** A committed scenario from test/providers/wire/anthropic/. */
 export const scenario = (name: string): string =>

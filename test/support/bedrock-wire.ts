@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto'
 import { EventStreamCodec } from '@smithy/eventstream-codec'
 import { SignatureV4 } from '@smithy/signature-v4'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { bedrock } from '@nestor/providers'
 import type { CapturedRequest, WireResponse } from './wire-server.js'
 import { startH2Server, type H2Server } from './h2-server.js'

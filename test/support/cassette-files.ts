@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Provider } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scratchDir } from './scratch-dir.js'
 
 /** A cassette folder, removed when the test finishes. */

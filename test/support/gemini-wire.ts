@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { AssistantMessage, Message } from '@nestor/core'
-import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/integration-kit'
 
 /** Our own committed Gemini SSE scenarios (test/providers/wire/gemini). */
 export const scenario = (name: string): string =>

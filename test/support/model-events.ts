@@ -1,4 +1,4 @@
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 
 /** Every event of a provider stream, in order. */
 export async function collectModelEvents(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {

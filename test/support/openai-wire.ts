@@ -1,5 +1,5 @@
 import type { AssistantMessage } from '@nestor/core'
-import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest, ToolSpec } from '@nestor/core/integration-kit'
 import { startWireServer, type WireServer } from './wire-server.js'
 import { serverPerTest } from './server-per-test.js'
 

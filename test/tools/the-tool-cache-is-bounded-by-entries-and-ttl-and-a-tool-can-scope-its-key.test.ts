@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { NestorError, Runtime, defineTool, type CacheOptions } from '@nestor/core'
-import { TOOL_CACHE_DEFAULTS } from '@nestor/core/provider-kit'
+import { TOOL_CACHE_DEFAULTS } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { resultText } from '../support/tool-results.js'
 

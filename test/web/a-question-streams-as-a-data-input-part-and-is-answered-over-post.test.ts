@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai'
 import { Runtime, defineTool, type InputRequest } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { ApprovalGate, runRoutes, toNodeListener, toUIMessageStream, type InputPartData } from '@nestor/web'
 import { describe, expect, it } from 'vitest'

@@ -17,7 +17,7 @@ import {
   type AgentProfile,
   type HandoffAgent,
   type ToolSource,
-} from '@nestor/core/provider-kit'
+} from '@nestor/core/integration-kit'
 import { agentAsTool, type AsToolDefaultSchema, type AsToolOptions } from './as-tool.js'
 import { bindDeclaredTools } from './define-agent-tools.js'
 import { toolsOf } from './method-tool.js'

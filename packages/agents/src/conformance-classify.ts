@@ -1,5 +1,5 @@
 import { type Tool } from '@nestor/core'
-import { callSignature } from '@nestor/core/provider-kit'
+import { callSignature } from '@nestor/core/integration-kit'
 import { CONFORMANCE_TOOL_NAMES, type ConformanceToolName } from './conformance-tools.js'
 
 export type ConformanceFailureClass =

@@ -1,5 +1,5 @@
 import { NestorError, Runtime, type Provider } from '@nestor/core'
-import { isOfflineProvider, redactDeep } from '@nestor/core/provider-kit'
+import { isOfflineProvider, redactDeep } from '@nestor/core/integration-kit'
 import {
   classifyCalls,
   classifyEnding,

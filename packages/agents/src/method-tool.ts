@@ -1,5 +1,5 @@
 import { defineTool, registry, type SchemaInput, type Tool, type ToolContext } from '@nestor/core'
-import { toolSource } from '@nestor/core/provider-kit'
+import { toolSource } from '@nestor/core/integration-kit'
 import type { AgentToolOptions } from './tool-options.js'
 
 export type Impl = (this: unknown, args: never, ctx: ToolContext) => unknown

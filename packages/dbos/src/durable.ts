@@ -1,11 +1,11 @@
-import { dbos, dbosSdk } from './peer.js'
+import { dbos } from './peer.js'
 import { configureQueues } from './queues.js'
 import type { ExecOptions, ExecResult, ExecRun, PendingInput, ResumeDecisions, RunState, Runtime } from '@nestor/core'
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
 import { answersProblem, decisionProblem, namedCalls } from './decisions.js'
-import { readEvents, writeCancelledEnd, type DurableEvent } from './events.js'
+import { readEvents, streamSoFar, writeCancelledEnd, type DurableEvent } from './events.js'
 import {
   INBOX_IDLE_CHECK_MS,
   closeInbox,
@@ -150,8 +150,11 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
   const runSegment = async (workflowId: string, segment: Segment): Promise<ExecResult> => {
     const onStep = options.onInboxStep
     const tapped = onStep ? tapTakenMessages(journalOf(), workflowId, onStep) : journalOf()
-    // The run's own entries load while the inbox is looked at: one round trip fewer per leg.
-    const journalNow = preloaded(tapped, workflowId)
+    // A leg's reads before its first model call go out at once: the run's entries and the inbox
+    // cursor in one query, and the stream (its first batch waits for that read, the model does not).
+    const journalNow = preloaded(tapped, [workflowId, inboxCursorRunOf(workflowId)], journalOf())
+    const soFar = streamSoFar(workflowId, segment.kind === 'start' ? 0 : segment.leg)
+    soFar.catch(() => undefined)
     const waiting = await deliverWaiting(workflowId, journalNow, onStep)
     const run: ExecRun =
       segment.kind === 'start'
@@ -165,8 +168,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             ...(options.exec?.maxHandoffs !== undefined ? { maxHandoffs: options.exec.maxHandoffs } : {}),
           })
     waiting.handOver(run)
-    const leg = segment.kind === 'start' ? 0 : segment.leg
-    return driveLeg(workflowId, leg, run, journalNow, waiting, { onStep, onLast: () => closeInbox(workflowId) })
+    return driveLeg(workflowId, run, journalNow, waiting, soFar, { onStep, onLast: () => closeInbox(workflowId) })
   }
   // The leg that ends the run (it did not pause, or it failed) closes the run's inbox within its
   // step, so a run nobody steered pays no workflow operation (a commit) for an inbox it never had.

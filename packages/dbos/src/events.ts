@@ -27,7 +27,7 @@ export type StreamSoFar = { count: number; recovered: boolean; earlier: AgentEve
 /**
  * Reads the stream a leg is about to write to: events after the `leg`-th root `agent_end` are an
  * earlier attempt's (a process running this leg died). A first leg's read of an empty stream is
- * one query, the leg's only bookkeeping before its first model call.
+ * one query, sent beside the leg's journal read; only the leg's first stream row waits for it.
  */
 export async function streamSoFar(workflowId: string, leg: number): Promise<StreamSoFar> {
   const events = await writtenSoFar(workflowId)

@@ -112,7 +112,8 @@ export function deliverInbox(
  * record and the loop's, or a leg that ended first), then those sent before this leg started,
  * waiting only for ones `steer()` recorded as sent that the inbox has not relayed yet. Taken means
  * in the run's journal; so each message enters the loop exactly once. A run nobody steered costs
- * one journal read here; a message sent later reaches the loop through `deliverInbox`.
+ * no query of its own here (the cursor comes with the leg's journal read, durable.ts); a message
+ * sent later reaches the loop through `deliverInbox`.
  */
 export async function deliverWaiting(
   workflowId: string,

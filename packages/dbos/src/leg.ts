@@ -1,5 +1,5 @@
 import type { ExecResult, ExecRun, Journal, JournalEntry } from '@nestor/core'
-import { streamSoFar, withPlainError, writeEvents } from './events.js'
+import { withPlainError, writeEvents, type StreamSoFar } from './events.js'
 import { deliverInbox, type InboxStart, type OnInboxStep } from './inbox.js'
 
 /**
@@ -12,15 +12,15 @@ import { deliverInbox, type InboxStart, type OnInboxStep } from './inbox.js'
  */
 export async function driveLeg(
   workflowId: string,
-  leg: number,
   run: ExecRun,
   journal: Journal,
   inbox: InboxStart,
+  soFar: Promise<StreamSoFar>,
   { onStep, onLast }: { onStep?: OnInboxStep | undefined; onLast: () => Promise<void> },
 ): Promise<ExecResult> {
   const reader = deliverInbox(workflowId, run, journal, inbox, onStep)
   let failure: { error: unknown } | undefined
-  const written = writeEvents(workflowId, run, streamSoFar(workflowId, leg)).catch((error: unknown) => {
+  const written = writeEvents(workflowId, run, soFar).catch((error: unknown) => {
     failure = { error }
     run.abort(error)
   })
@@ -37,19 +37,28 @@ export async function driveLeg(
   }
 }
 
-/** The journal, its entries of `runId` already loading: the first `load(runId)` takes them. */
-export function preloaded(journal: Journal, runId: string): Journal {
-  let early: Promise<JournalEntry[]> | undefined = journal.load(runId)
+/**
+ * The journal, the entries of `runIds` already loading (in one query when `source` can load several
+ * runs at once): the first `load` of each run takes them, later ones read the journal again.
+ */
+export function preloaded(journal: Journal, runIds: string[], source: LoadsRuns = journal): Journal {
+  const early = source.loadRuns
+    ? source.loadRuns(runIds)
+    : Promise.all(runIds.map(async (runId) => [runId, await journal.load(runId)] as const)).then(
+        (runs) => new Map(runs),
+      )
   // Read or not, a failed early load must not be an unhandled rejection; its reader gets it.
   early.catch(() => undefined)
+  const unread = new Set(runIds)
   return {
     ...(journal.id === undefined ? {} : { id: journal.id }),
     append: (id, entry) => journal.append(id, entry),
     load(id) {
-      if (id !== runId || early === undefined) return journal.load(id)
-      const taken = early
-      early = undefined
-      return taken
+      if (!unread.delete(id)) return journal.load(id)
+      return early.then((runs) => runs.get(id) ?? [])
     },
   }
 }
+
+/** A journal that may load several runs in one query (`postgresJournal` does). */
+export type LoadsRuns = Journal & { loadRuns?: (runIds: string[]) => Promise<Map<string, JournalEntry[]>> }

@@ -11,6 +11,8 @@ export type PostgresJournalOptions = {
 export type PostgresJournal = Journal & {
   /** Creates the table if it is missing; `load` and `append` call it once by themselves. */
   ensureTable(): Promise<void>
+  /** The entries of several runs, each in append order, in one query (a leg's bookkeeping reads). */
+  loadRuns(runIds: string[]): Promise<Map<string, JournalEntry[]>>
   /** Deletes every entry of these runs (the retention rule of `durable().prune`). */
   forget(runIds: string[]): Promise<void>
 }
@@ -43,6 +45,18 @@ export function postgresJournal(pool: Pool, options: PostgresJournalOptions = {}
         pool.query<{ entry: JournalEntry }>(`SELECT entry FROM ${table} WHERE run_id = $1 ORDER BY id`, [runId]),
       )
       return rows.map((row) => row.entry)
+    },
+    async loadRuns(runIds) {
+      await ensureTable()
+      const { rows } = await throughOutages(() =>
+        pool.query<{ run_id: string; entry: JournalEntry }>(
+          `SELECT run_id, entry FROM ${table} WHERE run_id = ANY($1::text[]) ORDER BY id`,
+          [runIds],
+        ),
+      )
+      const runs = new Map(runIds.map((runId): [string, JournalEntry[]] => [runId, []]))
+      for (const row of rows) runs.get(row.run_id)?.push(row.entry)
+      return runs
     },
     async append(runId, entry) {
       await ensureTable()

@@ -1,5 +1,5 @@
 import type { Usage } from '@nestor/core'
-import { addUsage, costOf, emptyUsage, redactDeep } from '@nestor/core/provider-kit'
+import { addUsage, costOf, emptyUsage, redactDeep } from '@nestor/core/integration-kit'
 import type { LoadedCase } from './data.js'
 import type { Trial } from './run-case.js'
 import type {

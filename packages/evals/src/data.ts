@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { NestorError } from '@nestor/core'
-import { canonicalJson } from '@nestor/core/provider-kit'
+import { canonicalJson } from '@nestor/core/integration-kit'
 import { pathNote } from './paths.js'
 import type { EvalCase } from './types.js'
 

@@ -1,5 +1,5 @@
 import { NestorError } from '@nestor/core'
-import { addUsage, emptyUsage, option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import { addUsage, emptyUsage, option, parseOptions, strictOptions } from '@nestor/core/integration-kit'
 import { caseReport, checkThresholds, scorerSummaries } from './aggregate.js'
 import { compare, readBaseline } from './baseline.js'
 import { pathNote } from './paths.js'

@@ -6,7 +6,7 @@ import {
   type ExecRun,
   type Usage,
 } from '@nestor/core'
-import { addUsage, emptyUsage, messageOf } from '@nestor/core/provider-kit'
+import { addUsage, emptyUsage, messageOf } from '@nestor/core/integration-kit'
 import type { CaseCassette } from './cassettes.js'
 import type { LoadedCase } from './data.js'
 import { TreeBuilder, treeOfResult, type ExecNode } from './tree.js'

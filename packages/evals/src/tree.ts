@@ -1,5 +1,5 @@
 import type { AgentEvent, ExecResult, Usage } from '@nestor/core'
-import { addUsage, emptyUsage } from '@nestor/core/provider-kit'
+import { addUsage, emptyUsage } from '@nestor/core/integration-kit'
 
 /** One tool call of an exec, with the execs its body opened. */
 export type ToolNode = {

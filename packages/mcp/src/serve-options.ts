@@ -1,4 +1,4 @@
-import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import { option, parseOptions, strictOptions } from '@nestor/core/integration-kit'
 
 const isArray = (v: unknown): boolean => Array.isArray(v)
 const isAgentEntry = (v: unknown): boolean => {

@@ -8,7 +8,7 @@ import {
   type CompleteResult,
   type GetPromptResult,
 } from '@modelcontextprotocol/sdk/types.js'
-import { invalidOption } from '@nestor/core/provider-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import { toMcpContent } from './content.js'
 import type { ResourceCatalog } from './serve-resources.js'
 import type { McpCompleter, McpPrompt, McpPromptMessage } from './serve-types.js'

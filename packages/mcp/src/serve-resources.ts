@@ -10,7 +10,7 @@ import {
   UnsubscribeRequestSchema,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js'
-import { invalidOption } from '@nestor/core/provider-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import type { McpResource, McpResourceBody, McpResourceTemplate, McpStaticResource } from './serve-types.js'
 
 /** The MCP error code for a URI no resource answers (the specification's "Resource not found"). */

@@ -10,7 +10,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { AgentEvent, EventOf, Runtime, Tool, ToolInput } from '@nestor/core'
-import { invalidOption, messageOf, normalizeTools } from '@nestor/core/provider-kit'
+import { invalidOption, messageOf, normalizeTools } from '@nestor/core/integration-kit'
 import { toMcpContent } from './content.js'
 import { elicitingAsk } from './serve-elicitation.js'
 import { logLevelGate } from './serve-logging.js'

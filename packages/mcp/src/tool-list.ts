@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import { NestorError, defineTool, type JSONSchema, type Tool, type ToolContext } from '@nestor/core'
-import { globMatch, liveToolList, messageOf, type LiveToolList } from '@nestor/core/provider-kit'
+import { globMatch, liveToolList, messageOf, type LiveToolList } from '@nestor/core/integration-kit'
 import type { McpConnection } from './connection.js'
 import { toToolOutput } from './content.js'
 import { NO_SDK_TIMEOUT } from './sdk-timeout.js'

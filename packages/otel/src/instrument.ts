@@ -1,5 +1,5 @@
 import type { AssistantMessage, EventOf, Runtime, Usage } from '@nestor/core'
-import type { AgentEventType } from '@nestor/core/provider-kit'
+import type { AgentEventType } from '@nestor/core/integration-kit'
 import {
   SpanKind,
   SpanStatusCode,
@@ -13,6 +13,7 @@ import {
 import * as conv from './conventions.js'
 import { finishReason, messagesJson, outputJson, toolResultText } from './content.js'
 import { passSpan } from './handoff-span.js'
+import { approvalEvents, errorType, guardrailEvent, inputEvents, retryEvent } from './span-events.js'
 
 export type InstrumentOptions = {
   /** Default: `trace.getTracer('@nestor/otel')` from the global tracer provider. */
@@ -174,19 +175,9 @@ class ExecSpans {
     )
   }
 
-  /** A provider retry (a retryable failure before any content) is an event on the model call's span. */
   retry(e: EventOf<'retry'>): void {
     const exec = this.open.get(e.execId)
-    if (!exec) return
-    const attributes: Attributes = {
-      'nestor.retry.attempt': e.attempt,
-      'nestor.retry.delay_ms': e.delayMs,
-      [conv.ATTR_ERROR_TYPE]: errorType(e.error),
-    }
-    if (e.error.status !== undefined) attributes['http.response.status_code'] = e.error.status
-    // A provider's error text may quote the request: content, recorded only when asked.
-    if (this.captureContent) attributes['exception.message'] = e.error.message
-    ;(exec.chat ?? exec.span).addEvent('nestor.retry', attributes)
+    if (exec) retryEvent(exec, e, this.captureContent)
   }
 
   messageEnd(e: EventOf<'message_end'>): void {
@@ -289,30 +280,15 @@ class ExecSpans {
     )
   }
 
+  /** Approvals, questions and guardrail verdicts are events on the exec's spans (span-events.ts). */
   approvalRequired(e: EventOf<'approval_required'>): void {
     const exec = this.open.get(e.execId)
-    if (!exec) return
-    for (const approval of e.approvals) {
-      exec.span.addEvent('nestor.approval_required', {
-        [conv.ATTR_GEN_AI_TOOL_CALL_ID]: approval.toolCallId,
-        [conv.ATTR_GEN_AI_TOOL_NAME]: approval.toolName,
-      })
-    }
+    if (exec) approvalEvents(exec, e)
   }
 
-  /**
-   * A question a tool body asked (ctx.ask): an event on the asking call's span, so the wait for the
-   * answer is the time from it to the span's end (or to the pause, which ends the span).
-   */
   inputRequired(e: EventOf<'input_required'>): void {
     const exec = this.open.get(e.execId)
-    if (!exec) return
-    for (const input of e.inputs) {
-      const attributes: Attributes = { [conv.ATTR_NESTOR_INPUT_ID]: input.id }
-      // The question may quote the conversation: content, recorded only when asked.
-      if (this.captureContent) attributes[conv.ATTR_NESTOR_INPUT_QUESTION] = input.question
-      ;(exec.tools.get(input.toolCallId)?.span ?? exec.span).addEvent('nestor.input_required', attributes)
-    }
+    if (exec) inputEvents(exec, e, this.captureContent)
   }
 
   /** A handoff: the target's invoke_agent span takes over from the one that handed over (handoff-span.ts). */
@@ -321,19 +297,9 @@ class ExecSpans {
     if (exec) passSpan(this.tracer, exec, e)
   }
 
-  /** A guardrail's verdict: an event on its tool call's span (tool guardrails), else on the exec's. */
   guardrail(e: EventOf<'guardrail'>): void {
     const exec = this.open.get(e.execId)
-    if (!exec) return
-    const span = (e.toolCallId !== undefined && exec.tools.get(e.toolCallId)?.span) || exec.span
-    span.addEvent('nestor.guardrail', {
-      [conv.ATTR_NESTOR_GUARDRAIL_NAME]: e.name,
-      [conv.ATTR_NESTOR_GUARDRAIL_KIND]: e.kind,
-      [conv.ATTR_NESTOR_GUARDRAIL_VERDICT]: e.verdict,
-      [conv.ATTR_NESTOR_GUARDRAIL_DURATION_MS]: e.durationMs,
-      ...(e.phase !== undefined && { [conv.ATTR_NESTOR_GUARDRAIL_PHASE]: e.phase }),
-      ...(e.reason !== undefined && { [conv.ATTR_NESTOR_GUARDRAIL_REASON]: e.reason }),
-    })
+    if (exec) guardrailEvent(exec, e)
   }
 
   /** agent_end is every exec's last event, on every path: whatever is still open ends here. */
@@ -398,9 +364,6 @@ function endOpen(span: Span, status: string, type: string | undefined): void {
   }
   span.end()
 }
-
-/** A Nestor error code is the error's type (`budget_exceeded`, `aborted`, `provider_error`…). */
-const errorType = (error: { code?: string; name?: string }): string => error.code ?? error.name ?? 'error'
 
 const providerName = (name: string): string => conv.PROVIDER_NAMES[name] ?? name
 

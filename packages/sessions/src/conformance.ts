@@ -1,5 +1,5 @@
 import { NestorError, type Message, type SessionStore } from '@nestor/core'
-import { generateId } from '@nestor/core/provider-kit'
+import { generateId } from '@nestor/core/integration-kit'
 
 /** One check of the kit: its name, and why it failed (absent when it passed). */
 export type SessionConformanceCheck = { name: string; error?: string }

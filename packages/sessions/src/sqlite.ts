@@ -1,5 +1,5 @@
 import { createClient, type Client, type InValue } from '@libsql/client'
-import { invalidOption } from '@nestor/core/provider-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import type { Row, SqlDriver, SqlRunner } from './sql/driver.js'
 import { sqlSessions, type ClosableSessionStore, type SqlStoreOptions } from './sql/sql-store.js'
 

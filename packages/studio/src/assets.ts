@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 
 /** The page's files, served as they are (no build step): src/page/ beside these sources. */
 const FILES: Record<string, string> = {
@@ -9,6 +11,14 @@ const FILES: Record<string, string> = {
   'run-view.js': 'run-view.js',
   'stream.js': 'stream.js',
   'style.css': 'style.css',
+  'answer-form.js': 'answer-form.js',
+}
+// The form for a tool's question is @nestor/web's, one file for this page and the example app's.
+const SHARED: Record<string, URL> = {
+  'answer-form.js': new URL(
+    'src/browser/answer-form.js',
+    pathToFileURL(createRequire(import.meta.url).resolve('@nestor/web/package.json')),
+  ),
 }
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -24,7 +34,7 @@ export async function asset(name: string): Promise<Response | undefined> {
   const file = FILES[name]
   if (file === undefined) return undefined
   for (const folder of FOLDERS) {
-    const body = await readFile(new URL(file, folder)).catch(() => undefined)
+    const body = await readFile(SHARED[file] ?? new URL(file, folder)).catch(() => undefined)
     if (body)
       return new Response(body, {
         headers: { 'content-type': TYPES[file.split('.').pop() as string] as string, ...PAGE_HEADERS },

@@ -1,5 +1,5 @@
 import { NestorError, type InputRequest, type PendingInput } from '@nestor/core'
-import { compileSchema } from '@nestor/core/provider-kit'
+import { compileSchema } from '@nestor/core/integration-kit'
 
 /** What answering a question came to: taken, or refused with the schema's issues (the question still waits). */
 export type Answered = { ok: true } | { ok: false; issues: string[] }

@@ -1,5 +1,5 @@
 import type { AgentEvent, ExecResult } from '@nestor/core'
-import { boundedEvents } from '@nestor/core/provider-kit'
+import { boundedEvents } from '@nestor/core/integration-kit'
 
 /**
  * What the web helpers stream: an ExecRun (read from its first event) or an AttachedRun from

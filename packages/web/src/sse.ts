@@ -1,5 +1,5 @@
 import type { AgentEvent } from '@nestor/core'
-import { messageOf } from '@nestor/core/provider-kit'
+import { messageOf } from '@nestor/core/integration-kit'
 import { framedStream } from './framed-stream.js'
 import { safeJson } from './safe-json.js'
 import { clientReader, type RunSource } from './source.js'

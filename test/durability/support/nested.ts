@@ -1,5 +1,5 @@
 import { defineTool, exec } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { scripted } from '@nestor/providers'
 import { z } from 'zod'
 

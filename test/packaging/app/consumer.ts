@@ -1,6 +1,7 @@
 // Type-checked under moduleResolution node16 (skipLibCheck off) and bundler, in an app that
 // has only the openai SDK: the subpaths it imports must resolve their types completely.
 import { Runtime, defineTool, type AgentEvent, type ExecResult } from '@nestor/core'
+// The one import of the older `provider-kit` name (an alias of `integration-kit`): apps may still use it.
 import type { ModelRequest } from '@nestor/core/provider-kit'
 import type { AgentOptions } from '@nestor/agents'
 import { openai, type OpenAIProviderOptions } from '@nestor/providers/openai'

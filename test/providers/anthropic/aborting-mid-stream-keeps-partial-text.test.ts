@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import { request, scenario } from '../../support/anthropic-wire.js'

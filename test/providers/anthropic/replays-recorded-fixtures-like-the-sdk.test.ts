@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AssistantMessage, Message } from '@nestor/core'
-import type { ModelEvent, ToolSpec } from '@nestor/core/provider-kit'
+import type { ModelEvent, ToolSpec } from '@nestor/core/integration-kit'
 import { anthropic } from '@nestor/providers'
 import { hasSharedWire, readShared, readSharedJson } from '../../support/fixtures.js'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import Anthropic from '@anthropic-ai/sdk'
 import { anthropic } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { readdirSync } from 'node:fs'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { anthropic } from '@nestor/providers'
 import { collect, request, scenario } from '../../support/anthropic-wire.js'
 

@@ -1,5 +1,5 @@
 import type { Message } from '@nestor/core'
-import type { ToolSpec } from '@nestor/core/provider-kit'
+import type { ToolSpec } from '@nestor/core/integration-kit'
 import { describe, expect, it } from 'vitest'
 import { collect, modelId, provider, streamResponse, useBedrockWire, type Frame } from '../../support/bedrock-wire.js'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { AssistantMessage } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { gemini } from '@nestor/providers'
 import { collect, final, request, scenario } from '../../support/gemini-wire.js'
 import { startSplitServer } from '../../support/split-server.js'

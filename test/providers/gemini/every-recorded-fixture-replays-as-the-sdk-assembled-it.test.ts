@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AssistantMessage, Message, ToolCall, ToolChoice } from '@nestor/core'
-import type { ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
+import type { ModelRequest, ToolSpec } from '@nestor/core/integration-kit'
 import { gemini } from '@nestor/providers'
 import { hasSharedWire, readShared, readSharedJson } from '../../support/fixtures.js'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AssistantMessage, ToolCall } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { gemini } from '@nestor/providers'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'
 import {

@@ -1,5 +1,5 @@
 import type { Message, Provider } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import { anthropic, gemini, openai, openaiCompatible } from '@nestor/providers'
 import { toGeminiContents } from '@nestor/providers/gemini'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

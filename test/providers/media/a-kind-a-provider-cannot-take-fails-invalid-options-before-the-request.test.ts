@@ -1,5 +1,5 @@
 import type { Provider } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { anthropic, bedrock, gemini, openai } from '@nestor/providers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'

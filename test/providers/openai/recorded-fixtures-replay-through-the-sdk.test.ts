@@ -2,7 +2,7 @@
 // real SDK and our adapter, and compares with what the SDK itself assembled (index.json's
 // verified_sdk_result) and with the recorded request bodies.
 import type { AssistantMessage, Message, ToolCall } from '@nestor/core'
-import type { ToolSpec } from '@nestor/core/provider-kit'
+import type { ToolSpec } from '@nestor/core/integration-kit'
 import { openai } from '@nestor/providers'
 import { describe, expect, it } from 'vitest'
 import { hasSharedWire, readShared, readSharedJson } from '../../support/fixtures.js'

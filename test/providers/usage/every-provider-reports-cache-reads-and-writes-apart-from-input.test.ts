@@ -1,4 +1,4 @@
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { gemini, openai } from '@nestor/providers'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startWireServer, type WireServer } from '../../support/wire-server.js'

@@ -3,9 +3,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Runtime, defineTool, type Tool } from '@nestor/core'
+import { Runtime, agentProfile, defineTool, type Message, type Tool } from '@nestor/core'
 import { scripted } from '@nestor/providers'
 import { fileJournals, studio, type Studio } from '@nestor/studio'
+import { ApprovalGate } from '@nestor/web'
 import { z } from 'zod'
 import { CHROMIUM, hasChromium, WAIT } from '../../support/browser-app.js'
 import { tripApp } from '../support.js'
@@ -19,6 +20,8 @@ type StudioState = {
 }
 // Screenshots for docs/studio.md (copied to docs/images by hand when the page changes).
 const OUTPUT = fileURLToPath(new URL('../../../test-results/studio/', import.meta.url))
+const textOf = (content: Message['content']) =>
+  typeof content === 'string' ? content : content.map((c) => ('text' in c ? c.text : '')).join('')
 const texts = (page: Page, selector: string) => page.$$eval(selector, (nodes) => nodes.map((n) => n.textContent ?? ''))
 const state = (page: Page) => page.evaluate(() => (globalThis as unknown as { __studio: StudioState }).__studio)
 const until = (page: Page, what: 'overview' | 'listed' | 'view' | 'fork') =>
@@ -155,6 +158,52 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
     } finally {
       await served.close()
       rmSync(paused.dir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
+  it("answers a tool's question from the page after a handoff, and the tree says who answers and what was asked", async () => {
+    const gate = new ApprovalGate()
+    const pay = defineTool({
+      name: 'pay',
+      description: 'Pay the bill',
+      parameters: z.object({}),
+      execute: async (_args, ctx) => {
+        const { card } = await ctx.ask('Which card?', z.object({ card: z.enum(['personal', 'work']) }))
+        return `paid with the ${card} card`
+      },
+    })
+    const billing = { [agentProfile]: () => ({ name: 'billing', instructions: 'You are billing.', tools: [pay] }) }
+    const provider = scripted((request) => {
+      const last = request.messages.at(-1)
+      if (!request.system?.startsWith('You are billing'))
+        return { content: [{ type: 'toolCall', name: 'transfer_to_billing', arguments: {} }] }
+      return last?.role === 'toolResult' && last.toolName === 'pay'
+        ? `billing: ${textOf(last.content)}`
+        : { content: [{ type: 'toolCall', id: 'call_pay', name: 'pay', arguments: {} }] }
+    })
+    const runtime = new Runtime({ provider, model: 'scripted-desk', approve: gate.approve, ask: gate.ask })
+    const served = await studio(runtime, { port: 0, approvals: gate })
+    try {
+      const run = runtime.exec('Pay my bill', { handoffs: [billing], agent: 'triage' })
+      const page = await (await browser.newContext()).newPage()
+      await page.goto(`${served.url}#live/${run.execId}`)
+      const form = page.locator('form.question')
+      await form.waitFor(WAIT)
+      expect(await form.locator('strong').textContent()).toBe('Which card?')
+      await form.locator('select[name="card"]').selectOption('work')
+      await form.locator('button.answer').click()
+      await until(page, 'view')
+      expect((await run).text).toBe('billing: paid with the work card')
+      expect(await page.locator('form.question').count()).toBe(0)
+      // The handoff is a line under its transfer call, and the root is named after who answers now.
+      expect(await texts(page, 'details.exec[data-depth="0"] .handoff')).toEqual(['triage hands over to billing'])
+      expect(await page.locator('details.exec[data-depth="0"] > summary .exec-name').textContent()).toBe(
+        'billing (depth 0) ',
+      )
+      expect(await texts(page, '.tool[data-tool-call-id="call_pay"] > .asked')).toEqual(['asks: Which card?'])
+      expect(await page.locator('details.exec .event').count()).toBe(0)
+    } finally {
+      await served.close()
     }
   }, 120_000)
 

@@ -63,7 +63,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         all.filter((c) => wanted.has(c.id)),
       )
       await endTurn(ctx, { type: 'turn_end', iteration: ctx.state.iterationsUsed, message, toolResults: round.results })
-      const stop = afterTools(ctx, round) ?? (await handedOver(ctx, all))
+      const stop = await judgedStop(ctx, afterTools(ctx, round) ?? (await handedOver(ctx, all)))
       if (stop) return end(ctx, stop)
     }
     let wantsTools = true
@@ -143,7 +143,7 @@ export async function runLoop(ctx: ExecContext, start: LoopStart): Promise<ExecR
         chooseHandoff(ctx, calls)
         const round = await runToolRound(ctx, calls)
         await endTurn(ctx, { type: 'turn_end', iteration, message, toolResults: round.results })
-        const stop = afterTools(ctx, round) ?? (await handedOver(ctx, calls))
+        const stop = await judgedStop(ctx, afterTools(ctx, round) ?? (await handedOver(ctx, calls)))
         if (stop) return end(ctx, stop)
         const choice = ctx.state.toolChoice
         if (ctx.env.settings.resetToolChoice && choice !== undefined && choice !== 'auto' && choice !== 'none')
@@ -202,6 +202,22 @@ function afterTools(ctx: ExecContext, round: ToolRound): Ending | undefined {
 }
 
 /** After a round that goes on: a handoff the turn took makes the exec its target (handoffs/). */
+/**
+ * Guardrails hook: a stop-at-tool or control stop completes the exec with the tool's result as its
+ * answer, so the output guardrails check that answer too. A trip fails the exec; feedback goes to
+ * the model and the loop goes on (undefined), within the iteration budget.
+ */
+async function judgedStop(ctx: ExecContext, stop: Ending | undefined): Promise<Ending | undefined> {
+  if (stop?.status !== 'completed') return stop
+  const text = stop.text ?? ''
+  const judging = checkOutput(ctx, text, undefined, false)
+  const judged = judging instanceof Promise ? await judging : judging
+  if (!judged) return stop
+  if ('trip' in judged) return { status: 'failed', text, error: judged.trip }
+  append(ctx, judged.feedback)
+  return undefined
+}
+
 async function handedOver(ctx: ExecContext, calls: ToolCall[]): Promise<Ending | undefined> {
   const error = await passHandoff(ctx, calls)
   return error && { status: 'failed', error }

@@ -1,5 +1,5 @@
 import { NestorError } from '@nestor/core'
-import { compileSchema, option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import { compileSchema, option, parseOptions, strictOptions } from '@nestor/core/integration-kit'
 import type { SchemaInput } from '@nestor/core'
 import type { Scorer } from '../types.js'
 import { answerText, sameJson } from './text.js'

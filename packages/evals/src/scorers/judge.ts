@@ -1,5 +1,5 @@
 import { NestorError, Runtime, type Provider } from '@nestor/core'
-import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import { option, parseOptions, strictOptions } from '@nestor/core/integration-kit'
 import type { Scorer } from '../types.js'
 import { answerText } from './text.js'
 

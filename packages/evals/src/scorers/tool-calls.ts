@@ -1,5 +1,5 @@
 import { NestorError } from '@nestor/core'
-import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import { option, parseOptions, strictOptions } from '@nestor/core/integration-kit'
 import type { ExecNode, ToolNode } from '../tree.js'
 import type { Scorer } from '../types.js'
 import { containsJson } from './text.js'

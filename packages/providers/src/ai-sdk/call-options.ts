@@ -1,7 +1,7 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3ToolChoice, SharedV3ProviderOptions } from '@ai-sdk/provider'
 import type { ToolChoice } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
-import { invalidOption } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import { toAiSdkPrompt } from './convert-messages.js'
 
 const numeric = {

@@ -1,5 +1,5 @@
 import { NestorError } from '@nestor/core'
-import { messageOf } from '@nestor/core/provider-kit'
+import { messageOf } from '@nestor/core/integration-kit'
 import type { ClassifiedError } from '../shared/retry-stream.js'
 import { isNetworkFailure, isRetryableStatus, reissue } from '../shared/failures.js'
 

@@ -1,7 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider'
 import type { Provider } from '@nestor/core'
-import type { ModelRequest } from '@nestor/core/provider-kit'
-import { invalidOption } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import type { AiSdkModel } from '../shared/peer-shapes.js'
 import {
   finalAfterContent,

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { NestorError } from '@nestor/core'
-import { invalidOption } from '@nestor/core/provider-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import type { AnthropicCacheControl } from './cache-control-option.js'
 
 /** Anthropic accepts at most this many `cache_control` blocks per request. */

@@ -1,4 +1,4 @@
-import type { Capabilities } from '@nestor/core/provider-kit'
+import type { Capabilities } from '@nestor/core/integration-kit'
 
 /**
  * A STATIC table by model family, not a call to the Models API: it costs no request and cannot

@@ -1,5 +1,5 @@
 import type { JSONSchema } from '@nestor/core'
-import type { ToolSpec } from '@nestor/core/provider-kit'
+import type { ToolSpec } from '@nestor/core/integration-kit'
 
 /** Anthropic's custom tool definition (structural subset of the SDK's `Tool`). */
 export type AnthropicTool = {

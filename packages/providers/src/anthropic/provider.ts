@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { Provider } from '@nestor/core'
-import type { SameKeys } from '@nestor/core/provider-kit'
-import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import type { SameKeys } from '@nestor/core/integration-kit'
+import { option, parseOptions, strictOptions } from '@nestor/core/integration-kit'
 import {
   finalAfterContent,
   type RequestAttempt,

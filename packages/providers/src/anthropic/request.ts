@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import type { ModelRequest } from '@nestor/core/provider-kit'
-import { invalidOption } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import { applyCacheControl, type resolveCacheControl } from './cache-control.js'
 import { toAnthropicMessages } from './convert-messages.js'
 import { toAnthropicTools } from './convert-tools.js'

@@ -1,4 +1,4 @@
-import type { Capabilities } from '@nestor/core/provider-kit'
+import type { Capabilities } from '@nestor/core/integration-kit'
 
 /**
  * A static guess from the model id (`anthropic.claude-…`, `us.anthropic.claude-…`, `amazon.nova-…`),

@@ -1,6 +1,6 @@
 import type { ConverseStreamCommandInput, Tool } from '@aws-sdk/client-bedrock-runtime'
-import type { ModelRequest } from '@nestor/core/provider-kit'
-import { invalidOption } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import { hasToolHistory, toBedrockMessages } from './convert-messages.js'
 import { toBedrockToolChoice } from './tool-choice.js'
 import { bedrockCapabilities } from './capabilities.js'

@@ -1,4 +1,4 @@
-import type { Capabilities, ModelInfo } from '@nestor/core/provider-kit'
+import type { Capabilities, ModelInfo } from '@nestor/core/integration-kit'
 import { modelInfo } from './model-info.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { Capabilities, ModelInfo, ModelPriceTier, ModelPrices } from '@nestor/core/provider-kit'
+import type { Capabilities, ModelInfo, ModelPriceTier, ModelPrices } from '@nestor/core/integration-kit'
 import { anthropicCapabilities } from '../anthropic/capabilities.js'
 import { bedrockCapabilities } from '../bedrock/capabilities.js'
 import { geminiCapabilities } from '../gemini/capabilities.js'

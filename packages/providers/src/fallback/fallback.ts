@@ -1,7 +1,7 @@
 import type { Provider } from '@nestor/core'
-import type { Capabilities, ModelEvent, ModelRequest, NestorErrorLike } from '@nestor/core/provider-kit'
+import type { Capabilities, ModelEvent, ModelRequest, NestorErrorLike } from '@nestor/core/integration-kit'
 import { NestorError } from '@nestor/core'
-import { invalidOption } from '@nestor/core/provider-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 import { PushStream } from '../shared/push-stream.js'
 
 /** A provider in the chain, optionally with the model (and request options) it should be asked for. */

@@ -1,4 +1,4 @@
-import type { Capabilities } from '@nestor/core/provider-kit'
+import type { Capabilities } from '@nestor/core/integration-kit'
 
 /**
  * A static rule, not a call to the models endpoint: every current Gemini chat model takes tools;

@@ -1,5 +1,5 @@
 import type { JSONSchema } from '@nestor/core'
-import type { ToolSpec } from '@nestor/core/provider-kit'
+import type { ToolSpec } from '@nestor/core/integration-kit'
 import type { GeminiSchema, GeminiTool } from './wire-types.js'
 
 // Gemini's `parameters` takes a select subset of OpenAPI 3.0 and answers 400 "Unknown name" to any

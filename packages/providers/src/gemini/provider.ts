@@ -1,6 +1,6 @@
 import type { Provider } from '@nestor/core'
-import type { ModelRequest, SameKeys } from '@nestor/core/provider-kit'
-import { option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import type { ModelRequest, SameKeys } from '@nestor/core/integration-kit'
+import { option, parseOptions, strictOptions } from '@nestor/core/integration-kit'
 import { retryOptionShape, retryingStreams, type AttemptPlan, type RetryOptions } from '../shared/retrying-provider.js'
 import { lazySdkClient } from '../shared/sdk-client.js'
 import { missingApiKey } from '../shared/failures.js'

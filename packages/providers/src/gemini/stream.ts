@@ -1,5 +1,5 @@
 import type { Usage } from '@nestor/core'
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { NestorError } from '@nestor/core'
 import type { AssistantBuilder } from '../shared/assistant-builder.js'
 import type { StreamParser } from '../shared/stream-parser.js'

@@ -1,4 +1,4 @@
-import type { Capabilities } from '@nestor/core/provider-kit'
+import type { Capabilities } from '@nestor/core/integration-kit'
 
 /** What a server told us about a model; `reported` is false when it has no discovery endpoint. */
 export type Discovered = Capabilities & { reported: boolean }

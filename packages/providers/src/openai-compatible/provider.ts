@@ -1,9 +1,10 @@
 import type { Provider } from '@nestor/core'
-import type { Capabilities, ModelEvent, ModelInfo, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import type { Capabilities, ModelEvent, ModelInfo, ModelRequest, SameKeys } from '@nestor/core/integration-kit'
 import { modelInfo } from '../catalogue/model-info.js'
-import { invalidOption, option, parseOptions, strictOptions } from '@nestor/core/provider-kit'
+import { invalidOption, option, parseOptions, strictOptions } from '@nestor/core/integration-kit'
 import type { NestorError } from '@nestor/core'
 import { openai } from '../openai/provider.js'
+import { NO_KEY } from '../openai/sdk.js'
 import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'
 import { discover, serverRoot, type Discovered } from './discovery.js'
 import { activeTools, toTextProtocolRequest } from './text-protocol-request.js'
@@ -61,9 +62,6 @@ const compatibleShape = () => ({
 const compatibleSchema = strictOptions(compatibleShape)
 const compatibleKeysMatch: SameKeys<ReturnType<typeof compatibleShape>, OpenAICompatibleOptions> = true
 void compatibleKeysMatch
-
-// A placeholder the SDK needs to build a client; local servers ignore it.
-const NO_KEY = 'nestor-local-no-key'
 
 /**
  * Local and self-hosted models over the OpenAI Chat Completions wire (Ollama, vLLM, LM Studio),

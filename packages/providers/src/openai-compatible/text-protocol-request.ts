@@ -7,8 +7,8 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from '@nestor/core'
-import type { ModelRequest, ToolSpec } from '@nestor/core/provider-kit'
-import { plainToolContent } from '@nestor/core/provider-kit'
+import type { ModelRequest, ToolSpec } from '@nestor/core/integration-kit'
+import { plainToolContent } from '@nestor/core/integration-kit'
 import { perMessage } from '../shared/per-message.js'
 import { CALL_OPEN } from './tool-block-parser.js'
 

@@ -1,4 +1,4 @@
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import type { StreamParser } from '../shared/stream-parser.js'
 import { ToolBlockParser, decodeCall, type ParsedPiece } from './tool-block-parser.js'
 

@@ -1,4 +1,4 @@
-import type { Capabilities } from '@nestor/core/provider-kit'
+import type { Capabilities } from '@nestor/core/integration-kit'
 
 /**
  * A static table of flags by model-name prefix, longest prefix first. It is not discovered from the

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions'
 import { toChatMessages } from './convert-messages.js'
 import { toChatTools } from './convert-tools.js'

@@ -1,5 +1,5 @@
 import type { JSONSchema } from '@nestor/core'
-import type { ToolSpec } from '@nestor/core/provider-kit'
+import type { ToolSpec } from '@nestor/core/integration-kit'
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions'
 import type { FunctionTool } from 'openai/resources/responses/responses'
 import { perMessage } from '../shared/per-message.js'

@@ -1,4 +1,4 @@
-import { option, strictOptions, type SameKeys } from '@nestor/core/provider-kit'
+import { option, strictOptions, type SameKeys } from '@nestor/core/integration-kit'
 import type { OpenAIClient, OpenAIReasoningEffort } from '../shared/peer-shapes.js'
 import { retryOptionShape, type RetryOptions } from '../shared/retrying-provider.js'
 import { loggerOption, type ProviderLogger } from '../shared/sdk-logger.js'

@@ -1,5 +1,5 @@
 import type { JSONSchema } from '@nestor/core'
-import type { OutputSpec } from '@nestor/core/provider-kit'
+import type { OutputSpec } from '@nestor/core/integration-kit'
 import { toStrictSchema } from './strict-schema.js'
 
 /**

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
-import { parseOptions } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest } from '@nestor/core/integration-kit'
+import { parseOptions } from '@nestor/core/integration-kit'
 import type OpenAI from 'openai'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
@@ -18,7 +18,7 @@ import { openAIOptionsSchema, type OpenAIProviderOptions } from './options.js'
 import { toResponsesRequest } from './responses-request.js'
 import { parseResponsesStream } from './responses-stream.js'
 import { openAIStreamData } from './stream-data.js'
-import { loadOpenAI } from './sdk.js'
+import { loadOpenAI, NO_KEY } from './sdk.js'
 import { dropOptionalNulls } from './strict-schema.js'
 
 export type OpenAIProvider = Provider & { readonly api: 'chat' | 'responses' }
@@ -52,6 +52,8 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
         baseURL: options.baseURL,
         maxRetries: 0,
         ...(key === '' && { defaultHeaders: { Authorization: null } }),
+        // The SDK refuses pages so that no key of the app's ships in one; without a key nothing is at stake.
+        ...((key === '' || key === NO_KEY) && { dangerouslyAllowBrowser: true }),
         ...logging,
       }),
   })

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses'
 import { toResponsesTools } from './convert-tools.js'
 import { readRequestOptions } from './request-options.js'

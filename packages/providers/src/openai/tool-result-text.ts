@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResultMessage } from '@nestor/core'
-import type { PlainToolContent } from '@nestor/core/provider-kit'
+import type { PlainToolContent } from '@nestor/core/integration-kit'
 
 /**
  * OpenAI tool results carry no error flag, so an error result says so in its text; the model

@@ -1,7 +1,7 @@
 import { sha256Hex } from './files/node.js'
 import type { Message } from '@nestor/core'
-import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
-import { canonicalJson } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest } from '@nestor/core/integration-kit'
+import { canonicalJson } from '@nestor/core/integration-kit'
 
 export const CASSETTE_VERSION = 1
 

@@ -1,2 +1,2 @@
 // The offline mark lives in core, so agents (the conformance harness) can read it too.
-export { offlineProvider, isOfflineProvider } from '@nestor/core/provider-kit'
+export { offlineProvider, isOfflineProvider } from '@nestor/core/integration-kit'

@@ -1,4 +1,4 @@
-import { DeltaGuard, redactDeep } from '@nestor/core/provider-kit'
+import { DeltaGuard, redactDeep } from '@nestor/core/integration-kit'
 
 type RecordedEvent = { type: string; delta?: unknown; id?: unknown; toolCall?: { id?: unknown } }
 

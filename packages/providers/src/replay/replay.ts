@@ -1,9 +1,9 @@
 import { join, mkdir, readFile, rename, writeFile } from './files/node.js'
 import type { AssistantMessage, Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/integration-kit'
 import { NestorError } from '@nestor/core'
 import { modelInfo } from '../catalogue/model-info.js'
-import { emptyUsage, option, parseOptions, redactDeep, sleep, strictOptions } from '@nestor/core/provider-kit'
+import { emptyUsage, option, parseOptions, redactDeep, sleep, strictOptions } from '@nestor/core/integration-kit'
 import {
   CASSETTE_VERSION,
   canonicalRequest,

@@ -1,7 +1,7 @@
 import type { Provider, StopReason, TextContent, ThinkingContent, Usage } from '@nestor/core'
-import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest, SameKeys } from '@nestor/core/integration-kit'
 import { NestorError } from '@nestor/core'
-import { option, parseOptions, sleep, strictOptions } from '@nestor/core/provider-kit'
+import { option, parseOptions, sleep, strictOptions } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from '../shared/assistant-builder.js'
 import { offlineProvider } from '../replay/offline.js'
 

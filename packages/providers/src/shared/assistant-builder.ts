@@ -1,6 +1,6 @@
 import type { AssistantMessage, StopReason, ToolCall, Usage } from '@nestor/core'
-import type { ModelEvent, NestorErrorLike } from '@nestor/core/provider-kit'
-import { emptyUsage, generateId } from '@nestor/core/provider-kit'
+import type { ModelEvent, NestorErrorLike } from '@nestor/core/integration-kit'
+import { emptyUsage, generateId } from '@nestor/core/integration-kit'
 
 type OpenCall = { id: string; name: string; json: string; providerData?: Record<string, unknown>; index: number }
 

@@ -1,6 +1,6 @@
 import type { FileContent, ImageContent, Message, ToolResultMessage } from '@nestor/core'
 import { NestorError } from '@nestor/core'
-import { plainToolContent, type PlainToolContent } from '@nestor/core/provider-kit'
+import { plainToolContent, type PlainToolContent } from '@nestor/core/integration-kit'
 
 export type MediaPart = ImageContent | FileContent
 /** Narrows a media part to its by-value form. */

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@nestor/core/provider-kit'
+import type { ModelRequest } from '@nestor/core/integration-kit'
 
 /**
  * Typed output for a request whose API cannot carry the schema natively: the schema goes into the

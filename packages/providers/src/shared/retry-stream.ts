@@ -1,6 +1,6 @@
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { NestorError } from '@nestor/core'
-import { messageOf, redactString, sleep } from '@nestor/core/provider-kit'
+import { messageOf, redactString, sleep } from '@nestor/core/integration-kit'
 import { AssistantBuilder } from './assistant-builder.js'
 import { reissue } from './failures.js'
 import { PushStream } from './push-stream.js'

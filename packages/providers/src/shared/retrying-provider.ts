@@ -1,6 +1,6 @@
 import type { Provider } from '@nestor/core'
-import type { ModelEvent, ModelRequest } from '@nestor/core/provider-kit'
-import { option } from '@nestor/core/provider-kit'
+import type { ModelEvent, ModelRequest } from '@nestor/core/integration-kit'
+import { option } from '@nestor/core/integration-kit'
 import type { AssistantBuilder } from './assistant-builder.js'
 import { reissue } from './failures.js'
 import type { EmitEvent } from './stream-parser.js'

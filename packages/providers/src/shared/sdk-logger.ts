@@ -1,4 +1,4 @@
-import { option, redactString } from '@nestor/core/provider-kit'
+import { option, redactString } from '@nestor/core/integration-kit'
 
 export type ProviderLogLevel = 'error' | 'warn' | 'info' | 'debug'
 export type ProviderLogEntry = { provider: string; level: ProviderLogLevel; message: string }

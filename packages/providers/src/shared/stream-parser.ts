@@ -1,6 +1,6 @@
-import type { ModelEvent } from '@nestor/core/provider-kit'
+import type { ModelEvent } from '@nestor/core/integration-kit'
 import { NestorError } from '@nestor/core'
-import { messageOf } from '@nestor/core/provider-kit'
+import { messageOf } from '@nestor/core/integration-kit'
 import type { AssistantBuilder } from './assistant-builder.js'
 import { PushStream } from './push-stream.js'
 

@@ -1,4 +1,4 @@
-import { invalidOption } from '@nestor/core/provider-kit'
+import { invalidOption } from '@nestor/core/integration-kit'
 
 /**
  * The tables of a SQL session store, one text per statement, the same for SQLite and Postgres.

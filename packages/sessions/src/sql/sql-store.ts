@@ -7,7 +7,7 @@ import {
   pageSize,
   parseStoredRow,
   retentionMs,
-} from '@nestor/core/provider-kit'
+} from '@nestor/core/integration-kit'
 import { num, type Row, type SqlDriver, type SqlRunner } from './driver.js'
 import { checkPrefix, schema } from './schema.js'
 

@@ -67,7 +67,8 @@ function openRun(run) {
   history.replaceState(null, '', `#live/${encodeURIComponent(run.execId)}`)
   const view = runView($('view'), run.execId, {
     title: run.input || 'run',
-    canApprove: () => studio.overview?.approvals === true,
+    // Whether the app has a gate is in the overview: a linked run may draw its cards before it came.
+    canApprove: async () => (studio.overview ?? (await listing))?.approvals === true,
     onEnd: () => void refresh(),
   })
   studio.view = view.state

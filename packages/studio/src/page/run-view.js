@@ -1,5 +1,6 @@
 // One run on the page, live: its exec tree, each turn's request and response, the calls waiting
-// for approval (approve, reject, edit), steering and aborting, and every event as it streamed.
+// for approval (approve, reject, edit), the questions its tools ask (ctx.ask), steering and aborting,
+// and every event as it streamed.
 import { el, ExecTree, folded, json, textOf, usageLine } from './tree.js'
 import { follow } from './stream.js'
 
@@ -47,6 +48,16 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
   eventsFold.addEventListener('toggle', () => {
     if (eventsFold.open && !events.children.length) events.append(...seen.map(eventLine))
   })
+  // A question's form posts to the app's gate while the run waits live; a paused run keeps the
+  // answers for its resume (its schema checks them then).
+  const answerLive = (action, body) => post(`api/runs/${encodeURIComponent(execId)}/${action}`, body)
+  const answers = new Map()
+  const answerOnResume = async (_action, { id, value }) => {
+    answers.set(id, value)
+    return new Response(null, { status: 204 })
+  }
+  // Chosen when sent: a page opened at a run draws its forms before it knows whether the app has a gate.
+  const answer = async (action, body) => ((await canApprove()) ? answerLive : answerOnResume)(action, body)
   const execTree = new ExecTree(tree)
   const history = new Map()
   const turnCards = new Map()
@@ -64,16 +75,24 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
     if (eventsFold.open) events.append(eventLine(seen.at(-1)))
     turnsOf(event)
     if (event.type === 'approval_required') {
-      for (const request of event.approvals) approvals.append(approvalCard(execId, request, canApprove()))
+      for (const request of event.approvals) approvals.append(approvalCard(execId, request, canApprove))
+      setStatus('waiting')
+    }
+    if (event.type === 'input_required') {
+      for (const input of event.inputs)
+        if (!approvals.querySelector(`.question[data-input-id="${CSS.escape(input.id)}"]`))
+          approvals.append(window.questionCard(input, answer))
       setStatus('waiting')
     }
     if (event.type === 'tool_end') {
-      approvals.querySelector(`[data-tool-call-id="${CSS.escape(event.toolCallId)}"]`)?.remove()
+      // The call's approval card and its questions' forms: it has its result.
+      for (const card of approvals.querySelectorAll(`[data-tool-call-id="${CSS.escape(event.toolCallId)}"]`))
+        card.remove()
       if (!approvals.children.length && !state.ended) setStatus('running')
     }
     if (event.type === 'agent_end' && event.depth === 0) {
       setStatus(event.result.status)
-      if (event.result.status === 'paused') approvals.append(resumeButton(execId, approvals, () => resumed()))
+      if (event.result.status === 'paused') approvals.append(resumeButton(execId, approvals, answers, () => resumed()))
     }
   }
 
@@ -125,6 +144,7 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
   // A resumed run goes on under the same id, its positions counting on: read on after the last.
   resumed = () => {
     approvals.replaceChildren()
+    answers.clear()
     state.ended = false
     controls.hidden = false
     setStatus('running')
@@ -183,22 +203,13 @@ function approvalCard(execId, request, canApprove) {
       return undefined
     }
   }
-  if (!canApprove) {
-    // No gate to answer: a runtime without `approve` pauses the run, which resumes with these choices.
-    const choose = (choice) => () => {
-      if (choice === 'edit' && editedArgs() === undefined) return
-      card.dataset.choice = choice
-      note.textContent = `${choice}: applied when you resume the paused run`
-    }
-    card.append(
-      button('approve', 'Approve', choose('approve')),
-      button('edit', 'Approve with these arguments', choose('edit')),
-      button('reject', 'Reject', choose('reject')),
-      note,
-    )
-    return card
+  // No gate to answer (a runtime without `approve` pauses the run): the choice waits for the resume.
+  const choose = (choice) => {
+    card.dataset.choice = choice
+    note.textContent = `${choice}: applied when you resume the paused run`
   }
   const decide = async (action, body) => {
+    if (!(await canApprove())) return choose(action)
     for (const b of card.querySelectorAll('button')) b.disabled = true
     const response = await post(`api/runs/${encodeURIComponent(execId)}/${action}`, {
       toolCallId: request.toolCallId,
@@ -222,14 +233,14 @@ function approvalCard(execId, request, canApprove) {
   return card
 }
 
-/** For a run that paused for approval: resumes it with the choices made on its cards. */
-function resumeButton(execId, approvals, onResumed) {
+/** For a run that paused for approval or answers: resumes it with the choices made on its cards. */
+function resumeButton(execId, approvals, answers, onResumed) {
   const wrap = el('div', 'resume')
   const go = el('button', 'resume-button', 'Resume with these decisions')
   go.type = 'button'
   const note = el('span', 'meta')
   go.onclick = async () => {
-    const decisions = { approve: [], reject: [], edit: [] }
+    const decisions = { approve: [], reject: [], edit: [], answers: Object.fromEntries(answers) }
     for (const card of approvals.querySelectorAll('.approval[data-choice]')) {
       const id = card.dataset.toolCallId
       if (card.dataset.choice === 'approve') decisions.approve.push(id)

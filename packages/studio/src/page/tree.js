@@ -41,12 +41,13 @@ function execNode(name, depth, meta) {
   node.dataset.depth = String(depth)
   node.dataset.status = 'running'
   const status = el('span', 'meta', meta)
-  const summary = el('summary', '', `${name} (depth ${depth}) `)
-  summary.append(status)
+  const summary = el('summary')
+  const label = el('span', 'exec-name', `${name} (depth ${depth}) `)
+  summary.append(label, status)
   const steps = el('ol', 'steps')
   const text = el('div', 'exec-text')
   node.append(summary, steps, text)
-  return { node, steps, text, status }
+  return { node, steps, text, status, name: label }
 }
 
 function toolLine(name, args) {
@@ -109,6 +110,10 @@ export class ExecTree {
         return this.endTool(event)
       case 'guardrail':
         return this.guardrail(event, exec)
+      case 'handoff':
+        return this.handoff(event, exec)
+      case 'input_required':
+        return this.asked(event, exec)
       case 'agent_end': {
         if (!exec) return
         const r = event.result
@@ -163,6 +168,27 @@ export class ExecTree {
     line.dataset.name = event.name
     const call = event.toolCallId ? this.tools.get(callKey(event.execId, event.toolCallId)) : undefined
     ;(call ?? exec?.step ?? exec?.steps ?? this.root).append(line)
+  }
+
+  /** Another agent answers from here on: a line under the transfer call, and the exec's name says who. */
+  handoff(event, exec) {
+    const line = el('li', 'handoff', `${event.from ?? 'the agent'} hands over to ${event.to}`)
+    line.dataset.to = event.to
+    const call = this.tools.get(callKey(event.execId, event.toolCallId))
+    ;(call ?? exec?.step ?? exec?.steps ?? this.root).append(line)
+    if (!exec) return
+    exec.node.dataset.agent = event.to
+    exec.name.textContent = `${event.to} (depth ${event.depth}) `
+  }
+
+  /** A tool's questions (ctx.ask), under the call that asks; the run's forms answer them. */
+  asked(event, exec) {
+    for (const input of event.inputs) {
+      const line = el('li', 'asked', `asks: ${input.question}`)
+      line.dataset.inputId = input.id
+      const call = this.tools.get(callKey(event.execId, input.toolCallId))
+      ;(call ?? exec?.step ?? exec?.steps ?? this.root).append(line)
+    }
   }
 
   /** Events this page has no special drawing for (approvals, compactions, retries, newer kinds): a line with their JSON. */

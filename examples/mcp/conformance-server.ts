@@ -113,6 +113,10 @@ export const conformanceTools = [
     },
     execute: ({ name }) => `hello ${String(name)}`,
   }),
+  // SSE polling (SEP-1699): its result arrives on the call's stream, which opens with a priming event.
+  content('test_reconnection', 'Answers on a resumable stream', {
+    content: [{ type: 'text', text: 'Reconnection test completed' }],
+  }),
   defineTool({
     name: 'test_error_handling',
     description: 'Always fails',

@@ -31,3 +31,17 @@ test("a run waiting for its child's question is restarted with its worker, drops
   // The lookup body ran again after the answer and logged once, with it; the booking followed.
   expect(cluster.toolRuns()).toEqual(['lookup trip-ask Lisbon in autumn', 'book trip-ask Lisbon'])
 }, 90_000)
+
+test('a question nobody answers within approvalTimeoutMs is asked again and gets input_unavailable; the run ends', async () => {
+  await cluster.worker({ EXECUTOR_ID: 'asker-2', ASK_LOOKUP: '1' })
+  const handle = await cluster.trips.start('Plan Lisbon', { workflowId: 'trip-ask-late', approvalTimeoutMs: 1 })
+  const result = await handle.result()
+  expect(result.status).toBe('completed')
+  const ends = []
+  for await (const event of cluster.trips.events('trip-ask-late'))
+    if (event.type === 'tool_end' && event.toolName === 'lookup') ends.push(event)
+  expect(ends).toEqual([expect.objectContaining({ isError: true })])
+  expect(JSON.stringify(ends[0])).toContain('no decision before the approval timeout')
+  // The lookup body stopped at its question: it never logged a season.
+  expect(cluster.toolRuns().filter((line) => line.startsWith('lookup trip-ask-late'))).toEqual([])
+}, 90_000)

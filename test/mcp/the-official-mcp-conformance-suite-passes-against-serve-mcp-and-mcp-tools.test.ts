@@ -14,12 +14,8 @@ const cli = join(repo, 'node_modules/@modelcontextprotocol/conformance/dist/inde
 const client = join(repo, 'examples/dist/mcp/conformance-client.js')
 const runnable = typeof (fs as { globSync?: unknown }).globSync === 'function' && fs.existsSync(cli)
 
-/**
- * Sampling is deprecated by the 2026-07-28 specification: serveMcp does not offer it.
- * server-sse-polling (a pending scenario) only warns: SSE priming and resumption need an event
- * store serveMcp does not keep (docs/mcp.md § Conformance).
- */
-const serverBaseline = ['tools-call-sampling', 'server-sse-polling']
+/** Sampling is deprecated by the 2026-07-28 specification: serveMcp does not offer it. */
+const serverBaseline = ['tools-call-sampling']
 
 /**
  * Client scenarios, one at a time (each costs a few seconds: the rest of the auth ones pass too, see
@@ -46,7 +42,7 @@ function conformance(args: string[], cwd: string): Promise<{ code: number; outpu
 }
 
 describe.skipIf(!runnable)('the official MCP conformance suite', () => {
-  it('server: every scenario (the pending ones too) but sampling and SSE polling passes against serveMcp', async () => {
+  it('server: every scenario (the pending ones too) but sampling passes against serveMcp', async () => {
     const dir = scratchDir('mcp-conformance-')
     const baseline = join(dir, 'baseline.yml')
     fs.writeFileSync(baseline, `server:\n${serverBaseline.map((s) => `  - ${s}\n`).join('')}`)

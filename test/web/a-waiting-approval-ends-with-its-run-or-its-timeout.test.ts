@@ -1,6 +1,9 @@
-import type { AgentEvent } from '@nestor/core'
+import { NestorError, Runtime, defineTool, type AgentEvent } from '@nestor/core'
+import type { ModelRequest } from '@nestor/core/provider-kit'
+import { scripted } from '@nestor/providers'
 import { ApprovalGate, runRoutes, toNodeListener } from '@nestor/web'
 import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { jsonPost, serve, startTrip, tripRuntime } from '../support/trip-web.js'
 
 const closers: (() => Promise<void>)[] = []
@@ -41,6 +44,35 @@ describe('ApprovalGate', () => {
     expect(saved).toMatchObject({ isError: true, receipt: { status: 'rejected' } })
     expect(JSON.stringify(saved)).toContain('approval timed out')
     expect(await (await fetch(`${url}/runs/${execId}`)).json()).toMatchObject({ status: 'completed', pending: [] })
+  })
+
+  it('a question nobody answers within timeoutMs gets input_unavailable, and the run goes on to its end', async () => {
+    const gate = new ApprovalGate({ timeoutMs: 1 })
+    const bill = defineTool({
+      name: 'bill',
+      description: 'Bills an account',
+      parameters: z.object({}),
+      execute: async (_args, ctx) => {
+        try {
+          return `billed ${(await ctx.ask('Which account?', z.object({ account: z.string() }))).account}`
+        } catch (error) {
+          return `not billed: ${NestorError.isInstance(error) ? error.code : 'other'}`
+        }
+      },
+    })
+    const provider = scripted((r: ModelRequest) =>
+      r.messages.some((m) => m.role === 'toolResult')
+        ? 'done'
+        : { content: [{ type: 'toolCall', id: 'call_bill', name: 'bill', arguments: {} }] },
+    )
+    const runtime = new Runtime({ provider, model: 'm', ask: gate.ask })
+    const run = runtime.exec('bill me', { tools: [bill] })
+    const result = await run
+    expect(result.status).toBe('completed')
+    expect(result.history.find((m) => m.role === 'toolResult')).toMatchObject({
+      content: [{ text: 'not billed: input_unavailable' }],
+    })
+    expect(gate.inputs(run.execId)).toEqual([])
   })
 
   it('refuses a timeoutMs that is not a positive number', () => {

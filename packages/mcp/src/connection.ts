@@ -123,9 +123,12 @@ export class McpConnection {
   ): Promise<Client> {
     // Form elicitation, with the SDK filling the defaults of fields the answer left out (SEP-1034).
     const client = new Client(this.info, { capabilities: { elicitation: { form: { applyDefaults: true } } } })
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.calls.answer(request.params, extra.signal))
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      this.calls.answer(request.params, extra.signal, extra.requestId),
+    )
     try {
       await client.connect(transport)
+      this.calls.watch(transport)
       return client
     } catch (error) {
       // A failed handshake may leave a child process running: stop it before reporting.

@@ -4,6 +4,8 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 export type Session = {
   server: Server
   transport: StreamableHTTPServerTransport
+  /** The protocol version its initialize negotiated. */
+  protocolVersion: string
   /** POST requests of this session still being answered: a session is idle only at 0. */
   busy: number
   timer: ReturnType<typeof setTimeout> | undefined

@@ -7,6 +7,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { NestorError } from '@nestor/core'
 import { hostGuard, option, parseOptions, strictOptions, type HostGuard } from '@nestor/core/integration-kit'
 import { DEFAULT_MAX_BODY_BYTES, readBody } from './http-body.js'
+import { SessionEventStore } from './http-event-store.js'
+import { atNegotiatedVersion, negotiatedVersion } from './http-protocol-version.js'
 import { SessionTable, type Session } from './http-sessions.js'
 
 /** A server being served: stdio or HTTP (serve.ts), the same handle. */
@@ -118,6 +120,7 @@ export async function serveHttp(
 
   const serveSession = async (session: Session, req: IncomingMessage, res: ServerResponse) => {
     sessions.use(session)
+    atNegotiatedVersion(req, session.protocolVersion)
     if (req.method !== 'POST') return session.transport.handleRequest(req, res)
     sessions.track(session, new Promise((resolve) => res.once('close', resolve)))
     const body = await jsonBody(req, res)
@@ -129,11 +132,17 @@ export async function serveHttp(
     if (body === NO_BODY) return
     if (!isInitializeRequest(body)) return reply(res, 400, 'the first request of a session is initialize')
     const server = create()
+    const protocolVersion = negotiatedVersion(body)
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.add(id, { server, transport, busy: 0, timer: undefined, used: false }),
+      onsessioninitialized: (id) =>
+        sessions.add(id, { server, transport, protocolVersion, busy: 0, timer: undefined, used: false }),
       // The body reaches the transport parsed; this bounds any other read it would make.
       maxRequestBodySize: maxBody,
+      // Resumability: every SSE stream opens with a priming event id and a reconnection delay, and a
+      // client whose stream broke resumes it with Last-Event-ID from what this session kept.
+      eventStore: new SessionEventStore(),
+      retryInterval: RECONNECT_AFTER_MS,
     })
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId)
@@ -183,6 +192,9 @@ export async function serveHttp(
 }
 
 const NO_BODY = Symbol('no body')
+
+/** The `retry` a client waits before it reconnects a broken SSE stream. */
+const RECONNECT_AFTER_MS = 1000
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\./.test(host)
 

@@ -162,6 +162,8 @@ async function callTool(connection: McpConnection, name: string, args: Record<st
   try {
     result = await client.callTool({ name, arguments: args }, undefined, {
       signal: ctx.signal,
+      // Over Streamable HTTP: tells which call a server's elicitation came with (elicitation-answer.ts).
+      onresumptiontoken: connection.calls.heard(ctx),
       onprogress: (p) =>
         ctx.update({
           progress: p.progress,

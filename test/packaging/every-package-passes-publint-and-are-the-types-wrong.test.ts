@@ -47,8 +47,12 @@ describe('every packed package', () => {
       const entries = new Set(stdout.split('\n').filter(Boolean))
       const js = [...entries].filter((entry) => entry.endsWith('.js'))
       // tsc's one-file-per-module JavaScript is the bundler's input, not shipped; declarations are.
-      // The one exception: the studio's page, plain browser modules it serves as they are.
-      const page = tarball.includes('/nestor-studio-') ? 'package/src/page/' : undefined
+      // The exceptions: browser scripts served as they are (the studio's page, web's answer form).
+      const page = tarball.includes('/nestor-studio-')
+        ? 'package/src/page/'
+        : tarball.includes('/nestor-web-')
+          ? 'package/src/browser/'
+          : undefined
       expect(
         js.filter((entry) => !entry.startsWith('package/bundle/') && !(page && entry.startsWith(page))),
         tarball,

@@ -42,12 +42,15 @@ function sqliteDriver(client: Client, busyTimeoutMs: number, onDisk: boolean): S
   }
   let opened: Promise<void> | undefined
   const open = () =>
-    (opened ??= (async () => {
+    (opened ??= whileBusy(busyTimeoutMs, async () => {
       await client.execute(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
       // WAL: readers in other processes do not wait for a writer.
       if (onDisk) await client.execute('PRAGMA journal_mode = WAL')
-    })())
-  const transaction = async <T>(body: (tx: SqlRunner) => Promise<T>): Promise<T> => {
+    }))
+  const transaction = <T>(body: (tx: SqlRunner) => Promise<T>): Promise<T> =>
+    // A transaction refused as busy was rolled back whole: running it again from the start is safe.
+    whileBusy(busyTimeoutMs, () => attempt(body))
+  const attempt = async <T>(body: (tx: SqlRunner) => Promise<T>): Promise<T> => {
     await open()
     const tx = await client.transaction('write')
     try {
@@ -75,3 +78,24 @@ function sqliteDriver(client: Client, busyTimeoutMs: number, onDisk: boolean): S
     close: () => serial(async () => client.close()),
   }
 }
+
+/**
+ * SQLite answers some lock conflicts at once instead of through busy_timeout (two processes
+ * switching a new file to WAL together, a WAL recovery): those are tried again, backing off,
+ * until the same timeout has passed.
+ */
+async function whileBusy<T>(timeoutMs: number, work: () => Promise<T>): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return await work()
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= until) throw error
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
+  }
+}
+
+const isBusy = (error: unknown): boolean =>
+  error instanceof Error &&
+  (/^SQLITE_BUSY/.test(String((error as { code?: unknown }).code)) || /database is locked/i.test(error.message))

@@ -40,6 +40,8 @@ const result = await runtime.exec(`hello from ${env.NAME}`, {
   tools: [hold],
   session: { id: env.SESSION, owner: env.OWNER, wait: env.WAIT === '1' },
 })
+// The message goes to stderr (the test's output), so a failure other than the one expected explains itself.
+if (result.error) process.stderr.write(`racer ${env.NAME}: ${result.error.code}: ${result.error.message}\n`)
 say({ status: result.status, code: result.error?.code ?? null, requests: provider.requests.length })
 await store.close()
 lines.close()

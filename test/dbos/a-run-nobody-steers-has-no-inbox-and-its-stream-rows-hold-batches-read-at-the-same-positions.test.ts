@@ -28,6 +28,9 @@ test('a run nobody steers, cancels or follows up never gets an inbox workflow', 
   expect(result.status).toBe('completed')
   expect(result.text).toBe('ok Lisbon')
   expect(await DBOS.getWorkflowStatus('lean-no-inbox.inbox')).toBeNull()
+  // Its leg's step is the workflow's only recorded operation: the stream closed inside it.
+  const steps = await DBOS.listWorkflowSteps('lean-no-inbox')
+  expect(steps?.map((step) => step.name)).toEqual(['nestor.exec'])
 }, 60_000)
 
 test('its stream has fewer rows than events, and a reader after any position gets the rest, in order, once', async () => {

@@ -1,3 +1,4 @@
+import { DBOS } from '@dbos-inc/dbos-sdk'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startCluster, type Cluster } from './support/cluster.js'
 import { waitForEvent, waitForStep } from './support/wait.js'
@@ -21,6 +22,9 @@ test('a steering message sent from another process while the run waits is in the
   expect(result.text).toContain('make it cheaper')
   const last = cluster.model.requests.at(-1)!.json as { messages: { role: string; content: unknown }[] }
   expect(last.messages.filter((m) => m.role === 'user').map((m) => m.content)).toContain('make it cheaper')
+  // A message was sent, so the run's last leg closed its inbox (not left for the minute's idle check).
+  await DBOS.retrieveWorkflow('trip-steer.inbox').getResult({ pollingIntervalMs: 100 })
+  expect((await DBOS.getWorkflowStatus('trip-steer.inbox'))?.status).toBe('SUCCESS')
 }, 60_000)
 
 test('a follow-up sent while the run waits is answered after the run would have ended', async () => {

@@ -185,6 +185,8 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       // workflow still owns its stream) or a waiting workflow through CANCEL_DECISION; the
       // workflow then records its own cancel, last, so readers get the end before DBOS stops them.
       let cancelled = false
+      // A step that ends the run closes its stream itself (leg.ts); one that threw did not.
+      let closed = false
       try {
         let result = await dbos().runStep(() => runLeg(workflowId, { kind: 'start', input }), {
           name: 'nestor.exec',
@@ -210,12 +212,13 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             : { kind: 'resume', leg, state, decisions: rejectAll(waiting, late), unanswered: late }
           result = await dbos().runStep(() => runLeg(workflowId, segment), { name: 'nestor.resume' })
         }
+        closed = true
         // A durable exec gets no signal of its own: only cancel() aborts it.
         cancelled = result.status === 'aborted'
         return result
       } finally {
-        // Also when a step failed: readers must not wait.
-        await dbos().closeStream(EVENTS_STREAM)
+        // When a step failed: readers must not wait.
+        if (!closed) await dbos().closeStream(EVENTS_STREAM)
         if (cancelled) await dbos().cancelWorkflow(workflowId)
       }
     },

@@ -226,7 +226,7 @@ const atOf = (row: EventRow | AgentEvent, offset: number): number => ('events' i
 
 /**
  * Ends the stream of a run cancelled while it waited for a decision: its paused leg's root
- * `agent_end`, again, now `aborted`, so a reader's last event says how the run ended.
+ * `agent_end`, again, now `aborted`, so a reader's last event says how the run ended; then closes it.
  */
 export async function writeCancelledEnd(workflowId: string, paused: ExecResult): Promise<ExecResult> {
   const { pending: _pending, ...rest } = paused
@@ -241,6 +241,7 @@ export async function writeCancelledEnd(workflowId: string, paused: ExecResult):
     const end = withPlainErrors({ ...last, seq: last.seq + 1, timestamp: Date.now(), result })
     await dbos().writeStream(EVENTS_STREAM, { at: events.length, events: [end] } satisfies EventRow, PLAIN_JSON)
   }
+  await dbos().closeStream(EVENTS_STREAM)
   return withPlainError(result)
 }
 

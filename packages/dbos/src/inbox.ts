@@ -50,9 +50,9 @@ export const INBOX_IDLE_CHECK_MS = 60_000
 const OVER = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'])
 
 /**
- * Ends the inbox of a run whose last leg this is, from inside that leg's step: a read for a run
- * nobody steered (it has no inbox), a send fenced on the workflow's owner for one that was. An
- * inbox a steer starts after this look ends at its next idle check (it finds its exec over).
+ * Ends the inbox of a run whose last leg this is, from inside that leg's step, if it may have one
+ * (`mayHaveInbox`): a read, then a send fenced on the workflow's owner if the inbox runs. An inbox
+ * a steer starts after this look ends at its next idle check (it finds its exec over).
  */
 export async function closeInbox(workflowId: string): Promise<void> {
   const status = await dbos().getWorkflowStatus(inboxIdOf(workflowId))
@@ -77,8 +77,12 @@ export function deliverInbox(
   journal: Journal,
   { offset, quiet }: InboxStart,
   onStep?: OnInboxStep,
-): { stop(): void; done: Promise<void> } {
+): { stop(): void; mayHaveInbox(): boolean; done: Promise<void> } {
   let stopped = false
+  // Whether the run may have an inbox its last leg must close: a message was sent or handed
+  // before this leg, or a look found one. A steer that starts it after the last look finds its
+  // exec over at its idle check.
+  let found = !quiet
   const done = (async () => {
     const cursorRun = inboxCursorRunOf(workflowId)
     // Nothing sent so far (deliverWaiting just looked): the first look is a poll later, so a
@@ -86,7 +90,8 @@ export function deliverInbox(
     if (quiet) await new Promise((resolve) => setTimeout(resolve, INBOX_POLL_MS))
     while (!stopped) {
       const message = await readInbox(workflowId, offset, 5)
-      if (message === undefined) continue
+      if (message !== 'none') found = true
+      if (typeof message !== 'object') continue
       // Stopped while reading: the message stays in the inbox for the next leg of the exec.
       if (message.kind === 'close' || stopped) return
       if (message.kind === 'cancel') return run.abort(new NestorError('aborted', `run ${workflowId} was cancelled`))
@@ -102,6 +107,7 @@ export function deliverInbox(
     stop() {
       stopped = true
     },
+    mayHaveInbox: () => found,
     done,
   }
 }
@@ -206,13 +212,17 @@ function deliver(run: ExecRun, message: InboxMessage): void {
   else if (message.kind === 'followUp') run.followUp(message.text)
 }
 
-/** Waits up to `waitSeconds` for the message at `offset`; undefined when none came (or no inbox yet). */
-async function readInbox(workflowId: string, offset: number, waitSeconds: number): Promise<InboxMessage | undefined> {
+/** Waits up to `waitSeconds` for the message at `offset`; 'none' when there is no inbox yet, 'empty' when none came. */
+async function readInbox(
+  workflowId: string,
+  offset: number,
+  waitSeconds: number,
+): Promise<InboxMessage | 'empty' | 'none'> {
   const message = await readInboxAt(workflowId, offset, waitSeconds)
-  if (typeof message === 'object') return message
+  if (typeof message === 'object' || message === 'empty') return message
   // No inbox workflow yet (a read fails at once then), or a failed read: look again a poll later.
-  if (message !== 'empty') await new Promise((resolve) => setTimeout(resolve, INBOX_POLL_MS))
-  return undefined
+  await new Promise((resolve) => setTimeout(resolve, INBOX_POLL_MS))
+  return message === 'none' ? 'none' : 'empty'
 }
 
 /**

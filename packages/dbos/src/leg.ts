@@ -1,10 +1,13 @@
 import type { ExecResult, ExecRun, Journal, JournalEntry } from '@nestor/core'
+import { dbos } from './peer.js'
 import { withPlainError, writeEvents, type StreamSoFar } from './events.js'
+import { EVENTS_STREAM } from './topics.js'
 import { deliverInbox, type InboxStart, type OnInboxStep } from './inbox.js'
 
 /**
  * Drives one leg of a durable exec (its start or a resume) to its result: feeds it the inbox from
- * where `inbox` says, copies its events to the stream, and calls `onLast` if the leg ends the run. DBOS retries a stream write through a
+ * where `inbox` says, copies its events to the stream and, if the leg ends the run, closes the
+ * stream and calls `onLast` (when the run may have an inbox). DBOS retries a stream write through a
  * dropped connection by itself; one it gives up on (or refuses because another process now owns
  * the workflow) aborts this leg and is what the step throws, so the failure is DBOS's to handle
  * (the new owner goes on; otherwise the workflow fails with it). Nothing is left without a
@@ -26,11 +29,18 @@ export async function driveLeg(
   })
   try {
     const result = await run.result
-    // A leg that ends the run does its last bookkeeping while its last events are written.
-    const last = result.status === 'paused' && result.pending ? undefined : onLast()
+    const ends = !(result.status === 'paused' && result.pending)
+    // A leg that ends the run does its last bookkeeping while its last events are written (the
+    // inbox only if one may exist: a leg nobody steered skips that read).
+    const last = ends && reader.mayHaveInbox() ? onLast() : undefined
+    last?.catch(() => undefined)
     await written
-    await last
     if (failure) throw failure.error
+    // Its stream closes here, after the last row: a write of this step, not a workflow operation
+    // (a commit and three queries fewer per run). A re-run of a step that closed writes past the
+    // close, where no reader looks.
+    if (ends) await dbos().closeStream(EVENTS_STREAM)
+    await last
     return withPlainError(result)
   } finally {
     reader.stop()

@@ -12,7 +12,8 @@ import { quantile } from './stats.js'
 // DBOS workflow (a step per model turn on the raw openai SDK, a step per tool call) against
 // @nestor/dbos doing the same exec, measure by measure, each measure run floor/nestor alternately
 // (who goes first alternates with ROUND). Every exec's answer is checked; one result line of JSON.
-// Env: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, ROUND, QUICK=1 (a tiny round, for a smoke run).
+// Env: DBOS_SYSTEM_DATABASE_URL, MODEL_URL, ROUND, QUICK=1 (a tiny round, for a smoke run),
+// BENCH_DBOS_BLOCKS (longer throughput blocks).
 
 const env = process.env
 const quick = env['QUICK'] === '1'
@@ -209,6 +210,8 @@ async function commits(system: System, turns: number, count: number) {
 const first: System = Number(env['ROUND'] ?? 0) % 2 === 0 ? 'floor' : 'nestor'
 const second: System = first === 'floor' ? 'nestor' : 'floor'
 const n = (full: number) => (quick ? 1 : full)
+// BENCH_DBOS_BLOCKS: a multiple of each throughput block's exec count (1 by default: 48/64/16/32).
+const blocks = Number(env['BENCH_DBOS_BLOCKS'] ?? 1)
 await latencies({ queued: false, turns: 1 }, n(3), first) // warm-up: JIT, pools, prepared paths
 const direct1 = await latencies({ queued: false, turns: 1 }, n(12), first)
 const direct10 = await latencies({ queued: false, turns: 10 }, n(5), first)
@@ -218,10 +221,10 @@ const rates: Record<string, Record<System, number>> = {}
 // Postgres CPU per exec over both throughput blocks of an exec length (8 and 32 in flight).
 const cpu: Record<string, Record<System, number>> = { '1': { floor: 0, nestor: 0 }, '10': { floor: 0, nestor: 0 } }
 for (const [turns, inFlight, total] of [
-  [1, 8, n(48)],
-  [1, IN_FLIGHT, n(64)],
-  [10, 8, n(16)],
-  [10, IN_FLIGHT, n(32)],
+  [1, 8, n(48 * blocks)],
+  [1, IN_FLIGHT, n(64 * blocks)],
+  [10, 8, n(16 * blocks)],
+  [10, IN_FLIGHT, n(32 * blocks)],
 ] as const) {
   const key = `${turns}@${inFlight}`
   rates[key] = { floor: 0, nestor: 0 }

@@ -185,8 +185,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       // workflow still owns its stream) or a waiting workflow through CANCEL_DECISION; the
       // workflow then records its own cancel, last, so readers get the end before DBOS stops them.
       let cancelled = false
-      // A step that ends the run closes its stream itself (leg.ts); one that threw did not.
-      let closed = false
+      // A step that returned the run's result ended its stream (its last event, or a close: leg.ts);
+      // one that threw did not.
+      let ended = false
       try {
         let result = await dbos().runStep(() => runLeg(workflowId, { kind: 'start', input }), {
           name: 'nestor.exec',
@@ -212,13 +213,13 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
             : { kind: 'resume', leg, state, decisions: rejectAll(waiting, late), unanswered: late }
           result = await dbos().runStep(() => runLeg(workflowId, segment), { name: 'nestor.resume' })
         }
-        closed = true
+        ended = true
         // A durable exec gets no signal of its own: only cancel() aborts it.
         cancelled = result.status === 'aborted'
         return result
       } finally {
         // When a step failed: readers must not wait.
-        if (!closed) await dbos().closeStream(EVENTS_STREAM)
+        if (!ended) await dbos().closeStream(EVENTS_STREAM)
         if (cancelled) await dbos().cancelWorkflow(workflowId)
       }
     },

@@ -50,9 +50,10 @@ export async function streamSoFar(workflowId: string, leg: number): Promise<Stre
  * A recovered leg (`soFar.recovered`) already wrote part of its events, so the re-run writes only
  * what is new: not a second `agent_start` or `turn_start`, not the steps it replays from the
  * journal; and the message that was streaming at the crash gets a `message_end` with
- * `abandoned: true` before the turn streams again, so readers drop its deltas.
+ * `abandoned: true` before the turn streams again, so readers drop its deltas. Resolves to
+ * whether it wrote the run's last event (`endsTheRun`).
  */
-export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promise<StreamSoFar>): Promise<void> {
+export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promise<StreamSoFar>): Promise<boolean> {
   const pending: AgentEvent[] = []
   let wake: (() => void) | undefined
   let ended = false
@@ -76,10 +77,12 @@ export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promi
   const stream = await soFar
   const seen = stream.recovered ? earlierAttempt(stream.earlier) : undefined
   let at = stream.count
+  let final = false
   const write = async (events: AgentEvent[]) => {
     if (events.length === 0) return
     await dbos().writeStream(EVENTS_STREAM, { at, events: events.map(withPlainErrors) } satisfies EventRow, PLAIN_JSON)
     at += events.length
+    final ||= events.some(endsTheRun)
   }
   if (seen) await write(seen.abandoned)
   for (;;) {
@@ -95,7 +98,15 @@ export async function writeEvents(workflowId: string, run: ExecRun, soFar: Promi
     await write(coalesce(pending.splice(0)).filter((event) => !seen?.skip(event)))
   }
   await reading
+  return final
 }
+
+/**
+ * The run's last event: a root `agent_end` that is not a pause. Readers stop there, so a run that
+ * wrote it needs no close marker (a commit); one whose step failed before it is closed instead.
+ */
+export const endsTheRun = (event: AgentEvent): boolean =>
+  event.type === 'agent_end' && event.depth === 0 && event.result.status !== 'paused'
 
 /**
  * DBOS serializes an Error as its name and message only: an error's `code` (what a reader acts on)
@@ -226,7 +237,8 @@ const atOf = (row: EventRow | AgentEvent, offset: number): number => ('events' i
 
 /**
  * Ends the stream of a run cancelled while it waited for a decision: its paused leg's root
- * `agent_end`, again, now `aborted`, so a reader's last event says how the run ended; then closes it.
+ * `agent_end`, again, now `aborted`, so a reader's last event says how the run ended (a stream
+ * without one is closed instead).
  */
 export async function writeCancelledEnd(workflowId: string, paused: ExecResult): Promise<ExecResult> {
   const { pending: _pending, ...rest } = paused
@@ -240,18 +252,21 @@ export async function writeCancelledEnd(workflowId: string, paused: ExecResult):
   if (last?.type === 'agent_end') {
     const end = withPlainErrors({ ...last, seq: last.seq + 1, timestamp: Date.now(), result })
     await dbos().writeStream(EVENTS_STREAM, { at: events.length, events: [end] } satisfies EventRow, PLAIN_JSON)
-  }
-  await dbos().closeStream(EVENTS_STREAM)
+  } else await dbos().closeStream(EVENTS_STREAM)
   return withPlainError(result)
 }
 
-/** The run's events after position `after`, each with its position, live until the stream closes. */
+/** The run's events after position `after`, each with its position, live until the run's last event (or the stream's close). */
 export async function* readEvents(workflowId: string, after: number): AsyncGenerator<DurableEvent> {
   const skip = Math.max(0, after)
   const { offset, at } = skip === 0 ? { offset: 0, at: 0 } : await rowHolding(workflowId, skip + 1)
   let position = at
   for await (const row of dbos().readStream<EventRow | AgentEvent>(workflowId, EVENTS_STREAM, { offset }))
-    for (const event of eventsOf(row)) if (++position > skip) yield { ...event, position }
+    for (const event of eventsOf(row)) {
+      if (++position > skip) yield { ...event, position }
+      // Past it, only a re-run of a leg that died after writing it writes (what it wrote again).
+      if (endsTheRun(event)) return
+    }
 }
 
 /**

@@ -6,8 +6,8 @@ import { deliverInbox, type InboxStart, type OnInboxStep } from './inbox.js'
 
 /**
  * Drives one leg of a durable exec (its start or a resume) to its result: feeds it the inbox from
- * where `inbox` says, copies its events to the stream and, if the leg ends the run, closes the
- * stream and calls `onLast` (when the run may have an inbox). DBOS retries a stream write through a
+ * where `inbox` says, copies its events to the stream and, if the leg ends the run, calls `onLast`
+ * (when the run may have an inbox). DBOS retries a stream write through a
  * dropped connection by itself; one it gives up on (or refuses because another process now owns
  * the workflow) aborts this leg and is what the step throws, so the failure is DBOS's to handle
  * (the new owner goes on; otherwise the workflow fails with it). Nothing is left without a
@@ -26,6 +26,7 @@ export async function driveLeg(
   const written = writeEvents(workflowId, run, soFar).catch((error: unknown) => {
     failure = { error }
     run.abort(error)
+    return false
   })
   try {
     const result = await run.result
@@ -34,12 +35,11 @@ export async function driveLeg(
     // inbox only if one may exist: a leg nobody steered skips that read).
     const last = ends && reader.mayHaveInbox() ? onLast() : undefined
     last?.catch(() => undefined)
-    await written
+    const wroteEnd = await written
     if (failure) throw failure.error
-    // Its stream closes here, after the last row: a write of this step, not a workflow operation
-    // (a commit and three queries fewer per run). A re-run of a step that closed writes past the
-    // close, where no reader looks.
-    if (ends) await dbos().closeStream(EVENTS_STREAM)
+    // Readers stop at the run's last event; a run that ended without one (it never started) gets
+    // the stream's close here, in this step, rather than a workflow operation of its own.
+    if (ends && !wroteEnd) await dbos().closeStream(EVENTS_STREAM)
     await last
     return withPlainError(result)
   } finally {

@@ -125,10 +125,26 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
     await step.locator('textarea.edit').fill('no hotels left')
     await step.locator('button.fork-button').click()
     await until(page, 'fork')
-    const fork = page.locator('.fork-pane')
+    // Two exec trees side by side: the fork's, whose research step is the edit (its body did not run
+    // again, so it opened no child), and the original's as its journal recorded it, two execs deep.
+    const fork = page.locator('.fork-pane .tree')
     expect(await fork.locator('details.exec[data-depth="0"] > .exec-text').textContent()).toBe('trip: no hotels left')
-    expect(await fork.locator('.tool-head').first().textContent()).toMatch(/^✓ research · \d+ ms · .*edited$/)
-    // The original stays as it was beside it.
+    const edited = fork.locator('.tool[data-edited="true"]')
+    expect(await edited.getAttribute('data-tool-call-id')).toBe('call_research')
+    expect(await edited.locator('> .tool-head').textContent()).toMatch(/^✓ research · \d+ ms · .*edited$/)
+    expect(await fork.locator('details.exec[data-depth="1"]').count()).toBe(0)
+    const original = page.locator('.original .tree')
+    expect(await original.locator('.tool[data-edited]').count()).toBe(0)
+    const research = original.locator('details.exec[data-depth="0"] .tool[data-tool-call-id="call_research"]')
+    expect(await research.locator('> .tool-head').textContent()).toMatch(/^✓ research · \d+ ms · ok$/)
+    expect(await texts(page, '.original .tree details.exec[data-depth="1"] .tool-head')).toEqual([
+      expect.stringMatching(/^✓ search · \d+ ms · ok$/),
+      expect.stringMatching(/^✓ book · \d+ ms · ok$/),
+    ])
+    expect(await original.locator('details.exec[data-depth="0"] > .exec-text').textContent()).toBe(
+      'trip: researched: lisbon is sunny; booked Alfama',
+    )
+    // Below the original's tree, each step to fork at.
     expect(await page.locator('.original .entry').count()).toBeGreaterThan(3)
     await page.screenshot({ path: join(OUTPUT, 'studio-fork.png'), fullPage: true })
     expect(problems).toEqual([])

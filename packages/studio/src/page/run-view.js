@@ -1,8 +1,9 @@
 // One run on the page, live: its exec tree, each turn's request and response, the calls waiting
 // for approval (approve, reject, edit), the questions its tools ask (ctx.ask), steering and aborting,
 // and every event as it streamed.
-import { el, ExecTree, folded, json, textOf, usageLine } from './tree.js'
 import { follow } from './stream.js'
+
+const { el, ExecTree, folded, json, textOf, usageLine } = window.NestorExecTree
 
 export const post = (path, body) =>
   fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })

@@ -123,11 +123,10 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
       expect(await child.locator('> summary').textContent()).toMatch(/^research \(depth 1\) completed · \d+ tokens/)
       const notes = child.locator('> ol.steps > li.tool')
       expect(await notes.locator('.tool-head').textContent()).toMatch(/^✓ notes · \d+ ms · ok$/)
-      expect(JSON.parse((await notes.locator('details.fold:not(.result):not(.receipt) > pre').textContent())!)).toEqual(
-        {
-          q: 'Lisbon',
-        },
-      )
+      // Its arguments, drawn when their fold opens.
+      const args = notes.locator('details.fold:not(.result):not(.receipt)')
+      await args.locator('> summary').click()
+      expect(JSON.parse((await args.locator('> pre').textContent())!)).toEqual({ q: 'Lisbon' })
       expect(await notes.locator('.result').getAttribute('data-result')).toBe('Lisbon: sunny, <b>21 °C</b>')
       expect(await tree.locator('details.exec[data-depth="1"] .exec-text').first().textContent()).toContain(
         '<b>21 °C</b>',

@@ -32,10 +32,14 @@
     return `${usage.total} tokens (${usage.input} in, ${usage.output} out)${cost}`
   }
 
-  /** A folded block: a one-line summary and, opened, the whole value. */
+  /** A folded block: a one-line summary and, opened, the whole value (drawn then: most folds stay shut). */
   function folded(summary, value, className = 'fold') {
     const details = el('details', className)
-    details.append(el('summary', '', summary), el('pre', '', typeof value === 'string' ? value : json(value)))
+    details.append(el('summary', '', summary))
+    details.addEventListener('toggle', () => {
+      if (details.open && details.children.length === 1)
+        details.append(el('pre', '', typeof value === 'string' ? value : json(value)))
+    })
     return details
   }
 

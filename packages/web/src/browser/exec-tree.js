@@ -65,6 +65,24 @@
     return li
   }
 
+  // A long exec's older steps fold away in groups: a run of hundreds of turns opens with its newest
+  // steps laid out, not all of them (a folded group's lines are not laid out until it is opened).
+  const GROUP = 50
+
+  function foldOlderSteps(exec) {
+    const loose = [...exec.steps.children].filter((child) => child.classList.contains('step'))
+    if (loose.length <= GROUP) return
+    const older = loose.slice(0, GROUP)
+    const group = el('li', 'step-group')
+    const fold = el('details', 'fold')
+    fold.append(el('summary', '', `steps ${older[0].dataset.iteration}–${older.at(-1).dataset.iteration}`))
+    const list = el('ol', 'steps')
+    older[0].before(group)
+    list.append(...older)
+    fold.append(list)
+    group.append(fold)
+  }
+
   /** A run's tree, drawn from its events as they come. `root` is the element it draws into. */
   class ExecTree {
     constructor(root) {
@@ -84,6 +102,7 @@
           exec.step = el('li', 'step', `step ${event.iteration}${budget} · ${event.model}`)
           exec.step.dataset.iteration = String(event.iteration)
           exec.steps.append(exec.step)
+          foldOlderSteps(exec)
           return
         }
         case 'message_delta':

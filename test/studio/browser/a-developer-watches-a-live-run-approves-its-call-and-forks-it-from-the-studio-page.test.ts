@@ -114,6 +114,7 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
     // positions came in order, once each.
     expect(await page.locator('.turn').count()).toBe(0)
     await page.click('.turns-fold > summary')
+    await page.locator('.turns-fold[data-drawn]').waitFor(WAIT)
     expect(await page.locator('.turn').count()).toBe(5)
     expect(await page.locator('.turn .response').count()).toBe(5)
     const positions = (await state(page)).view!.positions
@@ -259,6 +260,7 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
       const { listedAt, view } = await state(page)
       expect(await page.locator('#recorded-runs li').count()).toBeGreaterThanOrEqual(1000)
       await page.click('.turns-fold > summary')
+      await page.locator('.turns-fold[data-drawn]').waitFor(WAIT)
       expect(await page.locator('.turn').count()).toBe(400)
       // Where the time went: the page's own files, the server's answer for the lists, the event stream.
       const timing = await page.evaluate(() => {

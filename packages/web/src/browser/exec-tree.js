@@ -70,7 +70,7 @@
   const GROUP = 50
 
   function foldOlderSteps(exec) {
-    const loose = [...exec.steps.children].filter((child) => child.classList.contains('step'))
+    const loose = [...exec.steps.children].filter((child) => child.dataset.iteration !== undefined)
     if (loose.length <= GROUP) return
     const older = loose.slice(0, GROUP)
     const group = el('li', 'step-group')
@@ -138,6 +138,8 @@
           return this.endTool(event)
         case 'guardrail':
           return this.guardrail(event, exec)
+        case 'context_compacted':
+          return this.compacted(event, exec)
         case 'handoff':
           return this.handoff(event, exec)
         case 'input_required':
@@ -164,7 +166,16 @@
         return
       }
       const parent = event.parentExecId ? this.execs.get(event.parentExecId) : undefined
-      const name = event.depth === 0 ? 'root' : (parent?.runningTool ?? 'exec')
+      // A compaction's summarizer and a classifier guardrail ask their models in execs no call opened.
+      const opener = event.parentToolCallId ?? ''
+      const name =
+        event.depth === 0
+          ? 'root'
+          : opener.startsWith('context-')
+            ? 'context summary'
+            : opener.startsWith('guardrail-')
+              ? 'guardrail classifier'
+              : (parent?.runningTool ?? 'exec')
       const exec = execNode(name, event.depth, `running · tools: ${event.toolNames.join(', ') || 'none'}`)
       exec.node.dataset.execId = event.execId
       this.execs.set(event.execId, exec)
@@ -194,11 +205,24 @@
     guardrail(event, exec) {
       const where = event.phase ? `, ${event.phase} the call` : ''
       const why = event.reason ? ` — ${event.reason}` : ''
-      const line = el('li', 'guardrail', `guardrail ${event.name} (${event.kind}${where}): ${event.verdict}${why}`)
+      const call = event.toolCallId ? this.tools.get(callKey(event.execId, event.toolCallId)) : undefined
+      const text = `guardrail ${event.name} (${event.kind}${where}): ${event.verdict}${why}`
+      const line = el('li', call ? 'guardrail' : 'step guardrail', text)
       line.dataset.verdict = event.verdict
       line.dataset.name = event.name
-      const call = event.toolCallId ? this.tools.get(callKey(event.execId, event.toolCallId)) : undefined
-      ;(call ?? exec?.step ?? exec?.steps ?? this.root).append(line)
+      ;(call ?? exec?.steps ?? this.root).append(line)
+    }
+
+    /** A compaction is a step of its exec: what was cut, and how much smaller the request got. */
+    compacted(event, exec) {
+      const { before, after } = event
+      const line = el(
+        'li',
+        'step compaction',
+        `context compacted (${event.strategy}, ${event.reason}): ${before.messages} → ${after.messages} messages, ~${before.tokens} → ~${after.tokens} tokens`,
+      )
+      line.dataset.strategy = event.strategy
+      ;(exec?.steps ?? this.root).append(line)
     }
 
     /** Another agent answers from here on: a line under the transfer call, and the exec's name says who. */

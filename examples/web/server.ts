@@ -53,13 +53,11 @@ const STATIC: Record<string, string> = {
   '/app.js': 'app.js',
   '/style.css': 'style.css',
 }
-// The question form is @nestor/web's, the same file the studio page loads.
-const SHARED: Record<string, string> = {
-  '/answer-form.js': join(
-    dirname(createRequire(import.meta.url).resolve('@nestor/web/package.json')),
-    'src/browser/answer-form.js',
-  ),
-}
+// The question form and the exec tree are @nestor/web's, the same files the studio page loads.
+const WEB = join(dirname(createRequire(import.meta.url).resolve('@nestor/web/package.json')), 'src/browser')
+const SHARED: Record<string, string> = Object.fromEntries(
+  ['answer-form.js', 'exec-tree.js', 'exec-tree.css'].map((name) => [`/${name}`, join(WEB, name)]),
+)
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',

@@ -95,9 +95,14 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))('%s', (_name, 
     if (dir === 'core')
       for (const [name, version] of Object.entries(manifest.dependencies ?? {}))
         expect(version, name).toMatch(/^\d+\.\d+\.\d+$/)
-    // evals records and replays its cassettes with @nestor/providers/testing (no SDK).
+    // evals records and replays its cassettes with @nestor/providers/testing (no SDK), and its HTML
+    // report inlines web's exec tree.
     else if (dir === 'evals')
-      expect(manifest.dependencies).toEqual({ '@nestor/core': 'workspace:*', '@nestor/providers': 'workspace:*' })
+      expect(manifest.dependencies).toEqual({
+        '@nestor/core': 'workspace:*',
+        '@nestor/providers': 'workspace:*',
+        '@nestor/web': 'workspace:*',
+      })
     // providers carries the model catalogue's price data (docs/cost.md), pinned exactly: data, not a peer.
     else if (dir === 'providers')
       expect(manifest.dependencies).toEqual({

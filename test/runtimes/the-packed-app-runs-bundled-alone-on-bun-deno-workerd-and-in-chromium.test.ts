@@ -344,6 +344,12 @@ describe('the packed app', { timeout: 300_000 }, () => {
             toolResults: [{ error: false, text: 'booked Porto' }],
           },
           fileJournal: expect.stringMatching(/^invalid_options: fileJournal\(\) needs a file system/),
+          keys: {
+            none: 'failed invalid_options after 0 retries: OpenAI API key missing: pass apiKey or set OPENAI_API_KEY',
+            inPage: expect.stringMatching(
+              /^failed invalid_options after 0 retries: openai: the SDK refused to start: .*browser/,
+            ),
+          },
         })
         const model = server.requests.filter((r) => r.url === '/v1/chat/completions')
         const sentModel = (r: (typeof model)[number]) => (r.json as { model: string }).model

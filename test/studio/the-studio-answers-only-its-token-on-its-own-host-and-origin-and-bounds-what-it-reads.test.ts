@@ -1,5 +1,7 @@
 import { request as httpRequest } from 'node:http'
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { studio, type Studio } from '@nestor/studio'
 import { fileJournals } from '@nestor/studio'
@@ -62,6 +64,10 @@ describe('the studio server', () => {
     expect(page.headers['content-security-policy']).toContain("default-src 'self'")
     expect(page.headers['referrer-policy']).toBe('no-referrer')
     expect((await raw(`${served.url}app.js`)).headers['content-type']).toContain('text/javascript')
+    // The exec tree is @nestor/web's one component (the eval report inlines the same files).
+    const web = join(dirname(createRequire(import.meta.url).resolve('@nestor/web/package.json')), 'src/browser')
+    for (const name of ['exec-tree.js', 'exec-tree.css'])
+      expect((await raw(`${served.url}${name}`)).body).toBe(readFileSync(join(web, name), 'utf8'))
     await expect(studio(app.runtime, { port: 70000 })).rejects.toMatchObject({ code: 'invalid_options' })
     // A second studio has another token.
     const other = await studio(app.runtime, { port: 0 })

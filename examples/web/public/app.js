@@ -1,6 +1,7 @@
 // The page: no build step. It opens a run (POST /api/runs), reads its events as SSE and draws the
-// answer and the tree of execs. Every event is kept in sessionStorage under its position, so a
-// reload redraws what was seen and reconnects after the last position (resume by Last-Event-ID).
+// answer, and the tree of execs with @nestor/web's exec tree (exec-tree.js, the studio's too).
+// Every event is kept in sessionStorage under its position, so a reload redraws what was seen and
+// reconnects after the last position (resume by Last-Event-ID).
 'use strict'
 
 const RUN_KEY = 'nestor-web-run'
@@ -35,17 +36,15 @@ window.__nestor = seen
 
 let run // { execId, last, ended }
 let source // EventSource
-let execs // execId -> { node, steps, text, currentStep, status, name }
-let toolEls // toolCallId -> li
+let tree // the run's exec tree (window.NestorExecTree)
 let currentTurnEl
 
 function resetView() {
-  execs = new Map()
-  toolEls = new Map()
+  $('tree').textContent = ''
+  tree = new window.NestorExecTree.ExecTree($('tree'))
   currentTurnEl = undefined
   $('transcript').textContent = ''
   $('approvals').textContent = ''
-  $('tree').textContent = ''
   $('final').hidden = true
   $('final').textContent = ''
 }
@@ -55,92 +54,31 @@ function setStatus(status) {
   $('status').dataset.status = status
 }
 
-function el(tag, className, text) {
-  const node = document.createElement(tag)
-  if (className) node.className = className
-  if (text !== undefined) node.textContent = text
-  return node
-}
+const { el } = window.NestorExecTree
 
 // ─── Drawing one event ────────────────────────────────────────────────────────
+// The tree draws every event; the page adds the conversation, the approvals and questions, the answer.
 function apply(event) {
-  const exec = execs.get(event.execId)
+  tree.apply(event)
   switch (event.type) {
-    case 'agent_start':
-      return startExec(event)
-    case 'turn_start': {
-      if (!exec) return
-      exec.currentStep = el('li', 'step', `step ${event.iteration}/${event.iterationBudget}`)
-      exec.steps.append(exec.currentStep)
-      return
-    }
     case 'message_start':
       if (event.depth === 0 && event.message.role === 'user') {
         const text = typeof event.message.content === 'string' ? event.message.content : ''
         $('transcript').append(el('p', 'turn user', `you: ${text}`))
       }
       if (event.depth === 0 && event.message.role === 'assistant') currentTurnEl = undefined
-      if (event.depth > 0 && event.message.role === 'assistant' && exec?.text.textContent) exec.text.textContent += '\n'
       return
     case 'message_delta': {
-      if (event.delta.kind !== 'text') return
-      if (event.depth === 0) {
-        if (!currentTurnEl) $('transcript').append((currentTurnEl = el('p', 'turn assistant', '')))
-        currentTurnEl.textContent += event.delta.text
-      } else if (exec) exec.text.textContent += event.delta.text
-      return
-    }
-    case 'tool_start': {
-      const li = el('div', 'tool', `⏳ ${event.toolName} ${JSON.stringify(event.args).slice(0, 80)}`)
-      li.dataset.toolCallId = event.toolCallId
-      li.dataset.toolName = event.toolName
-      li.dataset.state = 'running'
-      toolEls.set(event.toolCallId, li)
-      if (exec) {
-        exec.runningTool = event.toolName
-        ;(exec.currentStep ?? exec.steps).append(li)
-      }
+      if (event.delta.kind !== 'text' || event.depth !== 0) return
+      if (!currentTurnEl) $('transcript').append((currentTurnEl = el('p', 'turn assistant', '')))
+      currentTurnEl.textContent += event.delta.text
       return
     }
     case 'tool_end': {
-      const li = toolEls.get(event.toolCallId)
-      if (li) {
-        li.dataset.state = event.isError ? 'error' : 'done'
-        li.textContent = `${event.isError ? '✗' : '✓'} ${event.toolName} ${event.durationMs}ms · ${event.receipt.status}`
-      }
       // The call ended: its approval and its questions wait no more.
       const selector = `[data-tool-call-id="${CSS.escape(event.toolCallId)}"]`
       for (const card of document.querySelectorAll(`.approval${selector}, .question${selector}`)) card.remove()
       if (!document.querySelector('.approval, .question') && run && !run.ended) setStatus('running')
-      return
-    }
-    case 'context_compacted': {
-      // A compaction is a step of its exec: what was cut, and how much smaller the request got.
-      if (!exec) return
-      const li = el(
-        'li',
-        'step compaction',
-        `context compacted (${event.strategy}, ${event.reason}): ${event.before.messages} → ${event.after.messages} messages, ~${event.before.tokens} → ~${event.after.tokens} tokens`,
-      )
-      li.dataset.strategy = event.strategy
-      exec.steps.append(li)
-      return
-    }
-    case 'handoff':
-      // Another agent answers from here on: a step of its exec, and the exec's name says who.
-      if (!exec) return
-      exec.steps.append(el('li', 'step handoff', `${event.from ?? 'the exec'} hands over to ${event.to}`))
-      exec.node.dataset.agent = event.to
-      return
-    case 'guardrail': {
-      // A guardrail's check is a step of its exec; a trip is what ended the run.
-      if (!exec) return
-      const where = event.phase ? ` ${event.phase} ${toolEls.get(event.toolCallId)?.dataset.toolName ?? 'a call'}` : ''
-      const why = event.reason ? ` — ${event.reason}` : ''
-      const li = el('li', 'step guardrail', `guardrail ${event.name} (${event.kind}${where}): ${event.verdict}${why}`)
-      li.dataset.verdict = event.verdict
-      li.dataset.name = event.name
-      exec.steps.append(li)
       return
     }
     case 'approval_required':
@@ -154,54 +92,15 @@ function apply(event) {
       setStatus('waiting')
       return
     case 'agent_end': {
-      if (!exec) return
-      exec.status.textContent = `${event.result.status} · ${event.result.totalUsage.total} tokens${dollars(event.result.totalUsage)} · ${event.result.iterationsUsed} steps`
-      exec.node.dataset.status = event.result.status
-      if (event.depth === 0) {
-        $('final').hidden = false
-        const error = event.result.error
-        $('final').textContent = event.result.text || (error ? `${error.code}: ${error.message}` : '(no answer)')
-        $('final').dataset.status = event.result.status
-        setStatus(event.result.status)
-      }
+      if (event.depth !== 0) return
+      $('final').hidden = false
+      const error = event.result.error
+      $('final').textContent = event.result.text || (error ? `${error.code}: ${error.message}` : '(no answer)')
+      $('final').dataset.status = event.result.status
+      setStatus(event.result.status)
       return
     }
   }
-}
-
-// The run's price when every turn in it was priced (usage.cost is absent otherwise, never a guess).
-function dollars(usage) {
-  return usage.cost ? ` · $${usage.cost.total.toFixed(usage.cost.total < 0.01 ? 6 : 4)}` : ''
-}
-
-function startExec(event) {
-  const parent = event.parentExecId ? execs.get(event.parentExecId) : undefined
-  // The summarizer of a compaction is a nested exec opened by no tool call of its parent.
-  const summarizer = event.parentToolCallId?.startsWith('context-')
-  // A classifier guardrail asks its model in a nested exec of its own, too.
-  const classifier = event.parentToolCallId?.startsWith('guardrail-')
-  const name =
-    event.depth === 0
-      ? 'planner'
-      : summarizer
-        ? 'context summary'
-        : classifier
-          ? 'guardrail classifier'
-          : (parent?.runningTool ?? 'exec')
-  const node = el('details', 'exec')
-  node.open = true
-  node.dataset.execId = event.execId
-  node.dataset.depth = String(event.depth)
-  node.dataset.status = 'running'
-  const summary = el('summary', '', `${name} (depth ${event.depth}) `)
-  const status = el('span', 'meta', `running · tools: ${event.toolNames.join(', ')}`)
-  summary.append(status)
-  const steps = el('ol', 'steps')
-  const text = el('div', 'exec-text')
-  const children = el('div', 'children')
-  node.append(summary, steps, text, children)
-  execs.set(event.execId, { node, steps, text, children, status, currentStep: undefined, runningTool: undefined })
-  ;(parent ? (summarizer ? parent.steps : (parent.currentStep ?? parent.children)) : $('tree')).append(node)
 }
 
 function showApproval(request) {

@@ -69,4 +69,5 @@ export {
   pageSize,
   checkKey,
   retentionMs,
+  storeLimits,
 } from './sessions/stored.js'

@@ -1,10 +1,21 @@
+import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import type { EvalReport } from './types.js'
 
 // One page, nothing fetched: the report's JSON sits in a script element and a small script draws
-// it. Everything the model wrote is put in with textContent, never as HTML. The exec tree uses the
-// web example's look (nested details.exec, one line per tool call).
+// it. Everything the model wrote is put in with textContent, never as HTML. Each case's exec tree
+// is drawn by @nestor/web's exec tree, the studio's: its script and style are inlined as they are.
+
+let component: { script: string; style: string } | undefined
+/** @nestor/web's exec tree (src/browser/exec-tree.js and .css), read once. */
+function treeComponent(): { script: string; style: string } {
+  if (component) return component
+  const folder = join(dirname(createRequire(import.meta.url).resolve('@nestor/web/package.json')), 'src/browser')
+  const read = (name: string) => readFileSync(join(folder, name), 'utf8')
+  return (component = { script: read('exec-tree.js'), style: read('exec-tree.css') })
+}
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 1rem; color: #1d1d1f; }
@@ -24,11 +35,7 @@ tr.detail > td { background: #fafafa; }
 .status[data-status='completed'] { background: #dcfce7; } .status[data-status='failed'], .status[data-status='timeout'] { background: #fee2e2; }
 .status[data-status^='cassette'] { background: #fef3c7; }
 ul.problems { color: #b91c1c; } .reason { color: #64748b; font-size: .85rem; }
-details.exec { border-left: 2px solid #cbd5e1; margin: .3rem 0 .3rem .4rem; padding-left: .6rem; }
-details.exec > summary { cursor: pointer; } .meta { color: #64748b; font-size: .85rem; }
-ol.steps { margin: .2rem 0; padding-left: 1.2rem; font-size: .9rem; }
-.tool { font-family: ui-monospace, monospace; font-size: .85rem; } .tool[data-state='error'] { color: #b91c1c; }
-.exec-text { color: #334155; font-size: .85rem; white-space: pre-wrap; }
+.meta { color: #64748b; font-size: .85rem; }
 .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 pre { white-space: pre-wrap; font-size: .8rem; margin: 0; }
 `
@@ -37,7 +44,7 @@ const SCRIPT = `
 'use strict'
 const report = JSON.parse(document.getElementById('report').textContent)
 const $ = (id) => document.getElementById(id)
-const el = (tag, cls, text) => { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined) n.textContent = String(text); return n }
+const { el, ExecTree, eventsOfNode } = window.NestorExecTree
 const pct = (x) => x === undefined ? '–' : (Math.round(x * 1000) / 10) + '%'
 const num = (x) => x === undefined ? '–' : String(Math.round(x * 1000) / 1000)
 const names = Object.keys(report.scorers)
@@ -78,26 +85,12 @@ if (base) $('baseline').textContent = 'Compared with the baseline "' + base.name
   (base.removed.length ? ', removed: ' + base.removed.join(', ') : '')
 else $('baseline').textContent = 'No baseline.'
 
-// The exec tree of one case
-function execNode(node) {
-  const d = el('details', 'exec'); d.open = true; d.dataset.depth = String(node.depth); d.dataset.status = node.status || ''
-  const s = el('summary', '', node.name + ' (depth ' + node.depth + ') ')
-  s.append(el('span', 'meta', (node.status || '?') + (node.usage ? ' · ' + node.usage.total + ' tokens' : '') + (node.iterations !== undefined ? ' · ' + node.iterations + ' steps' : '')))
-  d.append(s)
-  const ol = el('ol', 'steps')
-  for (const call of node.tools) {
-    const li = el('li')
-    const line = el('div', 'tool', (call.isError ? '✗ ' : '✓ ') + call.toolName + ' ' + JSON.stringify(call.args).slice(0, 120) +
-      (call.durationMs !== undefined ? ' · ' + call.durationMs + 'ms' : '') + (call.status ? ' · ' + call.status : '') + (call.replayed ? ' · replayed' : '') + (call.edited ? ' · edited' : ''))
-    line.dataset.state = call.isError ? 'error' : 'done'
-    li.append(line)
-    if (call.result) li.append(el('div', 'exec-text', '→ ' + call.result))
-    for (const child of call.children) li.append(execNode(child))
-    ol.append(li)
-  }
-  d.append(ol)
-  if (node.text) d.append(el('div', 'exec-text', node.text))
-  return d
+// The exec tree of one case: drawn by the component from the events its recorded tree stands for.
+function execTree(node) {
+  const root = el('div', 'tree')
+  const tree = new ExecTree(root)
+  for (const event of eventsOfNode(node)) tree.apply(event)
+  return root
 }
 
 // The case table: sortable by any column
@@ -139,7 +132,7 @@ function drawCases() {
     for (const n of names) if (c.scores[n]) left.append(el('div', 'reason', n + ': ' + num(c.scores[n].score) + (c.scores[n].reason ? ' — ' + c.scores[n].reason : '') +
       (c.spread && c.spread[n] ? ' (trials ' + num(c.spread[n].min) + '–' + num(c.spread[n].max) + ', sd ' + num(c.spread[n].stdev) + ')' : '')))
     right.append(el('h2', '', 'exec tree'))
-    if (c.tree) right.append(execNode(c.tree)); else right.append(el('div', 'meta', 'no tree'))
+    if (c.tree) right.append(execTree(c.tree)); else right.append(el('div', 'meta', 'no tree'))
     grid.append(left, right); td.append(grid); detail.append(td)
     tr.addEventListener('click', () => { detail.hidden = !detail.hidden })
     body.append(tr, detail)
@@ -159,6 +152,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (ch) => `&#${ch.cha
 
 /** One self-contained HTML page: summary, scorers, sortable cases, each case's exec tree, the baseline diff. */
 export function toHtmlReport(report: EvalReport): string {
+  const tree = treeComponent()
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -166,7 +160,7 @@ export function toHtmlReport(report: EvalReport): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <title>${escapeHtml(report.name)} · nestor eval</title>
-<style>${STYLE}</style>
+<style>${STYLE}${tree.style}</style>
 </head>
 <body>
 <header><h1><span id="name"></span> <span id="verdict" class="badge"></span></h1><div id="totals" class="meta"></div></header>
@@ -177,6 +171,7 @@ export function toHtmlReport(report: EvalReport): string {
 <h2>cases <span class="meta">(click a column to sort, a row to open its exec tree)</span></h2>
 <table><thead><tr id="case-head"></tr></thead><tbody id="cases"></tbody></table>
 <script type="application/json" id="report">${embed(JSON.stringify(report))}</script>
+<script>${tree.script}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>

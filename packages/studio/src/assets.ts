@@ -6,20 +6,21 @@ import { pathToFileURL } from 'node:url'
 const FILES: Record<string, string> = {
   '': 'index.html',
   'app.js': 'app.js',
-  'tree.js': 'tree.js',
+  'exec-tree.js': 'exec-tree.js',
+  'exec-tree.css': 'exec-tree.css',
   'recorded.js': 'recorded.js',
+  'journal-tree.js': 'journal-tree.js',
   'run-view.js': 'run-view.js',
   'stream.js': 'stream.js',
   'style.css': 'style.css',
   'answer-form.js': 'answer-form.js',
 }
-// The form for a tool's question is @nestor/web's, one file for this page and the example app's.
-const SHARED: Record<string, URL> = {
-  'answer-form.js': new URL(
-    'src/browser/answer-form.js',
-    pathToFileURL(createRequire(import.meta.url).resolve('@nestor/web/package.json')),
-  ),
-}
+// The form for a tool's question and the exec tree are @nestor/web's: one file each for this page,
+// the example app's and (the tree) the eval report.
+const WEB = pathToFileURL(createRequire(import.meta.url).resolve('@nestor/web/package.json'))
+const SHARED: Record<string, URL> = Object.fromEntries(
+  ['answer-form.js', 'exec-tree.js', 'exec-tree.css'].map((name) => [name, new URL(`src/browser/${name}`, WEB)]),
+)
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',

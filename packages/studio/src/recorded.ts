@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { open, readdir, stat } from 'node:fs/promises'
+import { closeSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileJournal, type Journal, type JournalEntry } from '@nestor/core'
-import { inPool } from '@nestor/core/integration-kit'
 
 /** One recorded run as the studio lists it: where it is, or why it cannot be read. */
 export type RecordedRun = { runId: string; source: string; problem?: string }
@@ -28,7 +28,6 @@ export const MAX_JOURNAL_BYTES = 16 * 1024 * 1024
 export const MAX_ENTRIES = 5000
 
 const HEADER_BYTES = 4096
-const READS_AT_ONCE = 32
 const FORMAT = 'nestor-journal'
 
 /**
@@ -43,39 +42,33 @@ export function fileJournals(paths: string | string[]): RecordedRuns {
   const headers = new Map<string, { mtime: number; header: { runId: string } | string }>()
   const folder = given.length === 1 ? given[0] : undefined
 
-  const files = async (): Promise<{ path: string; mtime: number }[]> => {
-    const paths: string[] = []
-    for (const path of given) {
-      const info = await stat(path).catch(() => undefined)
-      if (info?.isDirectory()) for (const name of await readdir(path)) paths.push(join(path, name))
-      else paths.push(path)
+  // The folder's files and their headers are read synchronously: each stat or 4 KB read is
+  // microseconds from the page cache, while a thousand trips through the thread pool take a
+  // tenth of a second alone and far longer beside a run's event stream (the page's first view).
+  const files = (): { path: string; mtime: number }[] => {
+    const found: { path: string; mtime: number }[] = []
+    const look = (path: string, inFolder: boolean) => {
+      const info = statOrUndefined(path)
+      if (info?.isDirectory()) {
+        if (!inFolder) for (const name of readdirSync(path)) look(join(path, name), true)
+      } else found.push({ path, mtime: info?.mtimeMs ?? 0 })
     }
-    // A folder of a thousand runs: the files are looked at many at once, not one after another.
-    const found: ({ path: string; mtime: number } | undefined)[] = new Array(paths.length)
-    await inPool(paths.length, READS_AT_ONCE, async (i) => {
-      const path = paths[i] as string
-      const info = await stat(path).catch(() => undefined)
-      found[i] = info?.isDirectory() ? undefined : { path, mtime: info?.mtimeMs ?? 0 }
-    })
-    return found.filter((f) => f !== undefined).sort((a, b) => b.mtime - a.mtime)
+    for (const path of given) look(path, false)
+    return found.sort((a, b) => b.mtime - a.mtime)
   }
 
   const store: RecordedRuns = {
     async list(limit) {
-      const listed = (await files()).slice(0, limit)
-      const runs: RecordedRun[] = new Array(listed.length)
-      await inPool(listed.length, READS_AT_ONCE, async (i) => {
-        const { path, mtime } = listed[i]!
-        let known = headers.get(path)
-        if (known?.mtime !== mtime) headers.set(path, (known = { mtime, header: await readHeader(path) }))
-        const { header } = known
-        if (typeof header === 'string') runs[i] = { runId: path, source: path, problem: header }
-        else {
+      return files()
+        .slice(0, limit)
+        .map(({ path, mtime }) => {
+          let known = headers.get(path)
+          if (known?.mtime !== mtime) headers.set(path, (known = { mtime, header: readHeader(path) }))
+          const { header } = known
+          if (typeof header === 'string') return { runId: path, source: path, problem: header }
           where.set(header.runId, path)
-          runs[i] = { runId: header.runId, source: path }
-        }
-      })
-      return runs
+          return { runId: header.runId, source: path }
+        })
     },
     async journal(runId) {
       if (!where.has(runId)) await store.list(Infinity)
@@ -92,16 +85,24 @@ export function fileJournals(paths: string | string[]): RecordedRuns {
   return store
 }
 
+const statOrUndefined = (path: string): Stats | undefined => {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
+}
+
 /** The run named by a file's first line, or why the file is not a journal. */
-async function readHeader(path: string): Promise<{ runId: string } | string> {
+function readHeader(path: string): { runId: string } | string {
   let text: string
   try {
-    const file = await open(path, 'r')
+    const file = openSync(path, 'r')
     try {
-      const { buffer, bytesRead } = await file.read(Buffer.alloc(HEADER_BYTES), 0, HEADER_BYTES, 0)
-      text = buffer.subarray(0, bytesRead).toString('utf8')
+      const buffer = Buffer.alloc(HEADER_BYTES)
+      text = buffer.subarray(0, readSync(file, buffer, 0, HEADER_BYTES, 0)).toString('utf8')
     } finally {
-      await file.close()
+      closeSync(file)
     }
   } catch (error) {
     return `cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`

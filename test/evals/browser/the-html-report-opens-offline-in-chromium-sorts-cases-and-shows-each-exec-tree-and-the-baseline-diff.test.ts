@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -12,6 +13,9 @@ import trips from '../../../examples/evals/trips.eval.js'
 import { CHROMIUM, hasChromium, WAIT } from '../../support/browser-app.js'
 
 const OUTPUT = fileURLToPath(new URL('../../../test-results/evals/', import.meta.url))
+// A file of @nestor/web's browser folder, where the evals package finds it.
+const component = (name: string) =>
+  join(dirname(createRequire(import.meta.url).resolve('@nestor/web/package.json')), 'src/browser', name)
 const text = (messages: Message[]) => messages.flatMap((m) => (m.role === 'toolResult' ? [m] : []))
 
 // A planner whose `research` tool opens a nested exec that calls `notes`: a tree two execs deep.
@@ -80,6 +84,10 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
       page.on('request', (r) => requests.push(r.url()))
       const errors: string[] = []
       page.on('pageerror', (e) => errors.push(e.message))
+      // The tree is the studio's one component: its script and style are in the page as they are.
+      const html = readFileSync(file, 'utf8')
+      for (const name of ['exec-tree.js', 'exec-tree.css'])
+        expect(html).toContain(readFileSync(component(name), 'utf8'))
       await page.goto(pathToFileURL(file).href)
       await page.locator('#cases tr.case').first().waitFor(WAIT)
       expect(errors).toEqual([])
@@ -103,12 +111,23 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
         1,
       )
 
-      // A case row opens its exec tree: planner → research (depth 1) → notes, with the tool's text escaped.
+      // A case row opens its exec tree, drawn by @nestor/web's component (the studio's): the root's
+      // research call holds the exec its body opened (depth 1), whose notes call holds its arguments.
       await page.click('tr.case[data-case-id="lisbon"]')
       const tree = page.locator('tr.case[data-case-id="lisbon"] + tr.detail')
-      await tree.locator('details.exec[data-depth="1"]').waitFor(WAIT)
-      expect(await tree.locator('details.exec[data-depth="1"] > summary').textContent()).toContain('research (depth 1)')
-      expect(await tree.locator('details.exec[data-depth="1"] .tool').textContent()).toContain('notes {"q":"Lisbon"}')
+      const child = tree.locator('details.exec[data-depth="0"] > ol.steps > li.tool > details.exec[data-depth="1"]')
+      await child.waitFor(WAIT)
+      expect(
+        await tree.locator('details.exec[data-depth="0"] > ol.steps > li.tool > .tool-head').textContent(),
+      ).toMatch(/^✓ research · \d+ ms · ok$/)
+      expect(await child.locator('> summary').textContent()).toMatch(/^research \(depth 1\) completed · \d+ tokens/)
+      const notes = child.locator('> ol.steps > li.tool')
+      expect(await notes.locator('.tool-head').textContent()).toMatch(/^✓ notes · \d+ ms · ok$/)
+      // Its arguments, drawn when their fold opens.
+      const args = notes.locator('details.fold:not(.result):not(.receipt)')
+      await args.locator('> summary').click()
+      expect(JSON.parse((await args.locator('> pre').textContent())!)).toEqual({ q: 'Lisbon' })
+      expect(await notes.locator('.result').getAttribute('data-result')).toBe('Lisbon: sunny, <b>21 °C</b>')
       expect(await tree.locator('details.exec[data-depth="1"] .exec-text').first().textContent()).toContain(
         '<b>21 °C</b>',
       )

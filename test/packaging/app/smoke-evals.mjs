@@ -31,7 +31,9 @@ console.log(
     statuses: offline.cases.map((c) => c.status),
     mean: offline.scorers.includes.mean,
     liveCalls: live.requests.length,
-    html: toHtmlReport(offline).startsWith('<!doctype html>'),
+    // The report inlines @nestor/web's exec tree, found beside the installed package.
+    html:
+      toHtmlReport(offline).startsWith('<!doctype html>') && toHtmlReport(offline).includes('window.NestorExecTree ='),
     help: help.startsWith('usage: nestor-eval'),
   }),
 )

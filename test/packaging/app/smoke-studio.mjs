@@ -1,5 +1,5 @@
 // @nestor/studio from the packed tarball: studio(runtime) serves its page (read from the shipped
-// src/page) on 127.0.0.1 behind its token, lists the run and streams it; no token is 404; the
+// src/page, and the exec tree from @nestor/web's src/browser) on 127.0.0.1 behind its token, lists the run and streams it; no token is 404; the
 // nestor-studio bin answers --help.
 import { execFileSync } from 'node:child_process'
 import { Runtime } from '@nestor/core'
@@ -12,7 +12,7 @@ try {
   const run = runtime.exec('hi')
   await run
   const page = await fetch(served.url)
-  const script = await fetch(`${served.url}tree.js`)
+  const script = await fetch(`${served.url}exec-tree.js`)
   const overview = await (await fetch(`${served.url}api/overview`)).json()
   const events = await (await fetch(`${served.url}api/runs/${run.execId}/events`)).text()
   const noToken = await fetch(new URL('/api/overview', served.url))

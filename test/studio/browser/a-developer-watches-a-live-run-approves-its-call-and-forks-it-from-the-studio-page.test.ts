@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -109,7 +110,11 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
     expect(await page.locator('details.exec[data-depth="0"] > .exec-text').textContent()).toBe(
       'trip: researched: lisbon is sunny; booked Alfama',
     )
-    // Each turn with its request and response (root 2, child 3); the positions came in order, once each.
+    // Each turn with its request and response (root 2, child 3), drawn when the list is opened; the
+    // positions came in order, once each.
+    expect(await page.locator('.turn').count()).toBe(0)
+    await page.click('.turns-fold > summary')
+    await page.locator('.turns-fold[data-drawn]').waitFor(WAIT)
     expect(await page.locator('.turn').count()).toBe(5)
     expect(await page.locator('.turn .response').count()).toBe(5)
     const positions = (await state(page)).view!.positions
@@ -125,10 +130,26 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
     await step.locator('textarea.edit').fill('no hotels left')
     await step.locator('button.fork-button').click()
     await until(page, 'fork')
-    const fork = page.locator('.fork-pane')
+    // Two exec trees side by side: the fork's, whose research step is the edit (its body did not run
+    // again, so it opened no child), and the original's as its journal recorded it, two execs deep.
+    const fork = page.locator('.fork-pane .tree')
     expect(await fork.locator('details.exec[data-depth="0"] > .exec-text').textContent()).toBe('trip: no hotels left')
-    expect(await fork.locator('.tool-head').first().textContent()).toMatch(/^✓ research · \d+ ms · .*edited$/)
-    // The original stays as it was beside it.
+    const edited = fork.locator('.tool[data-edited="true"]')
+    expect(await edited.getAttribute('data-tool-call-id')).toBe('call_research')
+    expect(await edited.locator('> .tool-head').textContent()).toMatch(/^✓ research · \d+ ms · .*edited$/)
+    expect(await fork.locator('details.exec[data-depth="1"]').count()).toBe(0)
+    const original = page.locator('.original .tree')
+    expect(await original.locator('.tool[data-edited]').count()).toBe(0)
+    const research = original.locator('details.exec[data-depth="0"] .tool[data-tool-call-id="call_research"]')
+    expect(await research.locator('> .tool-head').textContent()).toMatch(/^✓ research · \d+ ms · ok$/)
+    expect(await texts(page, '.original .tree details.exec[data-depth="1"] .tool-head')).toEqual([
+      expect.stringMatching(/^✓ search · \d+ ms · ok$/),
+      expect.stringMatching(/^✓ book · \d+ ms · ok$/),
+    ])
+    expect(await original.locator('details.exec[data-depth="0"] > .exec-text').textContent()).toBe(
+      'trip: researched: lisbon is sunny; booked Alfama',
+    )
+    // Below the original's tree, each step to fork at.
     expect(await page.locator('.original .entry').count()).toBeGreaterThan(3)
     await page.screenshot({ path: join(OUTPUT, 'studio-fork.png'), fullPage: true })
     expect(problems).toEqual([])
@@ -238,6 +259,8 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
       await until(page, 'listed')
       const { listedAt, view } = await state(page)
       expect(await page.locator('#recorded-runs li').count()).toBeGreaterThanOrEqual(1000)
+      await page.click('.turns-fold > summary')
+      await page.locator('.turns-fold[data-drawn]').waitFor(WAIT)
       expect(await page.locator('.turn').count()).toBe(400)
       // Where the time went: the page's own files, the server's answer for the lists, the event stream.
       const timing = await page.evaluate(() => {
@@ -254,8 +277,10 @@ describe.skipIf(!hasChromium)('the studio page in Chromium', () => {
           events: span(resource('/events')),
         }
       })
+      // The first view: both lists drawn and the open run's tree drawn whole (what the issue times).
+      const first = Math.max(listedAt!, view!.drawnAt!)
       console.log(
-        `studio timing: 1,000 recorded runs listed at ${listedAt!.toFixed(0)} ms, a 400-turn run (${view!.positions.length} events) drawn whole at ${view!.drawnAt!.toFixed(0)} ms after navigation; page ready at ${timing.ready} ms, api/overview ${timing.overview} ms, events ${timing.events} ms (headless Chromium, this machine's load)`,
+        `studio timing: first view at ${first.toFixed(0)} ms after navigation (1,000 recorded runs listed at ${listedAt!.toFixed(0)} ms, a 400-turn run's ${view!.positions.length} events drawn whole at ${view!.drawnAt!.toFixed(0)} ms); page ready at ${timing.ready} ms, api/overview ${timing.overview} ms, events ${timing.events} ms (headless Chromium, load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`,
       )
     } finally {
       await served.close()

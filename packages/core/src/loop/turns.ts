@@ -157,6 +157,9 @@ async function retryOnOverflow(ctx: ExecContext, iteration: number, turn: TurnOu
     const preparing = requestFor(ctx, iteration)
     const request = preparing instanceof Promise ? await preparing : preparing
     if (!request) return turn
+    // The retry is a new call, after a compaction that may have spent: the dollar budgets see it too.
+    const overBudget = await checkCostBudgets(ctx, request, estimateTokens)
+    if (overBudget) return { message: turn.message, error: overBudget }
     turn = await streamTurn(ctx, request)
     overflow = overflowOf(turn.error)
     if (!overflow) return turn

@@ -2,7 +2,15 @@ import { generateId } from '../base/ids.js'
 import { NestorError } from '../contract/errors.js'
 import type { SessionInfo, SessionStore, SessionStoreOptions } from '../contract/session-types.js'
 import type { Message } from '../contract/types.js'
-import { checkForkCut, checkKey, checkStoredMessages, pageSize, parseStoredRow, retentionMs } from './stored.js'
+import {
+  checkForkCut,
+  checkKey,
+  checkStoredMessages,
+  pageSize,
+  parseStoredRow,
+  retentionMs,
+  storeLimits,
+} from './stored.js'
 
 type Row = { json: string; run: string; replacedAt?: number }
 type Session = {
@@ -51,9 +59,7 @@ export function memorySessions(options: SessionStoreOptions = {}): SessionStore 
   })
 
   return {
-    ...(options.maxMessages !== undefined || options.maxBytes !== undefined
-      ? { limits: { maxMessages: options.maxMessages, maxBytes: options.maxBytes } }
-      : {}),
+    ...storeLimits(options),
     async acquire(id, { owner, holder, leaseMs }) {
       checkKey('id', id)
       checkKey('owner', owner)

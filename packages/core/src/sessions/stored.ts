@@ -1,6 +1,6 @@
 import { NestorError } from '../contract/errors.js'
 import { stateSchemas } from '../contract/run-state-schema.js'
-import type { SessionStoreOptions } from '../contract/session-types.js'
+import type { SessionStore, SessionStoreOptions } from '../contract/session-types.js'
 import type { Message } from '../contract/types.js'
 import { pairingProblem } from '../options/supplied-history.js'
 import { surelyWellFormed } from './well-formed.js'
@@ -71,6 +71,12 @@ export function checkKey(name: 'id' | 'owner', value: unknown): string {
       `invalid option ${name}: expected a non-empty string of at most 200 characters`,
     )
   return value
+}
+
+/** The `limits` a store declares, spread into the store: the exec checks them before a write. */
+export function storeLimits(options: SessionStoreOptions): Pick<SessionStore, 'limits'> {
+  const { maxMessages, maxBytes } = options
+  return maxMessages !== undefined || maxBytes !== undefined ? { limits: { maxMessages, maxBytes } } : {}
 }
 
 /** Milliseconds of a retention in days (Infinity without one); checks the store's bounds on the way. */

@@ -22,6 +22,7 @@ import { loadAnthropic } from './sdk.js'
 import type { AnthropicClient } from '../shared/peer-shapes.js'
 import { parseAnthropicStream } from './stream.js'
 import { anthropicStreamEvents } from './stream-data.js'
+import { envVar } from '../shared/env.js'
 
 export type AnthropicOptions = RetryOptions & {
   /** Default: `process.env.ANTHROPIC_API_KEY`. Ignored when `client` is given. */
@@ -74,7 +75,7 @@ void anthropicKeysMatch
 export function anthropic(options: AnthropicOptions = {}): Provider {
   parseOptions(anthropicSchema, options)
   const name = options.name ?? 'anthropic'
-  const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY
+  const apiKey = options.apiKey ?? envVar('ANTHROPIC_API_KEY')
   const cacheControl = resolveCacheControl(options.cacheControl)
   const defaults = {
     maxTokens: options.maxTokens ?? 4096,
@@ -88,6 +89,7 @@ export function anthropic(options: AnthropicOptions = {}): Provider {
   const logging = sdkLogging(name, options.logger, secrets)
   const logError = (message: string) => logging.logger.error(message)
   const getClient = lazySdkClient({
+    provider: name,
     load: () => loadAnthropic(name),
     // The option is typed structurally (shared/peer-shapes.ts); its value is the SDK's client.
     injected: options.client as Anthropic | undefined,

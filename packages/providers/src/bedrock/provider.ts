@@ -14,6 +14,7 @@ import { catalogued } from '../catalogue/adapter-info.js'
 import { classifyBedrockError } from './errors.js'
 import { buildConverseInput } from './request.js'
 import { parseConverseStream } from './stream.js'
+import { envVar } from '../shared/env.js'
 
 type Sdk = typeof import('@aws-sdk/client-bedrock-runtime')
 
@@ -56,7 +57,7 @@ export function bedrock(options: BedrockOptions = {}): Provider {
   let client: Promise<BedrockRuntimeClient> | undefined = injected ? Promise.resolve(injected) : undefined
   const getClient = (): Promise<BedrockRuntimeClient> =>
     (client ??= loadSdk().then((aws) => {
-      const region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION
+      const region = options.region ?? envVar('AWS_REGION') ?? envVar('AWS_DEFAULT_REGION')
       const config: BedrockRuntimeClientConfig = { maxAttempts: 1 }
       if (region) config.region = region
       if (options.credentials) config.credentials = options.credentials

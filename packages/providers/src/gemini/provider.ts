@@ -16,6 +16,7 @@ import type { GeminiClient } from '../shared/peer-shapes.js'
 import { parseGeminiStream } from './stream.js'
 import { toGeminiToolConfig } from './tool-config.js'
 import type { GeminiRequest } from './wire-types.js'
+import { envVar } from '../shared/env.js'
 
 export type GeminiOptions = RetryOptions & {
   /** Default: GEMINI_API_KEY, then GOOGLE_API_KEY. */
@@ -48,10 +49,11 @@ export function gemini(options: GeminiOptions = {}): Provider {
   const apiKey =
     options.apiKey ??
     (options.client ? clientApiKey(options.client) : undefined) ??
-    process.env.GEMINI_API_KEY ??
-    process.env.GOOGLE_API_KEY ??
+    envVar('GEMINI_API_KEY') ??
+    envVar('GOOGLE_API_KEY') ??
     ''
   const getClient = lazySdkClient({
+    provider: name,
     load: () => loadGeminiSdk(name),
     // The option is typed structurally (shared/peer-shapes.ts); its value is the SDK's client.
     injected: options.client as ReturnType<typeof createClient> | undefined,

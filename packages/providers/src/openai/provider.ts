@@ -20,6 +20,7 @@ import { parseResponsesStream } from './responses-stream.js'
 import { openAIStreamData } from './stream-data.js'
 import { loadOpenAI, NO_KEY } from './sdk.js'
 import { dropOptionalNulls } from './strict-schema.js'
+import { envVar } from '../shared/env.js'
 
 export type OpenAIProvider = Provider & { readonly api: 'chat' | 'responses' }
 
@@ -33,11 +34,12 @@ export function openai(options: OpenAIProviderOptions = {}): OpenAIProvider {
   const name = options.name ?? 'openai'
   const api = options.api ?? 'chat'
   const strict = options.strict ?? false
-  const apiKey = options.client ? options.client.apiKey : (options.apiKey ?? process.env.OPENAI_API_KEY)
+  const apiKey = options.client ? options.client.apiKey : (options.apiKey ?? envVar('OPENAI_API_KEY'))
   const secrets = (): string[] => (apiKey ? [apiKey] : [])
   const logging = sdkLogging(name, options.logger, secrets)
   const logError = (message: string) => logging.logger.error(message)
   const getClient = lazySdkClient({
+    provider: name,
     load: () => loadOpenAI(name),
     // The option is typed structurally (shared/peer-shapes.ts); its value is the SDK's client.
     injected: options.client as OpenAI | undefined,

@@ -1,4 +1,5 @@
-import type { NestorError } from '@nestor/core'
+import { NestorError } from '@nestor/core'
+import { messageOf } from '@nestor/core/integration-kit'
 
 /**
  * An adapter's SDK client, built on first use, so a missing key is the first call's
@@ -6,6 +7,7 @@ import type { NestorError } from '@nestor/core'
  * loaded even for an injected client: classifying its errors needs its classes.
  */
 export function lazySdkClient<Sdk, Client>(setup: {
+  provider: string
   load: () => Promise<Sdk>
   injected: Client | undefined
   apiKey: string | undefined
@@ -20,7 +22,16 @@ export function lazySdkClient<Sdk, Client>(setup: {
     const sdk = await setup.load()
     if (client) return client
     if (!setup.apiKey && !setup.keyless) throw setup.missingKey()
-    client = setup.create(sdk, setup.apiKey ?? '')
+    try {
+      client = setup.create(sdk, setup.apiKey ?? '')
+    } catch (error) {
+      // The SDK refusing to start (the OpenAI SDK in a browser page given a key) is configuration:
+      // not a network error, and no retry can change it.
+      throw new NestorError('invalid_options', `${setup.provider}: the SDK refused to start: ${messageOf(error)}`, {
+        provider: setup.provider,
+        retryable: false,
+      })
+    }
     return client
   }
 }

@@ -7,6 +7,7 @@ import {
   pageSize,
   parseStoredRow,
   retentionMs,
+  storeLimits,
 } from '@nestor/core/integration-kit'
 import { num, type Row, type SqlDriver, type SqlRunner } from './driver.js'
 import { checkPrefix, schema } from './schema.js'
@@ -80,9 +81,7 @@ export function sqlSessions(driver: SqlDriver, options: SqlStoreOptions = {}): C
   })
 
   return {
-    ...(options.maxMessages !== undefined || options.maxBytes !== undefined
-      ? { limits: { maxMessages: options.maxMessages, maxBytes: options.maxBytes } }
-      : {}),
+    ...storeLimits(options),
     async acquire(id, { owner, holder, leaseMs }) {
       checkKey('id', id)
       checkKey('owner', owner)

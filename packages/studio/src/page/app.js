@@ -1,9 +1,10 @@
 // The studio page: the runs of the app (live), recorded runs and eval reports in a side list; one
 // of them open in the main view. Plain modules, no build step. `window.__studio` is what a test
 // (or a curious reader) can check: the open view's state.
-import { el } from './tree.js'
 import { runView } from './run-view.js'
 import { recordedView, reportView } from './recorded.js'
+
+const { el } = window.NestorExecTree
 
 const $ = (id) => document.getElementById(id)
 const studio = { overview: undefined, view: undefined, fork: undefined }

@@ -1,7 +1,18 @@
 // A recorded run (a journal's entries, one per finished step) and forking it: pick a step, edit
-// what happened there, and watch the fork replay up to it and go on live, beside the original.
-import { drawNode, el, folded, textOf } from './tree.js'
+// what happened there, and watch the fork's tree replay up to it and go on live, beside the
+// original's tree.
+import { eventsOfJournal } from './journal-tree.js'
 import { post, runView } from './run-view.js'
+
+const { el, ExecTree, eventsOfNode, folded, textOf } = window.NestorExecTree
+
+/** A tree drawn whole from recorded events (a journal's, a report's). */
+function treeOf(events) {
+  const root = el('div', 'tree')
+  const tree = new ExecTree(root)
+  for (const event of events) tree.apply(event)
+  return root
+}
 
 /** One line saying what a step did; the whole entry folds open under it. */
 function summaryOf(entry) {
@@ -40,6 +51,8 @@ export async function recordedView(root, runId, overview, watch) {
   if (!response.ok) return original.append(el('p', 'problem', body.error?.message ?? `HTTP ${response.status}`))
   if (body.problem) original.append(el('p', 'problem', body.problem))
   if (!body.entries.length && !body.problem) original.append(el('p', 'problem', 'this journal holds no steps'))
+  // The run as a tree, beside the fork's; below it each step, to fork at.
+  original.append(el('h3', '', 'Exec tree'), treeOf(eventsOfJournal(body.entries)), el('h3', '', 'Steps'))
   const list = el('ol', 'entries')
   for (const entry of body.entries) {
     const li = el('li', 'entry')
@@ -106,7 +119,7 @@ export async function reportView(root, index) {
       .map(([name, s]) => `${name} ${typeof s === 'object' && s ? s.score : s}`)
       .join(', ')
     li.append(el('strong', '', c.id), ` · ${c.status} · ${scores}`)
-    if (c.tree) li.append(drawNode(c.tree))
+    if (c.tree) li.append(treeOf(eventsOfNode(c.tree)))
     cases.append(li)
   }
   root.append(cases)

@@ -1,8 +1,9 @@
 // One run on the page, live: its exec tree, each turn's request and response, the calls waiting
 // for approval (approve, reject, edit), the questions its tools ask (ctx.ask), steering and aborting,
 // and every event as it streamed.
-import { el, ExecTree, folded, json, textOf, usageLine } from './tree.js'
 import { follow } from './stream.js'
+
+const { el, ExecTree, folded, json, textOf, usageLine } = window.NestorExecTree
 
 export const post = (path, body) =>
   fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -25,29 +26,16 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
   const tree = el('div', 'tree')
   const turns = el('ol', 'turns')
   const events = el('ol', 'events')
-  root.replaceChildren(
-    head,
-    el('div', 'meta', execId),
-    approvals,
-    controls,
-    el('h3', '', 'Exec tree'),
-    tree,
-    folded('Turns: each request and response', '', 'fold turns-fold'),
-    folded('Events', '', 'fold events-fold'),
-  )
-  root.querySelector('.turns-fold').replaceChildren(root.querySelector('.turns-fold > summary'), turns)
-  const eventsFold = root.querySelector('.events-fold')
-  eventsFold.replaceChildren(root.querySelector('.events-fold > summary'), events)
-  // The list of every event is drawn when opened (a long run has thousands), then grows live.
+  const turnsFold = lazyList('Turns: each request and response', 'turns-fold', turns, () => turnList.map(turnCard))
+  const eventsFold = lazyList('Events', 'events-fold', events, () => seen.map(eventLine))
+  root.replaceChildren(head, el('div', 'meta', execId), approvals, controls, el('h3', '', 'Exec tree'), tree)
+  root.append(turnsFold, eventsFold)
   const seen = []
   const eventLine = ([position, type, depth]) => {
     const line = el('li', 'event-line', `${position} ${type} · depth ${depth}`)
     line.dataset.type = type
     return line
   }
-  eventsFold.addEventListener('toggle', () => {
-    if (eventsFold.open && !events.children.length) events.append(...seen.map(eventLine))
-  })
   // A question's form posts to the app's gate while the run waits live; a paused run keeps the
   // answers for its resume (its schema checks them then).
   const answerLive = (action, body) => post(`api/runs/${encodeURIComponent(execId)}/${action}`, body)
@@ -59,8 +47,10 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
   // Chosen when sent: a page opened at a run draws its forms before it knows whether the app has a gate.
   const answer = async (action, body) => ((await canApprove()) ? answerLive : answerOnResume)(action, body)
   const execTree = new ExecTree(tree)
+  // Each exec's messages so far (they only grow: a turn keeps how many it was sent), and its turns.
   const history = new Map()
-  const turnCards = new Map()
+  const turnList = []
+  const lastTurn = new Map()
 
   const setStatus = (value) => {
     status.textContent = value
@@ -72,7 +62,7 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
     state.positions.push(position)
     execTree.apply(event)
     seen.push([position, event.type, event.depth])
-    if (eventsFold.open) events.append(eventLine(seen.at(-1)))
+    if (eventsFold.dataset.drawn) events.append(eventLine(seen.at(-1)))
     turnsOf(event)
     if (event.type === 'approval_required') {
       for (const request of event.approvals) approvals.append(approvalCard(execId, request, canApprove))
@@ -96,33 +86,34 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
     }
   }
 
-  // Each turn: the messages the model was sent (drawn when opened: a long run sends many) and its answer.
+  // Each turn: the messages the model was sent and its answer, kept to draw when the list is opened.
   function turnsOf(event) {
     if (event.type === 'agent_start') history.set(event.execId, [...event.input])
     if (event.type === 'turn_start') {
-      const sent = [...(history.get(event.execId) ?? [])]
-      const card = el('li', 'turn')
-      card.dataset.execId = event.execId
-      card.append(el('div', '', `depth ${event.depth} · step ${event.iteration} · ${event.model}`))
-      const request = el('details', 'fold request')
-      request.append(el('summary', '', `request: ${sent.length} messages`))
-      request.addEventListener('toggle', () => {
-        if (request.open && request.children.length === 1) request.append(el('pre', '', json(sent)))
-      })
-      card.append(request)
-      turnCards.set(event.execId, card)
-      turns.append(card)
+      const turn = { event, sent: history.get(event.execId)?.length ?? 0 }
+      turnList.push(turn)
+      lastTurn.set(event.execId, turn)
+      if (turnsFold.dataset.drawn) turns.append(turnCard(turn))
     }
     if (event.type === 'message_end') {
       history.get(event.execId)?.push(event.message)
-      const card = turnCards.get(event.execId)
-      if (card && event.message.role === 'assistant') {
-        const m = event.message
-        const calls = Array.isArray(m.content) ? m.content.filter((p) => p.type === 'toolCall').map((p) => p.name) : []
-        const said = textOf(m.content, false) || (calls.length ? `calls ${calls.join(', ')}` : '(empty)')
-        card.append(folded(`response: ${said.slice(0, 100)} · ${usageLine(m.usage)}`, m, 'fold response'))
+      const turn = lastTurn.get(event.execId)
+      if (turn && event.message.role === 'assistant') {
+        turn.response = event.message
+        turn.card?.append(responseFold(event.message))
       }
     }
+  }
+
+  function turnCard(turn) {
+    const { execId: id, depth, iteration, model } = turn.event
+    const card = el('li', 'turn')
+    card.dataset.execId = id
+    card.append(el('div', '', `depth ${depth} · step ${iteration} · ${model}`))
+    card.append(folded(`request: ${turn.sent} messages`, history.get(id)?.slice(0, turn.sent) ?? [], 'fold request'))
+    if (turn.response) card.append(responseFold(turn.response))
+    turn.card = card
+    return card
   }
 
   const handlers = {
@@ -151,6 +142,24 @@ export function runView(root, execId, { title, canApprove, onEnd }) {
     stop = follow(execId, handlers, state.positions.at(-1) ?? 0)
   }
   return { state, stop: () => stop() }
+}
+
+/** A list drawn when first opened (a long run has thousands of lines); then `data-drawn`, and its owner grows it. */
+function lazyList(summary, className, list, lines) {
+  const details = el('details', `fold ${className}`)
+  details.append(el('summary', '', summary), list)
+  details.addEventListener('toggle', () => {
+    if (!details.open || details.dataset.drawn) return
+    details.dataset.drawn = 'true'
+    list.append(...lines())
+  })
+  return details
+}
+
+function responseFold(m) {
+  const calls = Array.isArray(m.content) ? m.content.filter((p) => p.type === 'toolCall').map((p) => p.name) : []
+  const said = textOf(m.content, false) || (calls.length ? `calls ${calls.join(', ')}` : '(empty)')
+  return folded(`response: ${said.slice(0, 100)} · ${usageLine(m.usage)}`, m, 'fold response')
 }
 
 function controlsOf(execId) {

@@ -34,13 +34,14 @@ export async function driveLeg(
     // A leg that ends the run does its last bookkeeping while its last events are written (the
     // inbox only if one may exist: a leg nobody steered skips that read).
     const last = ends && reader.mayHaveInbox() ? onLast() : undefined
+    // Awaited below; a failure while the last row is written must not go unhandled meanwhile.
     last?.catch(() => undefined)
     const wroteEnd = await written
-    if (failure) throw failure.error
-    // Readers stop at the run's last event; a run that ended without one (it never started) gets
-    // the stream's close here, in this step, rather than a workflow operation of its own.
-    if (ends && !wroteEnd) await dbos().closeStream(EVENTS_STREAM)
     await last
+    if (failure) throw failure.error
+    // Readers stop at the run's last event; a run that ended without writing one gets the
+    // stream's close here, in this step, rather than a workflow operation of its own.
+    if (ends && !wroteEnd) await dbos().closeStream(EVENTS_STREAM)
     return withPlainError(result)
   } finally {
     reader.stop()

@@ -52,6 +52,22 @@ test('its stream has fewer rows than events, and a reader after any position get
   }
 }, 60_000)
 
+test("a run's result is stored as plain JSON, and result() gives it back whole", async () => {
+  const result = await (await cluster.trips.start('Braga', { workflowId: 'lean-json' })).result()
+  const pool = new pg.Pool({ connectionString: cluster.postgres.url, max: 1 })
+  try {
+    const { rows } = await pool.query<{ output: string }>(
+      'SELECT output FROM dbos.workflow_output WHERE workflow_uuid = $1',
+      ['lean-json'],
+    )
+    // Not superjson's { json, meta } envelope: the result itself, readable without DBOS.
+    expect(JSON.parse(rows[0]!.output)).toEqual(JSON.parse(JSON.stringify(result)))
+    expect(result).toMatchObject({ status: 'completed', text: 'ok Braga' })
+  } finally {
+    await pool.end()
+  }
+}, 60_000)
+
 test('queued: false runs the exec in the starting process, without the queue, durably recorded', async () => {
   // This process serves no queue (listenQueues names none): only a direct start can run here.
   const handle = await cluster.trips.start('Faro', { workflowId: 'lean-direct', queued: false })

@@ -1,4 +1,5 @@
 import type { PendingInput, ResumeDecisions } from '@nestor/core'
+import { NestorError } from '@nestor/core'
 import { compileSchema } from '@nestor/core/integration-kit'
 
 /**
@@ -67,3 +68,13 @@ export function namedCalls(decisions: ResumeDecisions): string[] {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The ask handler of a resume after the wait timed out: every question asked again is refused. */
+export const refuseQuestions = (reason: string) => () => {
+  throw new NestorError('input_unavailable', reason)
+}
+
+/** The decision of a wait that timed out: every waiting call rejected. */
+export function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {
+  return { reject: approvals.map(({ toolCallId }) => ({ toolCallId, reason })) }
+}

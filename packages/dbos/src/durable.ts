@@ -4,7 +4,7 @@ import type { ExecOptions, ExecResult, ExecRun, PendingInput, ResumeDecisions, R
 import { NestorError } from '@nestor/core'
 import type { Pool } from 'pg'
 import { poolOnDbosDatabase } from './database.js'
-import { answersProblem, decisionProblem, namedCalls } from './decisions.js'
+import { answersProblem, decisionProblem, namedCalls, refuseQuestions, rejectAll } from './decisions.js'
 import { readEvents, streamSoFar, writeCancelledEnd, type DurableEvent } from './events.js'
 import {
   INBOX_IDLE_CHECK_MS,
@@ -185,8 +185,7 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
       // workflow still owns its stream) or a waiting workflow through CANCEL_DECISION; the
       // workflow then records its own cancel, last, so readers get the end before DBOS stops them.
       let cancelled = false
-      // A step that returned the run's result ended its stream (its last event, or a close: leg.ts);
-      // one that threw did not.
+      // A step that returned the run's result ended its stream (leg.ts); one that threw did not.
       let ended = false
       try {
         let result = await dbos().runStep(() => runLeg(workflowId, { kind: 'start', input }), {
@@ -223,7 +222,9 @@ export function durable(runtime: Runtime, options: DurableOptions): DurableExecs
         if (cancelled) await dbos().cancelWorkflow(workflowId)
       }
     },
-    { name: workflowName },
+    // Input and result as plain JSON, not DBOS's superjson (its walk over the result was a tenth of
+    // the worker's CPU on a short exec); the journal and the stream hold the same data as JSON.
+    { name: workflowName, serialization: 'portable' },
   )
   const inboxName = `nestor.${options.name}.inbox`
   const inbox = dbos().registerWorkflow(() => inboxWorkflow(idleCheckMs, options.onInboxStep), {
@@ -390,13 +391,4 @@ async function waitForDecision(
     if (problem === undefined) return decisions
     dbos().logger.warn(`@nestor/dbos: ignored a decision for ${dbos().workflowID}: ${problem}`)
   }
-}
-
-/** The ask handler of a resume after the wait timed out: every question asked again is refused. */
-const refuseQuestions = (reason: string) => () => {
-  throw new NestorError('input_unavailable', reason)
-}
-
-function rejectAll(approvals: { toolCallId: string }[], reason: string): ResumeDecisions {
-  return { reject: approvals.map(({ toolCallId }) => ({ toolCallId, reason })) }
 }

@@ -62,7 +62,6 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, d
     for (;;) {
       const { value, done } = await reader.read()
       if (done || gone) break
-      coalesce(res)
       if (!res.write(value) && !(await drained(res, drainTimeoutMs))) {
         // Stalled: destroying the response fires 'close', which cancels the reading.
         res.destroy()
@@ -76,16 +75,6 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, d
     res.off('close', onClose)
     if (!gone) res.end()
   }
-}
-
-/**
- * Frames written in one turn of the event loop (a replayed backlog: thousands at once) go out in
- * one socket write, not one each; a live event waits at most until the turn ends.
- */
-function coalesce(res: ServerResponse): void {
-  if (res.writableCorked > 0) return
-  res.cork()
-  setImmediate(() => res.uncork())
 }
 
 /** True at 'drain' (or 'close'), false when the client took nothing for `timeoutMs`. */
